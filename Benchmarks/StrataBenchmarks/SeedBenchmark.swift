@@ -1,0 +1,6 @@
+/// Not written yet.
+enum SeedBenchmark {
+  static func run() throws {
+    print("seed: not written yet")
+  }
+}

@@ -1,0 +1,44 @@
+// swift-tools-version: 6.0
+import PackageDescription
+
+let package = Package(
+  name: "strata",
+  platforms: [
+    .macOS(.v13), .iOS(.v16), .tvOS(.v16), .watchOS(.v9), .visionOS(.v1),
+  ],
+  products: [
+    .library(name: "Strata", targets: ["Strata"]),
+    .executable(name: "strata", targets: ["StrataCLI"]),
+    .executable(name: "strata-bench", targets: ["StrataBenchmarks"]),
+  ],
+  targets: [
+    // The system libsqlite3, found with pkg-config. Only Linux builds it: Apple platforms
+    // import the SDK's `SQLite3` module instead.
+    .systemLibrary(
+      name: "StrataSQLite",
+      pkgConfig: "sqlite3",
+      providers: [
+        .apt(["libsqlite3-dev"]),
+        .yum(["sqlite-devel"]),
+      ]
+    ),
+    .target(
+      name: "Strata",
+      dependencies: [
+        .target(name: "StrataSQLite", condition: .when(platforms: [.linux]))
+      ]
+    ),
+    .executableTarget(
+      name: "StrataCLI",
+      dependencies: ["Strata"]
+    ),
+    .executableTarget(
+      name: "StrataBenchmarks",
+      dependencies: ["Strata"],
+      path: "Benchmarks/StrataBenchmarks"
+    ),
+    .testTarget(name: "StrataTests", dependencies: ["Strata"]),
+    .testTarget(name: "StrataCLITests", dependencies: ["StrataCLI", "Strata"]),
+  ],
+  swiftLanguageModes: [.v6]
+)

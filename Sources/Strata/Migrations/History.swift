@@ -1,0 +1,92 @@
+import Foundation
+
+/// A row of `strata_migrations`: a migration that was applied.
+public struct AppliedMigration: Hashable, Sendable, Codable {
+  public let version: Int64
+  public let name: String
+  public let checksum: String
+  /// ISO 8601 UTC.
+  public let appliedAt: String
+  public let durationMs: Int64
+}
+
+/// strata's history table, `strata_migrations`: never a name another tool uses.
+enum History {
+  static let table = "strata_migrations"
+
+  static let createSQL = """
+    CREATE TABLE IF NOT EXISTS strata_migrations (
+      version     INTEGER PRIMARY KEY,
+      name        TEXT NOT NULL,
+      checksum    TEXT NOT NULL,
+      applied_at  TEXT NOT NULL,
+      duration_ms INTEGER NOT NULL
+    )
+    """
+
+  static func exists(_ connection: Connection) throws -> Bool {
+    try connection.scalar(
+      "SELECT 1 FROM sqlite_schema WHERE type = 'table' AND name = ?",
+      [.text(table)]
+    ) != nil
+  }
+
+  static func create(_ connection: Connection) throws {
+    try connection.execute(createSQL)
+  }
+
+  /// Every applied migration, by version; empty when the table does not exist.
+  static func read(_ connection: Connection) throws -> [AppliedMigration] {
+    guard try exists(connection) else { return [] }
+    let statement = try connection.prepare(
+      "SELECT version, name, checksum, applied_at, duration_ms FROM strata_migrations "
+        + "ORDER BY version"
+    )
+    var rows: [AppliedMigration] = []
+    while try statement.step() {
+      rows.append(
+        AppliedMigration(
+          version: statement.int64(at: 0),
+          name: statement.string(at: 1) ?? "",
+          checksum: statement.string(at: 2) ?? "",
+          appliedAt: statement.string(at: 3) ?? "",
+          durationMs: statement.int64(at: 4)
+        )
+      )
+    }
+    return rows
+  }
+
+  static func record(
+    _ connection: Connection,
+    _ migration: Migration,
+    appliedAt: Date,
+    durationMs: Int64
+  ) throws {
+    try connection.run(
+      "INSERT INTO strata_migrations (version, name, checksum, applied_at, duration_ms) "
+        + "VALUES (?, ?, ?, ?, ?)",
+      [
+        .integer(migration.version), .text(migration.name), .text(migration.checksum),
+        .text(timestamp(appliedAt)), .integer(durationMs),
+      ]
+    )
+  }
+
+  static func remove(_ connection: Connection, version: Int64) throws {
+    try connection.run("DELETE FROM strata_migrations WHERE version = ?", [.integer(version)])
+  }
+
+  /// The newest applied version, 0 when none.
+  static func currentVersion(_ connection: Connection) throws -> Int64 {
+    guard try exists(connection) else { return 0 }
+    return try connection.scalar("SELECT max(version) FROM strata_migrations")?.integerValue ?? 0
+  }
+
+  static func timestamp(_ date: Date) -> String {
+    let formatter = ISO8601DateFormatter()
+    formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+    formatter.timeZone = TimeZone(identifier: "UTC")
+    return formatter.string(from: date)
+  }
+}

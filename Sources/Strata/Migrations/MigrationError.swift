@@ -1,0 +1,188 @@
+/// A migration problem, found in the files or the history, or raised while applying.
+///
+/// Every message names the file (and line where there is one) and the database's state.
+public enum MigrationError: StrataError, Equatable {
+  case directoryNotFound(path: String)
+  case invalidFileName(file: String)
+  case duplicateVersion(version: Int64, files: [String])
+  case downWithoutUp(file: String)
+  case unreadable(file: String, reason: String)
+  case emptyMigration(file: String)
+  case invalidMarker(file: String, line: Int, reason: String)
+  case changedAfterApplied(version: Int64, file: String, recorded: String, current: String)
+  case unknownApplied(versions: [Int64], newestKnown: Int64?, directory: String)
+  case outOfOrder(versions: [Int64], newestApplied: Int64)
+  case failed(
+    version: Int64,
+    file: String,
+    line: Int,
+    error: SQLiteError,
+    databaseVersion: Int64,
+    keptEarlier: Bool
+  )
+  case rollbackFailed(
+    version: Int64,
+    file: String,
+    line: Int,
+    error: SQLiteError,
+    databaseVersion: Int64
+  )
+  case foreignKeyViolation(
+    version: Int64,
+    file: String,
+    violations: [ForeignKeyViolation],
+    databaseVersion: Int64
+  )
+  case needsNoTransaction(version: Int64, file: String, line: Int, statement: String)
+  case noTransactionInSingleTransaction(version: Int64, file: String)
+  case irreversible(version: Int64, file: String)
+  case rollbackFileMissing(version: Int64)
+  case unknownTarget(version: Int64)
+  case baselineOnManagedDatabase(appliedCount: Int)
+  case invalidName(name: String)
+  case database(path: String, error: SQLiteError, databaseVersion: Int64?)
+
+  public var message: String {
+    switch self {
+    case .directoryNotFound(let path):
+      return "migrations folder \(path) does not exist"
+    case .invalidFileName(let file):
+      return "\(file): file name must start with a version number and a name"
+    case .duplicateVersion(let version, let files):
+      return "two migrations have version \(version): \(files.joined(separator: ", "))"
+    case .downWithoutUp(let file):
+      return "\(file) has no matching .up.sql file"
+    case .unreadable(let file, let reason):
+      return "cannot read \(file): \(reason)"
+    case .emptyMigration(let file):
+      return "\(file) has no SQL in its up part"
+    case .invalidMarker(let file, let line, let reason):
+      return "\(file):\(line): \(reason)"
+    case .changedAfterApplied(let version, let file, let recorded, let current):
+      return "migration \(file) (version \(version)) changed after it was applied "
+        + "(checksum \(recorded.prefix(12))…, now \(current.prefix(12))…)"
+    case .unknownApplied(let versions, let newestKnown, let directory):
+      let known =
+        newestKnown.map { "the newest migration in \(directory) is \($0)" }
+        ?? "\(directory) has no migrations"
+      return "the database has applied \(list(versions)) that \(directory) does not have "
+        + "(the database is newer than these migrations); \(known)"
+    case .outOfOrder(let versions, let newestApplied):
+      return "pending \(list(versions)) \(versions.count == 1 ? "is" : "are") older than "
+        + "version \(newestApplied), already applied (merged out of order)"
+    case .failed(let version, let file, let line, let error, let databaseVersion, let keptEarlier):
+      let earlier = keptEarlier ? "; earlier migrations of this run stay applied" : ""
+      return "migration \(file):\(line) failed: \(error); nothing from \(version) was applied"
+        + "\(earlier); the database is at \(versionText(databaseVersion))"
+    case .rollbackFailed(let version, let file, let line, let error, let databaseVersion):
+      return "rollback \(file):\(line) failed: \(error); version \(version) was not rolled back; "
+        + "the database is at \(versionText(databaseVersion))"
+    case .foreignKeyViolation(let version, let file, let violations, let databaseVersion):
+      let shown = violations.prefix(5).map(\.description).joined(separator: "; ")
+      let more = violations.count > 5 ? " and \(violations.count - 5) more" : ""
+      return "migration \(file) leaves \(violations.count) foreign key violation(s): "
+        + "\(shown)\(more); nothing from \(version) was applied; "
+        + "the database is at \(versionText(databaseVersion))"
+    case .needsNoTransaction(let version, let file, let line, let statement):
+      return "\(file):\(line): \(statement) cannot run inside a transaction; "
+        + "nothing from \(version) was applied"
+    case .noTransactionInSingleTransaction(let version, let file):
+      return "\(file) (version \(version)) is marked transaction:false and cannot run "
+        + "inside --single-transaction; nothing was applied"
+    case .irreversible(let version, let file):
+      return "migration \(file) (version \(version)) has no down part; nothing was rolled back"
+    case .rollbackFileMissing(let version):
+      return "version \(version) is applied but its file is missing, so it cannot be rolled "
+        + "back; nothing was rolled back"
+    case .unknownTarget(let version):
+      return "version \(version) is neither a migration file nor applied"
+    case .baselineOnManagedDatabase(let count):
+      return "the database already has \(count) applied migration(s); baseline is for a "
+        + "database that strata has never migrated"
+    case .invalidName(let name):
+      return "'\(name)' is not a usable migration name"
+    case .database(let path, let error, let databaseVersion):
+      let state = databaseVersion.map { "; the database is at \(versionText($0))" } ?? ""
+      return "\(path): \(error)\(state)"
+    }
+  }
+
+  public var help: String {
+    switch self {
+    case .directoryNotFound:
+      return "Pass --migrations DIR (or set STRATA_MIGRATIONS), or create the folder with "
+        + "'strata new NAME'."
+    case .invalidFileName:
+      return "Rename it like 0004_add_email.sql (digits, underscore, name)."
+    case .duplicateVersion:
+      return "Give each migration a unique version number."
+    case .downWithoutUp:
+      return "Add the .up.sql file with the same version and name, or delete the .down.sql file."
+    case .unreadable:
+      return "Check the file's permissions and that it is UTF-8 text."
+    case .emptyMigration:
+      return "Write the migration's SQL after '-- migrate:up', or delete the file."
+    case .invalidMarker:
+      return "Use '-- migrate:up' and '-- migrate:down' once each, optionally followed by "
+        + "'transaction:false'."
+    case .changedAfterApplied:
+      return "Restore the original file and put the change in a new migration "
+        + "('strata new NAME'); or pass --allow-changed to accept the edit."
+    case .unknownApplied:
+      return "Point --migrations at the folder that produced this database, or use a newer "
+        + "release of the app; --allow-unknown migrates anyway."
+    case .outOfOrder:
+      return "Give the migration a version above the newest applied, or pass "
+        + "--allow-out-of-order to apply it anyway."
+    case .failed:
+      return "Fix the file and run 'strata migrate' again."
+    case .rollbackFailed:
+      return "Fix the file's down part and run 'strata rollback' again."
+    case .foreignKeyViolation:
+      return "Make the migration keep every child row's parent (or delete the orphans in it), "
+        + "then run 'strata migrate' again."
+    case .needsNoTransaction:
+      return "Put it in its own migration marked '-- migrate:up transaction:false'."
+    case .noTransactionInSingleTransaction:
+      return "Run without --single-transaction."
+    case .irreversible:
+      return "Add a '-- migrate:down' part to the file, or restore from a backup."
+    case .rollbackFileMissing:
+      return "Restore the migration file, or point --migrations at the folder that has it."
+    case .unknownTarget:
+      return "Run 'strata status' to list the versions; use 0 for an empty database."
+    case .baselineOnManagedDatabase:
+      return "Run 'strata status' to see the history; 'strata migrate' applies what is pending."
+    case .invalidName:
+      return "Use letters, digits and underscores, such as add_email."
+    case .database(_, let error, _) where error.isBusy:
+      return "Another process holds the database's write lock. Retry, or raise --busy-timeout."
+    case .database(_, let error, _) where error.isFull:
+      return "Free disk space (or raise PRAGMA max_page_count), then run the command again."
+    case .database:
+      return "Check that the database file is writable and intact, then run the command again."
+    }
+  }
+}
+
+private func list(_ versions: [Int64]) -> String {
+  let words = versions.prefix(10).map(String.init).joined(separator: ", ")
+  let more = versions.count > 10 ? " and \(versions.count - 10) more" : ""
+  return (versions.count == 1 ? "version " : "versions ") + words + more
+}
+
+/// "version 3", or "version 0 (no migrations applied)".
+func versionText(_ version: Int64) -> String {
+  version == 0 ? "version 0 (no migrations applied)" : "version \(version)"
+}
+
+/// A row that points at a missing parent, from `PRAGMA foreign_key_check`.
+public struct ForeignKeyViolation: Hashable, Sendable, Codable, CustomStringConvertible {
+  public let table: String
+  public let rowid: Int64?
+  public let parent: String
+
+  public var description: String {
+    "\(table) row \(rowid.map(String.init) ?? "?") has no parent in \(parent)"
+  }
+}

@@ -1,0 +1,94 @@
+/// Where one migration stands against a database.
+public struct MigrationStatus: Hashable, Sendable, Codable {
+  /// The states `strata status` reports.
+  public enum State: String, Hashable, Sendable, Codable {
+    /// Applied, and the file is unchanged.
+    case applied
+    /// In the folder, not applied yet.
+    case pending
+    /// Applied, but the file's checksum differs from the recorded one.
+    case changed
+    /// Applied, but no file has this version: the database is newer than the folder.
+    case unknown
+    /// Pending, but older than the newest applied version (merged out of order).
+    case outOfOrder = "out-of-order"
+  }
+
+  public let version: Int64
+  public let name: String
+  public let state: State
+  /// The file, when the folder has one.
+  public let file: String?
+  /// When it was applied, for applied, changed and unknown migrations.
+  public let appliedAt: String?
+  /// The file's checksum now.
+  public let checksum: String?
+  /// The checksum recorded when it was applied.
+  public let recordedChecksum: String?
+}
+
+/// Every migration's state against one database, by version.
+public struct MigrationPlan: Hashable, Sendable, Codable {
+  /// Sorted by version.
+  public let migrations: [MigrationStatus]
+  /// The newest applied version; 0 when none is applied.
+  public let currentVersion: Int64
+
+  init(set: MigrationSet, applied: [AppliedMigration]) {
+    let appliedByVersion = Dictionary(uniqueKeysWithValues: applied.map { ($0.version, $0) })
+    let newestApplied = applied.map(\.version).max() ?? 0
+    var entries: [MigrationStatus] = []
+    for migration in set.migrations {
+      if let record = appliedByVersion[migration.version] {
+        entries.append(
+          MigrationStatus(
+            version: migration.version,
+            name: migration.name,
+            state: record.checksum == migration.checksum ? .applied : .changed,
+            file: migration.up.file,
+            appliedAt: record.appliedAt,
+            checksum: migration.checksum,
+            recordedChecksum: record.checksum
+          )
+        )
+      } else {
+        entries.append(
+          MigrationStatus(
+            version: migration.version,
+            name: migration.name,
+            state: migration.version < newestApplied ? .outOfOrder : .pending,
+            file: migration.up.file,
+            appliedAt: nil,
+            checksum: migration.checksum,
+            recordedChecksum: nil
+          )
+        )
+      }
+    }
+    for record in applied where set.migration(version: record.version) == nil {
+      entries.append(
+        MigrationStatus(
+          version: record.version,
+          name: record.name,
+          state: .unknown,
+          file: nil,
+          appliedAt: record.appliedAt,
+          checksum: nil,
+          recordedChecksum: record.checksum
+        )
+      )
+    }
+    migrations = entries.sorted { $0.version < $1.version }
+    currentVersion = newestApplied
+  }
+
+  /// The migrations in `state`.
+  public func migrations(in state: MigrationStatus.State) -> [MigrationStatus] {
+    migrations.filter { $0.state == state }
+  }
+
+  /// Nothing pending, changed, unknown or out of order.
+  public var isUpToDate: Bool {
+    migrations.allSatisfy { $0.state == .applied }
+  }
+}

@@ -1,0 +1,50 @@
+import Foundation
+
+extension MigrationSet {
+  /// Writes an empty migration with up/down markers, numbered after the folder's newest:
+  /// zero-padded to the width the folder uses (`0005`), or a UTC timestamp when the folder
+  /// uses timestamps. Creates the folder when missing.
+  ///
+  /// - Returns: the new file's URL.
+  public static func createMigrationFile(
+    in directory: URL,
+    name rawName: String,
+    now: Date = Date()
+  ) throws -> URL {
+    let name = String(rawName.lowercased().map { $0 == " " || $0 == "-" ? "_" : $0 })
+    guard !name.isEmpty,
+      name.allSatisfy({ ($0.isASCII && ($0.isLetter || $0.isNumber)) || $0 == "_" })
+    else {
+      throw MigrationError.invalidName(name: rawName)
+    }
+    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    let existing = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
+    var newest: Int64 = 0
+    var width = 4
+    for file in existing {
+      guard let parsed = MigrationParser.parseFileName(file) else { continue }
+      if parsed.version >= newest {
+        newest = parsed.version
+        width = file.prefix { $0.isASCII && $0.isNumber }.count
+      }
+    }
+    let versionText: String
+    if width >= 14 {
+      let formatter = DateFormatter()
+      formatter.dateFormat = "yyyyMMddHHmmss"
+      formatter.timeZone = TimeZone(identifier: "UTC")
+      formatter.locale = Locale(identifier: "en_US_POSIX")
+      let stamp = Int64(formatter.string(from: now)) ?? newest + 1
+      versionText = String(max(stamp, newest + 1))
+    } else {
+      let next = String(newest + 1)
+      versionText = String(repeating: "0", count: max(0, width - next.count)) + next
+    }
+    let url = directory.appendingPathComponent("\(versionText)_\(name).sql")
+    let content = "-- migrate:up\n\n\n-- migrate:down\n\n"
+    guard FileManager.default.createFile(atPath: url.path, contents: Data(content.utf8)) else {
+      throw MigrationError.unreadable(file: url.path, reason: "could not create the file")
+    }
+    return url
+  }
+}

@@ -1,0 +1,157 @@
+import Foundation
+
+#if os(Linux)
+internal import StrataSQLite
+#else
+internal import SQLite3
+#endif
+
+/// One open SQLite database connection.
+///
+/// Not thread-safe: use a connection from one task at a time. Closed when released.
+public final class Connection {
+  /// How a connection opens its file.
+  public enum OpenMode: Sendable {
+    /// Read only; the file must exist.
+    case readOnly
+    /// Read and write; the file must exist.
+    case readWrite
+    /// Read and write, creating the file when it does not exist.
+    case readWriteCreate
+  }
+
+  let handle: OpaquePointer
+  /// The path this connection was opened with (`:memory:` for an in-memory database).
+  public let path: String
+
+  /// Opens `path`. The default busy timeout lets a second process wait for a writer.
+  public init(path: String, mode: OpenMode = .readWriteCreate, busyTimeout: Int = 5_000) throws {
+    var flags: Int32 = SQLITE_OPEN_NOMUTEX
+    switch mode {
+    case .readOnly: flags |= SQLITE_OPEN_READONLY
+    case .readWrite: flags |= SQLITE_OPEN_READWRITE
+    case .readWriteCreate: flags |= SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE
+    }
+    var db: OpaquePointer?
+    let rc = sqlite3_open_v2(path, &db, flags, nil)
+    guard let db else {
+      throw SQLiteError(extendedCode: rc, message: String(cString: sqlite3_errstr(rc)))
+    }
+    guard rc == SQLITE_OK else {
+      let error = SQLiteError(
+        extendedCode: sqlite3_extended_errcode(db),
+        message: String(cString: sqlite3_errmsg(db))
+      )
+      sqlite3_close_v2(db)
+      throw error
+    }
+    self.handle = db
+    self.path = path
+    sqlite3_extended_result_codes(db, 1)
+    sqlite3_busy_timeout(db, Int32(clamping: busyTimeout))
+  }
+
+  /// An in-memory database, private to this connection.
+  public static func inMemory() throws -> Connection {
+    try Connection(path: ":memory:")
+  }
+
+  deinit {
+    sqlite3_close_v2(handle)
+  }
+
+  /// The linked SQLite's version, such as 3040001 for 3.40.1.
+  public static var libraryVersionNumber: Int { Int(sqlite3_libversion_number()) }
+
+  /// The linked SQLite's version string, such as "3.40.1".
+  public static var libraryVersion: String { String(cString: sqlite3_libversion()) }
+
+  /// Sets how long (milliseconds) a statement waits for another connection's lock.
+  public func setBusyTimeout(milliseconds: Int) {
+    sqlite3_busy_timeout(handle, Int32(clamping: milliseconds))
+  }
+
+  /// Runs SQL that returns no rows (one or more statements).
+  public func execute(_ sql: String) throws {
+    var message: UnsafeMutablePointer<CChar>?
+    let rc = sqlite3_exec(handle, sql, nil, nil, &message)
+    if rc != SQLITE_OK {
+      let text = message.map { String(cString: $0) } ?? lastErrorMessage
+      sqlite3_free(message)
+      throw SQLiteError(extendedCode: sqlite3_extended_errcode(handle), message: text, sql: sql)
+    }
+  }
+
+  /// Compiles one statement.
+  public func prepare(_ sql: String) throws -> Statement {
+    var statement: OpaquePointer?
+    let rc = sqlite3_prepare_v2(handle, sql, -1, &statement, nil)
+    guard rc == SQLITE_OK else { throw error(sql: sql) }
+    guard let statement else {
+      throw SQLiteError(extendedCode: SQLITE_MISUSE, message: "no SQL statement", sql: sql)
+    }
+    return Statement(handle: statement, connection: self, sql: sql)
+  }
+
+  /// Runs a query and returns every row, each as its column values.
+  public func rows(_ sql: String, _ arguments: [SQLValue] = []) throws -> [[SQLValue]] {
+    let statement = try prepare(sql)
+    try statement.bind(arguments)
+    var result: [[SQLValue]] = []
+    while try statement.step() {
+      result.append((0..<statement.columnCount).map { statement.value(at: $0) })
+    }
+    return result
+  }
+
+  /// The first column of the first row, or nil when there is no row.
+  public func scalar(_ sql: String, _ arguments: [SQLValue] = []) throws -> SQLValue? {
+    let statement = try prepare(sql)
+    try statement.bind(arguments)
+    return try statement.step() ? statement.value(at: 0) : nil
+  }
+
+  /// Runs one statement with arguments, returning the number of rows it changed.
+  @discardableResult
+  public func run(_ sql: String, _ arguments: [SQLValue] = []) throws -> Int {
+    let statement = try prepare(sql)
+    try statement.bind(arguments)
+    while try statement.step() {}
+    return changes
+  }
+
+  /// Rows changed by the most recent INSERT, UPDATE or DELETE.
+  public var changes: Int { Int(sqlite3_changes(handle)) }
+
+  /// The rowid of the most recent successful INSERT.
+  public var lastInsertRowID: Int64 { sqlite3_last_insert_rowid(handle) }
+
+  /// False while a transaction is open.
+  public var isAutocommit: Bool { sqlite3_get_autocommit(handle) != 0 }
+
+  /// SQLite's message for the most recent failure on this connection.
+  public var lastErrorMessage: String { String(cString: sqlite3_errmsg(handle)) }
+
+  func error(sql: String?) -> SQLiteError {
+    SQLiteError(
+      extendedCode: sqlite3_extended_errcode(handle),
+      message: lastErrorMessage,
+      sql: sql
+    )
+  }
+
+  /// Interrupts a running statement from another thread.
+  public func interrupt() {
+    sqlite3_interrupt(handle)
+  }
+}
+
+/// Quotes an SQL identifier, doubling embedded double quotes: `a"b` → `"a""b"`.
+public func quoteIdentifier(_ name: String) -> String {
+  "\"" + name.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+}
+
+/// Quotes an SQL string literal, doubling embedded single quotes.
+public func quoteLiteral(_ text: String) -> String {
+  "'" + text.replacingOccurrences(of: "'", with: "''") + "'"
+}

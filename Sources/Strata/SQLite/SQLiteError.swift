@@ -1,0 +1,56 @@
+import Foundation
+
+#if os(Linux)
+internal import StrataSQLite
+#else
+internal import SQLite3
+#endif
+
+/// An error reported by SQLite, with SQLite's own message and the statement that caused it.
+///
+/// Programs match on `code` / `extendedCode`; people read `description`.
+public struct SQLiteError: Error, Hashable, Sendable {
+  /// The extended result code, such as 2067 (SQLITE_CONSTRAINT_UNIQUE).
+  public let extendedCode: Int32
+  /// SQLite's own message (`sqlite3_errmsg`), such as "UNIQUE constraint failed: user.email".
+  public let message: String
+  /// The SQL that failed, if any. Bound values are deliberately not kept.
+  public let sql: String?
+
+  /// The primary result code, such as 19 (SQLITE_CONSTRAINT).
+  public var code: Int32 { extendedCode & 0xFF }
+
+  public init(extendedCode: Int32, message: String, sql: String? = nil) {
+    self.extendedCode = extendedCode
+    self.message = message
+    self.sql = sql
+  }
+
+  /// The database is locked by another connection (SQLITE_BUSY).
+  public var isBusy: Bool { code == SQLITE_BUSY || code == SQLITE_LOCKED }
+  /// The disk or the database's `max_page_count` is full (SQLITE_FULL).
+  public var isFull: Bool { code == SQLITE_FULL }
+  /// The file is not a database (SQLITE_NOTADB).
+  public var isNotADatabase: Bool { code == SQLITE_NOTADB }
+  /// A constraint failed (SQLITE_CONSTRAINT and its extended codes).
+  public var isConstraint: Bool { code == SQLITE_CONSTRAINT }
+  /// The file could not be opened or written because it is read-only.
+  public var isReadOnly: Bool { code == SQLITE_READONLY }
+  /// The database file could not be opened (SQLITE_CANTOPEN).
+  public var isCannotOpen: Bool { code == SQLITE_CANTOPEN }
+}
+
+extension SQLiteError: CustomStringConvertible {
+  /// "SQLite error 2067: UNIQUE constraint failed: user.email - while executing `INSERT …`"
+  public var description: String {
+    var text = "SQLite error \(extendedCode): \(message)"
+    if let sql, !sql.isEmpty {
+      let oneLine = sql.split(whereSeparator: \.isNewline).map {
+        $0.trimmingCharacters(in: .whitespaces)
+      }.joined(separator: " ")
+      let shown = oneLine.count > 200 ? String(oneLine.prefix(200)) + "…" : oneLine
+      text += " - while executing `\(shown)`"
+    }
+    return text
+  }
+}

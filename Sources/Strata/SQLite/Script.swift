@@ -1,0 +1,144 @@
+import Foundation
+
+#if os(Linux)
+internal import StrataSQLite
+#else
+internal import SQLite3
+#endif
+
+/// One statement of a script, with where it starts.
+public struct ScriptStatement: Hashable, Sendable {
+  /// The statement's text, without the comments and blank lines before it.
+  public let sql: String
+  /// The 1-based line on which the statement starts, counted from the script's `firstLine`.
+  public let line: Int
+}
+
+/// A statement of a script failed; `line` locates it in its file.
+public struct ScriptError: Error, Hashable, Sendable {
+  /// The 1-based line on which the failing statement starts.
+  public let line: Int
+  /// The 1-based position of the statement in the script.
+  public let statementNumber: Int
+  /// SQLite's error.
+  public let underlying: SQLiteError
+}
+
+extension Connection {
+  /// Runs every statement of `script` in order, walking `sqlite3_prepare_v2`'s tail so that
+  /// each statement's line is known (a `;` inside a trigger body or a string never splits).
+  ///
+  /// - Parameters:
+  ///   - firstLine: the line of the file on which `script` starts.
+  ///   - willRun: called before each statement runs; it may throw to stop the script.
+  /// - Returns: the statements that ran.
+  @discardableResult
+  public func executeScript(
+    _ script: String,
+    firstLine: Int = 1,
+    willRun: ((ScriptStatement) throws -> Void)? = nil
+  ) throws -> [ScriptStatement] {
+    var bytes = Array(script.utf8)
+    bytes.append(0)
+    var ran: [ScriptStatement] = []
+    var lineCounter = LineCounter(firstLine: firstLine)
+    try bytes.withUnsafeBufferPointer { buffer in
+      guard let base = buffer.baseAddress else { return }
+      let total = buffer.count - 1
+      var offset = 0
+      while offset < total {
+        let start = skipSpaceAndComments(buffer, from: offset, end: total)
+        if start >= total { break }
+        let line = lineCounter.line(at: start, in: buffer)
+        var statement: OpaquePointer?
+        var tail: UnsafePointer<CChar>?
+        let rc = base.withMemoryRebound(to: CChar.self, capacity: buffer.count) { chars in
+          sqlite3_prepare_v2(handle, chars + start, Int32(total - start), &statement, &tail)
+        }
+        let end =
+          tail.map { pointer in
+            base.withMemoryRebound(to: CChar.self, capacity: buffer.count) { chars in
+              chars.distance(to: pointer)
+            }
+          } ?? total
+        let text =
+          String(decoding: buffer[start..<max(start, min(end, total))], as: UTF8.self)
+        guard rc == SQLITE_OK else {
+          throw ScriptError(
+            line: line,
+            statementNumber: ran.count + 1,
+            underlying: error(sql: text)
+          )
+        }
+        offset = max(end, start + 1)
+        guard let statement else { continue }
+        defer { sqlite3_finalize(statement) }
+        let current = ScriptStatement(sql: text, line: line)
+        try willRun?(current)
+        var stepCode = sqlite3_step(statement)
+        while stepCode == SQLITE_ROW { stepCode = sqlite3_step(statement) }
+        guard stepCode == SQLITE_DONE else {
+          throw ScriptError(
+            line: line,
+            statementNumber: ran.count + 1,
+            underlying: error(sql: text)
+          )
+        }
+        ran.append(current)
+      }
+    }
+    return ran
+  }
+}
+
+/// Counts newlines incrementally: statements are visited in order.
+private struct LineCounter {
+  var line: Int
+  var position = 0
+
+  init(firstLine: Int) { line = firstLine }
+
+  mutating func line(at offset: Int, in buffer: UnsafeBufferPointer<UInt8>) -> Int {
+    while position < offset {
+      if buffer[position] == UInt8(ascii: "\n") { line += 1 }
+      position += 1
+    }
+    return line
+  }
+}
+
+/// The offset of the first byte at or after `from` that is not white space or a comment.
+private func skipSpaceAndComments(_ buffer: UnsafeBufferPointer<UInt8>, from: Int, end: Int) -> Int
+{
+  var i = from
+  while i < end {
+    let byte = buffer[i]
+    if byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D || byte == 0x0C {
+      i += 1
+    } else if byte == UInt8(ascii: "-"), i + 1 < end, buffer[i + 1] == UInt8(ascii: "-") {
+      while i < end, buffer[i] != 0x0A { i += 1 }
+    } else if byte == UInt8(ascii: "/"), i + 1 < end, buffer[i + 1] == UInt8(ascii: "*") {
+      i += 2
+      while i + 1 < end, !(buffer[i] == UInt8(ascii: "*") && buffer[i + 1] == UInt8(ascii: "/")) {
+        i += 1
+      }
+      i = min(end, i + 2)
+    } else {
+      break
+    }
+  }
+  return i
+}
+
+/// True when `sql` ends at a statement boundary (SQLite's own tokenizer, `sqlite3_complete`).
+public func isCompleteStatement(_ sql: String) -> Bool {
+  sqlite3_complete(sql) != 0
+}
+
+/// True when `sql` holds anything besides white space and comments.
+public func containsSQL(_ sql: String) -> Bool {
+  var bytes = Array(sql.utf8)
+  let count = bytes.count
+  bytes.append(0)
+  return bytes.withUnsafeBufferPointer { skipSpaceAndComments($0, from: 0, end: count) < count }
+}

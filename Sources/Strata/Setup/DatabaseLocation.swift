@@ -1,0 +1,82 @@
+import Foundation
+
+/// Where the database file lives: an explicit path, `$STRATA_DATABASE`, or `data.sqlite3` in
+/// the user's documents directory.
+public struct DatabaseLocation: Sendable {
+  /// The default file name in the documents directory.
+  public static let defaultFileName = "data.sqlite3"
+
+  /// Resolves the database path. A relative path is taken from `currentDirectory`.
+  ///
+  /// - Parameters:
+  ///   - explicit: `--database`, when given.
+  ///   - environment: the process environment (`STRATA_DATABASE`, `HOME`, XDG variables).
+  /// - Returns: the path, and whether it is the default (whose folder may be created).
+  public static func resolve(
+    explicit: String?,
+    environment: [String: String],
+    currentDirectory: String = FileManager.default.currentDirectoryPath
+  ) -> (url: URL, isDefault: Bool) {
+    if let path = explicit ?? environment["STRATA_DATABASE"].flatMap({ $0.isEmpty ? nil : $0 }) {
+      return (absolute(path, from: currentDirectory), false)
+    }
+    let folder = documentsDirectory(environment: environment)
+    return (folder.appendingPathComponent(defaultFileName), true)
+  }
+
+  /// The user's documents directory.
+  ///
+  /// On Apple platforms, `FileManager`'s `.documentDirectory` (the app's sandbox). On Linux,
+  /// the XDG rule, since Foundation there ignores `$HOME` and misreads `user-dirs.dirs`:
+  /// `$XDG_DOCUMENTS_DIR`, else that line of `$XDG_CONFIG_HOME/user-dirs.dirs` (default
+  /// `~/.config`) with quotes removed and `$HOME` expanded, else `$HOME/Documents`.
+  public static func documentsDirectory(environment: [String: String]) -> URL {
+    #if os(Linux)
+    return xdgDocumentsDirectory(environment: environment)
+    #else
+    if let url = FileManager.default.urls(for: .documentDirectory, in: .userDomainMask).first {
+      return url
+    }
+    return xdgDocumentsDirectory(environment: environment)
+    #endif
+  }
+
+  static func xdgDocumentsDirectory(environment: [String: String]) -> URL {
+    let home = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? NSHomeDirectory()
+    if let explicit = environment["XDG_DOCUMENTS_DIR"], !explicit.isEmpty {
+      return URL(fileURLWithPath: expand(explicit, home: home))
+    }
+    let configHome =
+      environment["XDG_CONFIG_HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? home + "/.config"
+    let dirsFile = configHome + "/user-dirs.dirs"
+    if let text = try? String(contentsOfFile: dirsFile, encoding: .utf8) {
+      for rawLine in text.split(whereSeparator: \.isNewline) {
+        let line = rawLine.trimmingCharacters(in: .whitespaces)
+        guard line.hasPrefix("XDG_DOCUMENTS_DIR=") else { continue }
+        var value = String(line.dropFirst("XDG_DOCUMENTS_DIR=".count))
+        if value.count >= 2, value.hasPrefix("\""), value.hasSuffix("\"") {
+          value = String(value.dropFirst().dropLast())
+        }
+        let path = expand(value, home: home)
+        if path.hasPrefix("/") { return URL(fileURLWithPath: path) }
+      }
+    }
+    return URL(fileURLWithPath: home).appendingPathComponent("Documents")
+  }
+
+  private static func expand(_ value: String, home: String) -> String {
+    if value == "$HOME" || value == "${HOME}" { return home }
+    for prefix in ["$HOME/", "${HOME}/"] where value.hasPrefix(prefix) {
+      return home + "/" + value.dropFirst(prefix.count)
+    }
+    if value == "~" { return home }
+    if value.hasPrefix("~/") { return home + value.dropFirst(1) }
+    return value
+  }
+
+  /// `path` made absolute against `directory`.
+  public static func absolute(_ path: String, from directory: String) -> URL {
+    if path.hasPrefix("/") { return URL(fileURLWithPath: path).standardizedFileURL }
+    return URL(fileURLWithPath: directory).appendingPathComponent(path).standardizedFileURL
+  }
+}

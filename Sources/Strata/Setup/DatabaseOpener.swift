@@ -1,0 +1,128 @@
+import Foundation
+
+/// Opening the database file failed before anything was changed.
+public enum DatabaseOpenError: StrataError, Equatable {
+  /// The path is a directory (the template-onto-the-documents-folder bug).
+  case isDirectory(path: String)
+  /// The file exists and is not an SQLite database.
+  case notADatabase(path: String)
+  /// A read was asked for and there is no file.
+  case missing(path: String)
+  /// The folder that should hold a new database does not exist.
+  case folderMissing(path: String, folder: String)
+  /// The file cannot be written.
+  case readOnly(path: String)
+  /// SQLite refused to open or read the file.
+  case sqlite(path: String, SQLiteError)
+
+  public var message: String {
+    switch self {
+    case .isDirectory(let path):
+      "\(path) is a directory, not a database file; nothing was created inside it"
+    case .notADatabase(let path):
+      "\(path) is not an SQLite database (it does not start with the SQLite header); "
+        + "strata left it untouched"
+    case .missing(let path):
+      "no database at \(path)"
+    case .folderMissing(let path, let folder):
+      "cannot create \(path): the folder \(folder) does not exist; nothing was created"
+    case .readOnly(let path):
+      "\(path) is read-only; nothing was changed"
+    case .sqlite(let path, let error):
+      "cannot use \(path): \(error.message) (SQLite error \(error.extendedCode)); "
+        + "nothing was changed"
+    }
+  }
+
+  public var help: String {
+    switch self {
+    case .isDirectory(let path):
+      "Point --database at a file, such as \(path)/data.sqlite3."
+    case .notADatabase:
+      "Check --database: it must name an SQLite file, or a path where none exists yet."
+    case .missing:
+      "Check --database, or run 'strata migrate' or 'strata init' to create the database."
+    case .folderMissing(_, let folder):
+      "Create \(folder) first (mkdir -p), or point --database at an existing folder."
+    case .readOnly(let path):
+      "Make it writable (chmod u+w \(path)) or point --database at a writable copy."
+    case .sqlite(_, let error) where error.isBusy:
+      "Another process is writing to the database. Retry, or raise --busy-timeout."
+    case .sqlite:
+      "Check that the file is a complete SQLite database ('sqlite3 FILE \"PRAGMA integrity_check\"')."
+    }
+  }
+}
+
+/// What strata will do with a database it opens.
+public enum DatabaseAccess: Sendable {
+  /// Read only; the file must exist. Never creates or writes anything.
+  case read
+  /// Read and write; the file must exist.
+  case write
+  /// Read and write, creating the file (not its folder) when missing.
+  case create
+}
+
+/// Opens a database for strata, checking the path first so that a directory, a file that is
+/// not SQLite or a read-only file is reported clearly and never changed.
+///
+/// Foreign keys are turned on, as an app's connection would have them.
+public func openDatabase(
+  at url: URL,
+  access: DatabaseAccess,
+  busyTimeout: Int = 5_000
+) throws -> Connection {
+  let path = url.path
+  switch databaseFileKind(at: path) {
+  case .directory:
+    throw DatabaseOpenError.isDirectory(path: path)
+  case .notSQLite:
+    throw DatabaseOpenError.notADatabase(path: path)
+  case .missing:
+    switch access {
+    case .read, .write:
+      throw DatabaseOpenError.missing(path: path)
+    case .create:
+      let folder = url.deletingLastPathComponent().path
+      var isDirectory: ObjCBool = false
+      guard FileManager.default.fileExists(atPath: folder, isDirectory: &isDirectory),
+        isDirectory.boolValue
+      else {
+        throw DatabaseOpenError.folderMissing(path: path, folder: folder)
+      }
+    }
+  case .empty, .sqlite:
+    if access != .read, !isWritable(path) {
+      throw DatabaseOpenError.readOnly(path: path)
+    }
+  }
+  let mode: Connection.OpenMode =
+    switch access {
+    case .read: .readOnly
+    case .write: .readWrite
+    case .create: .readWriteCreate
+    }
+  do {
+    let connection = try Connection(path: path, mode: mode, busyTimeout: busyTimeout)
+    // Reading the schema catches a corrupt or encrypted file before any work starts.
+    _ = try connection.scalar("SELECT count(*) FROM sqlite_schema")
+    if access != .read {
+      try connection.execute("PRAGMA foreign_keys = ON")
+    }
+    return connection
+  } catch let error as SQLiteError {
+    if error.isNotADatabase { throw DatabaseOpenError.notADatabase(path: path) }
+    if error.isReadOnly { throw DatabaseOpenError.readOnly(path: path) }
+    throw DatabaseOpenError.sqlite(path: path, error)
+  }
+}
+
+/// Whether anyone may write the file, by its permission bits (root ignores them, so
+/// `access(2)` would say yes to a file its owner made read-only).
+private func isWritable(_ path: String) -> Bool {
+  guard let attributes = try? FileManager.default.attributesOfItem(atPath: path),
+    let permissions = attributes[.posixPermissions] as? NSNumber
+  else { return FileManager.default.isWritableFile(atPath: path) }
+  return permissions.intValue & 0o222 != 0 && FileManager.default.isWritableFile(atPath: path)
+}

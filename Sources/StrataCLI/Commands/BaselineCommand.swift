@@ -1,0 +1,53 @@
+import Strata
+
+/// `strata baseline --version V`: adopt a database that predates strata.
+enum BaselineCommand: Command {
+  static let spec = CommandSpec(
+    name: "baseline",
+    abstract: "Record migrations up to a version as applied without running them.",
+    discussion: """
+      For a database that already has the schema those migrations create (an app's
+      data.sqlite3 from before strata): later migrations then apply on top.
+      """,
+    options: CommonOptions.databaseOptions + [
+      .value("version", "version", help: "The newest version the database already has.")
+    ]
+  )
+
+  static func run(_ arguments: ParsedArguments, _ context: CommandContext) throws -> Int32 {
+    guard let version = try arguments.integer("version", minimum: 1) else {
+      throw UsageError(message: "missing --version", help: "Usage: strata baseline --version V")
+    }
+    let migrations = try CommonOptions.loadMigrations(arguments, context)
+    let location = CommonOptions.databaseURL(arguments, context)
+    let connection = try DatabaseSession.open(
+      location,
+      forWriting: true,
+      busyTimeout: try CommonOptions.busyTimeout(arguments),
+      mustExist: true
+    )
+    let recorded = try Migrator(migrations).baseline(connection, version: version)
+    let database = CommonOptions.shown(location.url, context)
+    switch CommonOptions.format(arguments) {
+    case .json:
+      struct Report: Encodable {
+        let database: String
+        let version: Int64
+        let recorded: [Int64]
+      }
+      context.print(
+        try JSONOutput.render(
+          Report(database: database, version: version, recorded: recorded.map(\.version))
+        )
+      )
+    case .text:
+      if !arguments.flag("quiet") {
+        context.print(
+          "Recorded \(recorded.count) migration(s) up to version \(version) as applied in "
+            + "\(database), without running them."
+        )
+      }
+    }
+    return ExitCode.success
+  }
+}

@@ -1,0 +1,23 @@
+import Strata
+
+/// `strata new NAME`: writes the next migration file, ready to fill in.
+enum NewCommand: Command {
+  static let spec = CommandSpec(
+    name: "new",
+    abstract: "Create the next migration file with up/down markers.",
+    positionals: [PositionalSpec(name: "name", help: "What it does: add_email.", isRequired: true)],
+    options: [CommonOptions.migrations, CommonOptions.quiet]
+  )
+
+  static func run(_ arguments: ParsedArguments, _ context: CommandContext) throws -> Int32 {
+    let directory = CommonOptions.migrationsDirectory(arguments, context)
+    let url = try MigrationSet.createMigrationFile(
+      in: directory.url,
+      name: arguments.positionals[0]
+    )
+    if !arguments.flag("quiet") {
+      context.print("Created \(directory.shown)/\(url.lastPathComponent)")
+    }
+    return ExitCode.success
+  }
+}

@@ -1,0 +1,101 @@
+import Strata
+
+/// `strata status`: every migration's state; `--check` makes anything unfinished exit 1.
+enum StatusCommand: Command {
+  static let spec = CommandSpec(
+    name: "status",
+    abstract: "Show applied, pending, changed and unknown migrations.",
+    options: CommonOptions.databaseOptions + [
+      .flag("check", help: "Exit 1 when anything is pending, changed, unknown or out of order.")
+    ]
+  )
+
+  struct Report: Encodable {
+    let database: String
+    let exists: Bool
+    let currentVersion: Int64
+    let migrations: [MigrationStatus]
+    let counts: [String: Int]
+  }
+
+  static func run(_ arguments: ParsedArguments, _ context: CommandContext) throws -> Int32 {
+    let migrations = try CommonOptions.loadMigrations(arguments, context)
+    let location = CommonOptions.databaseURL(arguments, context)
+    let exists = databaseFileKind(at: location.url.path) != .missing
+    let connection = try DatabaseSession.open(
+      location,
+      forWriting: false,
+      busyTimeout: try CommonOptions.busyTimeout(arguments)
+    )
+    let plan = try Migrator(migrations).plan(connection)
+    var counts: [String: Int] = [:]
+    for state in [
+      MigrationStatus.State.applied, .pending, .changed, .unknown, .outOfOrder,
+    ] {
+      counts[state.rawValue] = plan.migrations(in: state).count
+    }
+    let database = CommonOptions.shown(location.url, context)
+    switch CommonOptions.format(arguments) {
+    case .json:
+      context.print(
+        try JSONOutput.render(
+          Report(
+            database: database,
+            exists: exists,
+            currentVersion: plan.currentVersion,
+            migrations: plan.migrations,
+            counts: counts
+          )
+        )
+      )
+    case .text:
+      if !arguments.flag("quiet") {
+        renderText(
+          plan,
+          database: database,
+          exists: exists,
+          migrations: migrations,
+          counts,
+          context
+        )
+      }
+    }
+    return arguments.flag("check") && !plan.isUpToDate ? ExitCode.failure : ExitCode.success
+  }
+
+  private static func renderText(
+    _ plan: MigrationPlan,
+    database: String,
+    exists: Bool,
+    migrations: MigrationSet,
+    _ counts: [String: Int],
+    _ context: CommandContext
+  ) {
+    let state = exists ? "version \(plan.currentVersion)" : "does not exist yet"
+    context.print("Database:   \(database) (\(state))")
+    context.print("Migrations: \(migrations.directory) (\(migrations.migrations.count) files)")
+    guard !plan.migrations.isEmpty else { return }
+    context.print()
+    let rows = plan.migrations.map { entry in
+      [
+        String(entry.version), entry.state.rawValue, entry.file.map(fileName) ?? entry.name,
+        entry.appliedAt ?? "",
+      ]
+    }
+    TextTable.print(["VERSION", "STATE", "MIGRATION", "APPLIED AT"], rows, context)
+    context.print()
+    let summary = ["applied", "pending", "changed", "unknown", "out-of-order"]
+      .compactMap { key in counts[key].flatMap { $0 > 0 || key == "applied" ? "\($0) \(key)" : nil }
+      }
+      .joined(separator: ", ")
+    context.print(summary)
+    for problem in Migrator(migrations).problems(in: plan) {
+      context.print("Warning: \(problem.message)")
+      context.print("Help: \(problem.help)")
+    }
+  }
+
+  private static func fileName(_ path: String) -> String {
+    path.split(separator: "/").last.map(String.init) ?? path
+  }
+}

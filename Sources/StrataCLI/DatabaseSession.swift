@@ -1,0 +1,33 @@
+import Foundation
+import Strata
+
+/// Opens the database a command works on.
+enum DatabaseSession {
+  /// - Parameters:
+  ///   - forWriting: create the file when missing (and the default documents folder with it).
+  ///   - mustExist: a missing file is an error even when writing (rollback, baseline).
+  /// - Returns: the connection; for a read of a missing file, an empty in-memory database,
+  ///   so that `status` can report everything pending without creating a file.
+  static func open(
+    _ location: (url: URL, isDefault: Bool),
+    forWriting: Bool,
+    busyTimeout: Int,
+    mustExist: Bool = false
+  ) throws -> Connection {
+    let missing = databaseFileKind(at: location.url.path) == .missing
+    if missing, mustExist {
+      throw DatabaseOpenError.missing(path: location.url.path)
+    }
+    if forWriting {
+      if missing, location.isDefault {
+        try FileManager.default.createDirectory(
+          at: location.url.deletingLastPathComponent(),
+          withIntermediateDirectories: true
+        )
+      }
+      return try openDatabase(at: location.url, access: .create, busyTimeout: busyTimeout)
+    }
+    if missing { return try Connection.inMemory() }
+    return try openDatabase(at: location.url, access: .read, busyTimeout: busyTimeout)
+  }
+}

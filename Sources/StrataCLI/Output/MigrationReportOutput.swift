@@ -1,0 +1,63 @@
+import Strata
+
+/// Renders what `migrate` and `rollback` did.
+enum MigrationReportOutput {
+  struct JSONReport: Encodable {
+    let database: String
+    let fromVersion: Int64
+    let toVersion: Int64
+    let dryRun: Bool
+    let pendingCount: Int
+    let steps: [MigrationStep]
+  }
+
+  static func render(
+    _ report: MigrationReport,
+    database: String,
+    format: OutputFormat,
+    quiet: Bool,
+    _ context: CommandContext
+  ) {
+    if format == .json {
+      let json = JSONReport(
+        database: database,
+        fromVersion: report.fromVersion,
+        toVersion: report.toVersion,
+        dryRun: report.dryRun,
+        pendingCount: report.pendingCount,
+        steps: report.steps
+      )
+      context.print((try? JSONOutput.render(json)) ?? "{}")
+      return
+    }
+    if quiet { return }
+    for step in report.steps {
+      let verb =
+        switch (step.direction, report.dryRun) {
+        case (.up, false): "Applied"
+        case (.down, false): "Rolled back"
+        case (.up, true): "Would apply"
+        case (.down, true): "Would roll back"
+        }
+      if report.dryRun {
+        context.print("\(verb) \(step.file):")
+        for line in (step.sql ?? "").split(separator: "\n", omittingEmptySubsequences: false) {
+          context.print("    \(line)")
+        }
+      } else {
+        context.print("\(verb) \(step.file) (\(step.durationMs) ms)")
+      }
+    }
+    if report.dryRun {
+      context.print(
+        "Dry run: \(database) is at version \(report.fromVersion) and would be at version "
+          + "\(report.toVersion); nothing was changed."
+      )
+    } else if report.steps.isEmpty {
+      context.print("\(database) is up to date at version \(report.toVersion).")
+    } else {
+      let pending = report.pendingCount > 0 ? " (\(report.pendingCount) still pending)" : ""
+      context.print("\(database) is now at version \(report.toVersion)\(pending).")
+    }
+  }
+}

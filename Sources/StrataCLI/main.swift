@@ -1,0 +1,7 @@
+import Foundation
+
+let code = CommandLineTool.run(
+  arguments: Array(CommandLine.arguments.dropFirst()),
+  context: CommandContext.process()
+)
+exit(code)

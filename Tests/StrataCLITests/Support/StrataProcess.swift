@@ -1,0 +1,83 @@
+import Foundation
+
+/// The result of running the built `strata` binary.
+struct ProcessResult {
+  let exitCode: Int32
+  let standardOutput: String
+  let standardError: String
+}
+
+/// Runs the real `strata` executable, built next to the test bundle, in a folder.
+enum StrataProcess {
+  /// The built binary: `swift build` and `swift test` put it beside the test bundle.
+  static var executable: URL {
+    let products = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+    var candidates = [products.appendingPathComponent("strata")]
+    // Under some runners argv[0] is the xctest bundle's inner binary.
+    candidates.append(products.deletingLastPathComponent().appendingPathComponent("strata"))
+    for bundle in Bundle.allBundles {
+      candidates.append(
+        bundle.bundleURL.deletingLastPathComponent().appendingPathComponent("strata")
+      )
+    }
+    return candidates.first { FileManager.default.isExecutableFile(atPath: $0.path) }
+      ?? candidates[0]
+  }
+
+  /// Runs `strata arguments…` in `directory` with a clean environment (plus `environment`).
+  @discardableResult
+  static func run(
+    _ arguments: [String],
+    in directory: URL,
+    environment: [String: String] = [:]
+  ) throws -> ProcessResult {
+    let process = Process()
+    process.executableURL = executable
+    process.arguments = arguments
+    process.currentDirectoryURL = directory
+    var env = ["PATH": "/usr/bin:/bin", "HOME": directory.path, "NO_COLOR": "1"]
+    env.merge(environment) { $1 }
+    process.environment = env
+    let out = Pipe()
+    let err = Pipe()
+    process.standardOutput = out
+    process.standardError = err
+    process.standardInput = FileHandle.nullDevice
+    try process.run()
+    // Read both pipes to the end before waiting, so a large output cannot block the child.
+    let group = DispatchGroup()
+    nonisolated(unsafe) var outData = Data()
+    nonisolated(unsafe) var errData = Data()
+    DispatchQueue.global().async(group: group) {
+      outData = out.fileHandleForReading.readDataToEndOfFile()
+    }
+    errData = err.fileHandleForReading.readDataToEndOfFile()
+    group.wait()
+    process.waitUntilExit()
+    return ProcessResult(
+      exitCode: process.terminationStatus,
+      standardOutput: String(decoding: outData, as: UTF8.self),
+      standardError: String(decoding: errData, as: UTF8.self)
+    )
+  }
+
+  /// Starts `strata` without waiting, for kill and concurrency tests.
+  static func start(
+    _ arguments: [String],
+    in directory: URL,
+    environment: [String: String] = [:]
+  ) throws -> Process {
+    let process = Process()
+    process.executableURL = executable
+    process.arguments = arguments
+    process.currentDirectoryURL = directory
+    var env = ["PATH": "/usr/bin:/bin", "HOME": directory.path, "NO_COLOR": "1"]
+    env.merge(environment) { $1 }
+    process.environment = env
+    process.standardOutput = FileHandle.nullDevice
+    process.standardError = FileHandle.nullDevice
+    process.standardInput = FileHandle.nullDevice
+    try process.run()
+    return process
+  }
+}

@@ -1,0 +1,8 @@
+-- migrate:up
+CREATE TABLE IF NOT EXISTS FIELDS (
+  ROW        INTEGER PRIMARY KEY,
+  FIELD_DATA TEXT
+);
+
+-- migrate:down
+DROP TABLE FIELDS;
