@@ -120,8 +120,21 @@ public struct MigrationSet: Sendable {
       name: parsed.name,
       up: up,
       down: down,
-      checksum: SHA256.hex(up.sql.utf8)
+      checksum: checksum(ofUp: up.sql)
     )
+  }
+
+  /// SHA-256 hex of the up part (already BOM-stripped and CRLF → LF), without the white space
+  /// around it: adding a down part, or a blank line before it, is not a change.
+  static func checksum(ofUp sql: String) -> String {
+    let bytes = Array(sql.utf8)
+    func isSpace(_ byte: UInt8) -> Bool {
+      byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D
+    }
+    guard let first = bytes.firstIndex(where: { !isSpace($0) }),
+      let last = bytes.lastIndex(where: { !isSpace($0) })
+    else { return SHA256.hex([UInt8]()) }
+    return SHA256.hex(bytes[first...last])
   }
 
   private static func read(_ url: URL, _ file: String) throws -> String {

@@ -104,6 +104,7 @@ public struct Migrator: Sendable {
   }
 
   /// Applies pending migrations in order (or moves to `options.target`).
+  @discardableResult
   public func migrate(
     _ connection: Connection,
     options: MigrateOptions = MigrateOptions()
@@ -168,6 +169,7 @@ public struct Migrator: Sendable {
   }
 
   /// Reverts the newest `steps` applied migrations, or every one above `version`.
+  @discardableResult
   public func rollback(
     _ connection: Connection,
     steps: Int = 1,
@@ -267,6 +269,7 @@ public struct Migrator: Sendable {
 
   /// Records every migration up to `version` as applied without running it, to adopt a
   /// database that predates strata.
+  @discardableResult
   public func baseline(_ connection: Connection, version: Int64) throws -> [Migration] {
     guard migrations.migration(version: version) != nil else {
       throw MigrationError.unknownTarget(version: version)
@@ -435,6 +438,17 @@ public struct Migrator: Sendable {
         }
       }
     } catch let error as ScriptError {
+      // Some (such as `PRAGMA synchronous = …`) already fail when prepared.
+      if script.isTransactional,
+        let forbidden = Self.forbiddenInTransaction(error.underlying.sql ?? "")
+      {
+        throw MigrationError.needsNoTransaction(
+          version: migration.version,
+          file: script.file,
+          line: error.line,
+          statement: forbidden
+        )
+      }
       if isRollback {
         throw MigrationError.rollbackFailed(
           version: migration.version,

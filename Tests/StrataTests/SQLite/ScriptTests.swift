@@ -1,0 +1,96 @@
+import Testing
+
+@testable import Strata
+
+@Suite struct ScriptTests {
+  @Test func statementsKnowTheirLines() throws {
+    let db = try Connection.inMemory()
+    let script = """
+      -- a comment
+      CREATE TABLE a (x);
+
+      /* block
+         comment */ INSERT INTO a VALUES (1);
+      INSERT INTO a VALUES (';'); INSERT INTO a VALUES (3);
+      """
+    let ran = try db.executeScript(script, firstLine: 10)
+    #expect(ran.map(\.line) == [11, 14, 15, 15])
+    #expect(ran[2].sql == "INSERT INTO a VALUES (';');")
+    #expect(try db.scalar("SELECT count(*) FROM a") == .integer(3))
+  }
+
+  @Test func triggerBodiesAreNotSplitOnSemicolons() throws {
+    let db = try Connection.inMemory()
+    let ran = try db.executeScript(
+      """
+      CREATE TABLE t (x);
+      CREATE TABLE log (y);
+      CREATE TRIGGER t_ins AFTER INSERT ON t BEGIN
+        INSERT INTO log VALUES (new.x);
+        INSERT INTO log VALUES (new.x * 2);
+      END;
+      INSERT INTO t VALUES (5);
+      """
+    )
+    #expect(ran.count == 4)
+    #expect(ran[3].line == 7)
+    #expect(try db.rows("SELECT y FROM log ORDER BY y") == [[.integer(5)], [.integer(10)]])
+  }
+
+  @Test func aFailingStatementReportsItsLineAndSQLitesMessage() throws {
+    let db = try Connection.inMemory()
+    let error = #expect(throws: ScriptError.self) {
+      try db.executeScript(
+        """
+        CREATE TABLE a (x);
+        INSERT INTO a VALUES (1);
+
+        INSERT INTO missing VALUES (2);
+        """
+      )
+    }
+    #expect(error?.line == 4)
+    #expect(error?.statementNumber == 3)
+    #expect(error?.underlying.message == "no such table: missing")
+    #expect(error?.underlying.sql == "INSERT INTO missing VALUES (2);")
+  }
+
+  @Test func transactionRollsBackAndKeepsTheFirstError() throws {
+    let db = try Connection.inMemory()
+    try db.execute("CREATE TABLE a (x UNIQUE)")
+    #expect(throws: SQLiteError.self) {
+      try db.transaction(.immediate) {
+        try db.run("INSERT INTO a VALUES (1)")
+        try db.run("INSERT INTO a VALUES (1)")
+      }
+    }
+    #expect(try db.scalar("SELECT count(*) FROM a") == .integer(0))
+    #expect(db.isAutocommit)
+  }
+
+  @Test func sqliteErrorKeepsTheExtendedCodeAndMessage() throws {
+    let db = try Connection.inMemory()
+    try db.execute("CREATE TABLE user (email TEXT UNIQUE)")
+    try db.run("INSERT INTO user VALUES ('a')")
+    let error = #expect(throws: SQLiteError.self) {
+      try db.run("INSERT INTO user VALUES ('a')")
+    }
+    #expect(error?.extendedCode == 2067)
+    #expect(error?.code == 19)
+    #expect(error?.message == "UNIQUE constraint failed: user.email")
+  }
+
+  @Test func namedParametersBind() throws {
+    let db = try Connection.inMemory()
+    let statement = try db.prepare("SELECT :a || :b")
+    try statement.bind(.text("x"), named: ":a")
+    try statement.bind(.text("y"), named: ":b")
+    #expect(try statement.step())
+    #expect(statement.string(at: 0) == "xy")
+  }
+
+  @Test func quotingDoublesEmbeddedQuotes() {
+    #expect(quoteIdentifier("a\"b") == "\"a\"\"b\"")
+    #expect(quoteLiteral("it's") == "'it''s'")
+  }
+}
