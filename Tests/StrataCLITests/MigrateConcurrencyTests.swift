@@ -1,0 +1,70 @@
+import Foundation
+import Strata
+import Testing
+
+@Suite struct MigrateConcurrencyTests {
+  /// Two `strata migrate` processes on one file at the same moment, many times over.
+  @Test func twoProcessesApplyEachMigrationExactlyOnce() throws {
+    var files: [String: String] = [:]
+    for version in 1...12 {
+      let name = String(format: "%04d_t%d.sql", version, version)
+      files[name] = "CREATE TABLE t\(version) (x);\nINSERT INTO t\(version) VALUES (\(version));"
+    }
+    let project = try Project(files)
+    for round in 0..<10 {
+      let database = "round\(round).sqlite3"
+      let first = try StrataProcess.start(["migrate", "--database", database], in: project.dir.url)
+      let second = try StrataProcess.start(
+        ["migrate", "--database", database],
+        in: project.dir.url
+      )
+      first.waitUntilExit()
+      second.waitUntilExit()
+      #expect(first.terminationStatus == 0 && second.terminationStatus == 0, "round \(round)")
+      let url = project.dir.path(database)
+      let versions = try DatabaseProbe.rows(url, "SELECT version FROM strata_migrations")
+      #expect(versions.count == 12)
+      for version in 1...12 {
+        #expect(try DatabaseProbe.integer(url, "SELECT count(*) FROM t\(version)") == 1)
+      }
+    }
+  }
+
+  /// `kill -9` in the middle of a slow migration: the file is intact, at the old version, and
+  /// the next `migrate` completes.
+  @Test func killDuringASlowMigrationLeavesTheOldVersion() throws {
+    let project = try Project([
+      "0001_a.sql": "CREATE TABLE a (x);",
+      "0002_slow.sql": """
+      CREATE TABLE big (n INTEGER, filler TEXT);
+      WITH RECURSIVE c(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM c LIMIT 3000000)
+      INSERT INTO big SELECT n, hex(randomblob(16)) FROM c;
+      """,
+    ])
+    try project.strata("migrate", "--database", "app.sqlite3", "--to", "1")
+    let journal = project.dir.path("app.sqlite3-journal")
+    let process = try StrataProcess.start(
+      ["migrate", "--database", "app.sqlite3"],
+      in: project.dir.url
+    )
+    // Wait until the migration is writing (the rollback journal exists), then kill it.
+    let deadline = Date().addingTimeInterval(20)
+    while !FileManager.default.fileExists(atPath: journal.path), Date() < deadline {
+      usleep(2_000)
+    }
+    usleep(200_000)
+    kill(process.processIdentifier, SIGKILL)
+    process.waitUntilExit()
+    #expect(process.terminationReason == .uncaughtSignal)
+    let db = try Connection(path: project.database.path)
+    #expect(try db.scalar("PRAGMA integrity_check") == .text("ok"))
+    #expect(try db.scalar("SELECT max(version) FROM strata_migrations") == .integer(1))
+    #expect(
+      try db.scalar("SELECT count(*) FROM sqlite_schema WHERE name = 'big'") == .integer(0)
+    )
+    let rerun = try project.strata("migrate", "--database", "app.sqlite3")
+    #expect(rerun.exitCode == 0)
+    #expect(try project.versions() == [1, 2])
+    #expect(try DatabaseProbe.integer(project.database, "SELECT count(*) FROM big") == 3_000_000)
+  }
+}
