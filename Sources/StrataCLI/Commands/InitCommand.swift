@@ -1,11 +1,115 @@
+import Foundation
 import Strata
 
-/// `strata init`: not built yet.
+/// `strata init`: the first-launch job. Copy the template when there is no database, apply
+/// newer migrations, load seed files not loaded before. A second run changes nothing.
 enum InitCommand: Command {
-  static let spec = CommandSpec(name: "init", abstract: "(not available yet)")
+  static let spec = CommandSpec(
+    name: "init",
+    abstract: "Create the database (from the template), migrate it and load seeds.",
+    discussion: """
+      When the database file does not exist, the template (--template, or
+      seeds/template.sqlite3 when present) is verified and copied into place atomically;
+      without one an empty database is created. Then pending migrations are applied and seed
+      files whose checksum is not recorded in strata_seeds are loaded. An existing file is
+      never overwritten, and a database that is up to date is not written at all.
+      """,
+    options: CommonOptions.databaseOptions + [
+      .value(
+        "template",
+        "path",
+        help: "Template database (default: seeds/template.sqlite3 if present)."
+      ),
+      .value("seeds", "dir", help: "Seed CSV folder (default: $STRATA_SEEDS, or ./seeds)."),
+    ]
+  )
 
   static func run(_ arguments: ParsedArguments, _ context: CommandContext) throws -> Int32 {
-    context.printError("Error: 'strata init' is not available yet")
-    return ExitCode.failure
+    let location = CommonOptions.databaseURL(arguments, context)
+    let migrations = CommonOptions.migrationsDirectory(arguments, context)
+    var setup = DatabaseSetup(
+      database: location.url,
+      migrations: migrations.url,
+      template: try template(arguments, context),
+      seeds: seedsFolder(arguments, context)
+    )
+    setup.migrationsDisplayPath = migrations.shown
+    setup.createsFolder = location.isDefault
+    setup.busyTimeout = try CommonOptions.busyTimeout(arguments)
+    if !setup.createsFolder, databaseFileKind(at: location.url.path) == .missing {
+      let folder = location.url.deletingLastPathComponent()
+      var isDirectory: ObjCBool = false
+      if !FileManager.default.fileExists(atPath: folder.path, isDirectory: &isDirectory)
+        || !isDirectory.boolValue
+      {
+        throw DatabaseOpenError.folderMissing(path: location.url.path, folder: folder.path)
+      }
+    }
+    let report = try setup.run()
+    let database = CommonOptions.shown(location.url, context)
+    switch CommonOptions.format(arguments) {
+    case .json:
+      context.print(try JSONOutput.render(report))
+    case .text:
+      guard !arguments.flag("quiet") else { break }
+      render(report, database: database, context)
+    }
+    return ExitCode.success
+  }
+
+  private static func render(_ report: SetupReport, database: String, _ context: CommandContext) {
+    guard report.changedAnything else {
+      context.print("\(database) is up to date at version \(report.version); nothing was changed.")
+      return
+    }
+    if let template = report.template {
+      context.print(
+        "Created \(database) from the template \(shownPath(template, context)) "
+          + "(version \(report.fromVersion))."
+      )
+    } else if report.created {
+      context.print("Created \(database) (empty).")
+    }
+    if !report.appliedVersions.isEmpty {
+      let versions = report.appliedVersions.map(String.init).joined(separator: ", ")
+      context.print("Applied \(report.appliedVersions.count) migration(s): \(versions).")
+    }
+    for file in report.seedFilesLoaded {
+      context.print("Loaded \(shownPath(file, context)).")
+    }
+    context.print(
+      "\(database) is at version \(report.version). "
+        + "See 'strata status' for migrations and 'strata inspect' for the schema."
+    )
+  }
+
+  private static func shownPath(_ path: String, _ context: CommandContext) -> String {
+    CommonOptions.shown(URL(fileURLWithPath: path), context)
+  }
+
+  /// `--template`, which must exist; else `seeds/template.sqlite3` when present.
+  private static func template(
+    _ arguments: ParsedArguments,
+    _ context: CommandContext
+  ) throws
+    -> URL?
+  {
+    if let given = arguments.value("template") {
+      let url = DatabaseLocation.absolute(given, from: context.currentDirectory)
+      guard databaseFileKind(at: url.path) != .missing else {
+        throw SetupError.templateMissing(path: given)
+      }
+      return url
+    }
+    let url = seedsFolder(arguments, context).appendingPathComponent("template.sqlite3")
+    return databaseFileKind(at: url.path) == .missing ? nil : url
+  }
+
+  static func seedsFolder(_ arguments: ParsedArguments, _ context: CommandContext) -> URL {
+    let given =
+      arguments.value("seeds")
+      ?? context.environment["STRATA_SEEDS"].flatMap { $0.isEmpty ? nil : $0 }
+      ?? "seeds"
+    return DatabaseLocation.absolute(given, from: context.currentDirectory)
   }
 }

@@ -1,0 +1,157 @@
+import Foundation
+
+/// The one call an app makes at launch: create the database from the bundled template when
+/// there is none, apply newer migrations, load seed files not loaded before.
+///
+/// ```swift
+/// let setup = DatabaseSetup(
+///   database: DatabaseSetup.documentsDatabase(),
+///   migrations: Bundle.module.url(forResource: "migrations", withExtension: nil),
+///   template: Bundle.module.url(forResource: "template", withExtension: "sqlite3"))
+/// let report = try setup.run()
+/// ```
+///
+/// Safe when two processes call it at once (an app and its extension): one copies the
+/// template, the other finds the file; each migration is applied once.
+public struct DatabaseSetup: Sendable {
+  /// The database file.
+  public var database: URL
+  /// The migrations folder (on disk or a bundle's resource folder); nil for none.
+  public var migrations: URL?
+  /// A template database to copy when the file does not exist; nil to start empty.
+  public var template: URL?
+  /// A folder of CSV seed files (file stem = table); nil for none.
+  public var seeds: URL?
+  /// Create the database's folder when missing (the documents folder may not exist yet).
+  public var createsFolder = true
+  /// How long to wait for another process's write lock, in milliseconds.
+  public var busyTimeout = 10_000
+  /// How messages name the migrations folder (default: its path).
+  public var migrationsDisplayPath: String?
+
+  public init(database: URL, migrations: URL?, template: URL? = nil, seeds: URL? = nil) {
+    self.database = database
+    self.migrations = migrations
+    self.template = template
+    self.seeds = seeds
+  }
+
+  /// `data.sqlite3` (or `name`) in the user's documents folder.
+  public static func documentsDatabase(
+    named name: String = DatabaseLocation.defaultFileName,
+    environment: [String: String] = ProcessInfo.processInfo.environment
+  ) -> URL {
+    DatabaseLocation.documentsDirectory(environment: environment).appendingPathComponent(name)
+  }
+
+  /// Runs template → migrate → seed and says what it did. Throws `SetupError.databaseIsNewer`
+  /// when the database has versions these migrations don't know.
+  @discardableResult
+  public func run() throws -> SetupReport {
+    let set =
+      try migrations.map { try MigrationSet(directory: $0, displayPath: migrationsDisplayPath) }
+      ?? MigrationSet([])
+    let path = database.path
+    switch databaseFileKind(at: path) {
+    case .directory: throw DatabaseOpenError.isDirectory(path: path)
+    case .notSQLite: throw DatabaseOpenError.notADatabase(path: path)
+    case .missing, .empty, .sqlite: break
+    }
+    var created = false
+    var templateCopied = false
+    if databaseFileKind(at: path) == .missing {
+      let folder = database.deletingLastPathComponent()
+      if createsFolder {
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+      }
+      if let template {
+        try Self.checkTemplate(template, against: set)
+        templateCopied = try TemplateInstaller.install(
+          template,
+          at: database,
+          prepare: Self.stampHistory
+        )
+      }
+    }
+    if databaseFileKind(at: path) == .missing { created = true }
+    let connection = try openDatabase(at: database, access: .create, busyTimeout: busyTimeout)
+    created = created || templateCopied
+    let migrator = Migrator(set)
+    let plan = try migrator.plan(connection)
+    let unknown = plan.migrations(in: .unknown).map(\.version)
+    if !unknown.isEmpty {
+      throw SetupError.databaseIsNewer(
+        path: path,
+        versions: unknown,
+        newestKnown: set.migrations.last?.version
+      )
+    }
+    let report = try migrator.migrate(connection)
+    let seeded = try seedNewFiles(connection)
+    return SetupReport(
+      database: path,
+      created: created,
+      templateCopied: templateCopied,
+      template: templateCopied ? template?.path : nil,
+      fromVersion: plan.currentVersion,
+      version: report.toVersion,
+      appliedVersions: report.steps.map(\.version),
+      seedFilesLoaded: seeded
+    )
+  }
+
+  /// Loads the seed files whose checksum is not in the ledger yet.
+  private func seedNewFiles(_ connection: Connection) throws -> [String] {
+    guard seeds != nil else { return [] }
+    return []
+  }
+
+  /// The template's history must agree with the files: same checksums, no unknown versions.
+  static func checkTemplate(_ template: URL, against set: MigrationSet) throws {
+    try TemplateInstaller.verify(template)
+    let connection = try Connection(path: template.path, mode: .readOnly)
+    let plan = try Migrator(set).plan(connection)
+    let problems = Migrator(set).problems(in: plan).filter {
+      if case .outOfOrder = $0 { return false }
+      return true
+    }
+    if let problem = problems.first {
+      throw SetupError.templateDisagrees(path: template.path, problem: problem.message)
+    }
+  }
+
+  /// Gives the copy's history rows the time this database got them.
+  static func stampHistory(_ copy: URL) throws {
+    let connection = try Connection(path: copy.path, mode: .readWrite)
+    guard try History.exists(connection) else { return }
+    try connection.run(
+      "UPDATE strata_migrations SET applied_at = ? WHERE applied_at = ?",
+      [.text(History.timestamp(Date())), .text(TemplateBuilder.templateTimestamp)]
+    )
+  }
+}
+
+/// What `DatabaseSetup.run()` (and `strata init`) did.
+public struct SetupReport: Hashable, Sendable, Codable {
+  /// The database file's path.
+  public let database: String
+  /// This call created the file (from the template or empty).
+  public let created: Bool
+  /// This call copied the template.
+  public let templateCopied: Bool
+  /// The template copied, if any.
+  public let template: String?
+  /// The version before this call (the template's version when it was just copied).
+  public let fromVersion: Int64
+  /// The version now.
+  public let version: Int64
+  /// The migrations this call applied.
+  public let appliedVersions: [Int64]
+  /// The seed files this call loaded.
+  public let seedFilesLoaded: [String]
+
+  /// False when the call found everything up to date and wrote nothing.
+  public var changedAnything: Bool {
+    created || !appliedVersions.isEmpty || !seedFilesLoaded.isEmpty
+  }
+}

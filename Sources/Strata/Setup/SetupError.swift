@@ -1,0 +1,46 @@
+/// Setting up a database at launch (template, migrations, seeds) failed.
+public enum SetupError: StrataError, Equatable {
+  /// `--template` (or the app's template URL) names no file.
+  case templateMissing(path: String)
+  /// The template is not a complete SQLite database; no database was created.
+  case templateInvalid(path: String, reason: String)
+  /// The template's recorded migrations disagree with the migration files.
+  case templateDisagrees(path: String, problem: String)
+  /// The database has versions the app's migrations don't know: the app must not run on a
+  /// schema it does not understand.
+  case databaseIsNewer(path: String, versions: [Int64], newestKnown: Int64?)
+  /// Copying the template failed; no database was created.
+  case copyFailed(path: String, reason: String)
+
+  public var message: String {
+    switch self {
+    case .templateMissing(let path):
+      "template \(path) does not exist; no database was created"
+    case .templateInvalid(let path, let reason):
+      "template \(path) is not a usable SQLite database (\(reason)); no database was created"
+    case .templateDisagrees(let path, let problem):
+      "template \(path) was built from other migrations: \(problem); no database was created"
+    case .databaseIsNewer(let path, let versions, let newestKnown):
+      "\(path) has migration version(s) \(versions.map(String.init).joined(separator: ", ")) "
+        + "that this app does not know (its newest is \(newestKnown.map(String.init) ?? "none")): "
+        + "the database was written by a newer version of the app; it was not changed"
+    case .copyFailed(let path, let reason):
+      "could not copy the template to \(path): \(reason); no database was created"
+    }
+  }
+
+  public var help: String {
+    switch self {
+    case .templateMissing:
+      "Build it with 'strata template', or leave out --template to start from an empty database."
+    case .templateInvalid:
+      "Rebuild it with 'strata template' (or check the file you bundled)."
+    case .templateDisagrees:
+      "Rebuild the template with 'strata template' from the current migrations."
+    case .databaseIsNewer:
+      "Update the app (or point --migrations at the newer migrations); do not downgrade the data."
+    case .copyFailed:
+      "Check that the folder is writable and has free space, then try again."
+    }
+  }
+}

@@ -1,0 +1,88 @@
+import Foundation
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Copies a template database into place the crash-safe way: verify it, copy it to a
+/// temporary file in the destination's folder, flush it to disk, then link it to the final
+/// name, which fails if the name exists. A crash at any moment leaves either no database or a
+/// complete one, and an existing file is never overwritten.
+enum TemplateInstaller {
+  /// Checks that `template` is a complete SQLite database: the header, then `quick_check`.
+  static func verify(_ template: URL) throws {
+    let path = template.path
+    switch databaseFileKind(at: path) {
+    case .missing: throw SetupError.templateMissing(path: path)
+    case .directory: throw SetupError.templateInvalid(path: path, reason: "it is a directory")
+    case .empty: throw SetupError.templateInvalid(path: path, reason: "the file is empty")
+    case .notSQLite:
+      throw SetupError.templateInvalid(
+        path: path,
+        reason: "it does not start with the SQLite header"
+      )
+    case .sqlite: break
+    }
+    do {
+      let connection = try Connection(path: path, mode: .readOnly)
+      let result = try connection.rows("PRAGMA quick_check").compactMap { $0.first?.textValue }
+      guard result == ["ok"] else {
+        throw SetupError.templateInvalid(
+          path: path,
+          reason: "quick_check: \(result.prefix(3).joined(separator: "; "))"
+        )
+      }
+    } catch let error as SQLiteError {
+      throw SetupError.templateInvalid(path: path, reason: error.message)
+    }
+  }
+
+  /// Installs `template` at `destination` unless a file is already there.
+  ///
+  /// - Parameter prepare: runs on the temporary copy before it is linked into place.
+  /// - Returns: true when this call created the database; false when a file was already there
+  ///   (or another process installed one first).
+  static func install(
+    _ template: URL,
+    at destination: URL,
+    prepare: (URL) throws -> Void = { _ in },
+    beforeLink: () throws -> Void = {}
+  ) throws -> Bool {
+    if databaseFileKind(at: destination.path) != .missing { return false }
+    try verify(template)
+    let folder = destination.deletingLastPathComponent()
+    let temporary = folder.appendingPathComponent(
+      ".\(destination.lastPathComponent).strata-\(UUID().uuidString).tmp"
+    )
+    defer { unlink(temporary.path) }
+    do {
+      try FileManager.default.copyItem(at: template, to: temporary)
+      try prepare(temporary)
+      let handle = try FileHandle(forWritingTo: temporary)
+      try handle.synchronize()
+      try handle.close()
+      try beforeLink()
+    } catch let error as StrataError {
+      throw error
+    } catch {
+      throw SetupError.copyFailed(path: destination.path, reason: error.localizedDescription)
+    }
+    if link(temporary.path, destination.path) != 0 {
+      let code = errno
+      if code == EEXIST { return false }
+      throw SetupError.copyFailed(path: destination.path, reason: String(cString: strerror(code)))
+    }
+    syncDirectory(folder)
+    return true
+  }
+
+  /// Makes the new directory entry durable.
+  private static func syncDirectory(_ folder: URL) {
+    let descriptor = open(folder.path, O_RDONLY)
+    guard descriptor >= 0 else { return }
+    fsync(descriptor)
+    close(descriptor)
+  }
+}

@@ -1,0 +1,223 @@
+import Foundation
+import Testing
+
+@testable import Strata
+
+/// Migrations, a template built from them, and a database path, in a fresh folder.
+struct SetupFixture {
+  let dir: TemporaryDirectory
+  var migrations: URL { dir.path("migrations") }
+  var template: URL { dir.path("template.sqlite3") }
+  var database: URL { dir.path("Documents/data.sqlite3") }
+
+  static let files = [
+    "0001_a.sql":
+      "-- migrate:up\nCREATE TABLE IF NOT EXISTS a (x);\n-- migrate:down\nDROP TABLE a;",
+    "0002_b.sql": "-- migrate:up\nCREATE TABLE b (id INTEGER PRIMARY KEY, a_x);\n",
+    "0003_c.sql": "-- migrate:up\nCREATE INDEX b_a ON b (a_x);\n",
+  ]
+
+  init(buildTemplate: Bool = true) throws {
+    dir = try TemporaryDirectory()
+    for (name, text) in Self.files { try dir.write("migrations/\(name)", text) }
+    if buildTemplate {
+      try TemplateBuilder.build(try MigrationSet(directory: migrations), to: template)
+    }
+  }
+
+  func setup(template: URL? = nil) -> DatabaseSetup {
+    DatabaseSetup(database: database, migrations: migrations, template: template)
+  }
+
+  func schema(_ url: URL) throws -> [[SQLValue]] {
+    try Connection(path: url.path, mode: .readOnly).rows(
+      "SELECT type, name, tbl_name, sql FROM sqlite_schema ORDER BY type, name"
+    )
+  }
+}
+
+@Suite struct DatabaseSetupTests {
+  @Test func freshDatabaseFromTheTemplateAppliesOnlyNewerMigrations() throws {
+    let fixture = try SetupFixture()
+    try fixture.dir.write("migrations/0004_d.sql", "CREATE TABLE d (x);")
+    let report = try fixture.setup(template: fixture.template).run()
+    #expect(report.created && report.templateCopied)
+    #expect(report.fromVersion == 3)
+    #expect(report.appliedVersions == [4])
+    #expect(report.version == 4)
+    let history = try Connection(path: fixture.database.path).rows(
+      "SELECT applied_at FROM strata_migrations"
+    )
+    #expect(history.allSatisfy { $0[0] != .text(TemplateBuilder.templateTimestamp) })
+  }
+
+  @Test func secondRunChangesNothingAndDoesNotWriteTheFile() throws {
+    let fixture = try SetupFixture()
+    try fixture.setup(template: fixture.template).run()
+    let before = try Data(contentsOf: fixture.database)
+    let modified = try FileManager.default.attributesOfItem(atPath: fixture.database.path)[
+      .modificationDate
+    ]
+    usleep(20_000)
+    let again = try fixture.setup(template: fixture.template).run()
+    #expect(!again.changedAnything)
+    #expect(try Data(contentsOf: fixture.database) == before)
+    let after = try FileManager.default.attributesOfItem(atPath: fixture.database.path)[
+      .modificationDate
+    ]
+    #expect(after as? Date == modified as? Date)
+  }
+
+  @Test func templateAndMigratingFromEmptyGiveTheSameSchema() throws {
+    let fixture = try SetupFixture()
+    try fixture.setup(template: fixture.template).run()
+    let empty = fixture.dir.path("empty.sqlite3")
+    try DatabaseSetup(database: empty, migrations: fixture.migrations).run()
+    #expect(try fixture.schema(fixture.database) == fixture.schema(empty))
+  }
+
+  @Test func sameMigrationsGiveAByteIdenticalTemplate() throws {
+    let fixture = try SetupFixture()
+    let second = fixture.dir.path("second.sqlite3")
+    try TemplateBuilder.build(try MigrationSet(directory: fixture.migrations), to: second)
+    #expect(try Data(contentsOf: second) == Data(contentsOf: fixture.template))
+  }
+
+  @Test func noTemplateCreatesAnEmptyDatabaseAndMigrates() throws {
+    let fixture = try SetupFixture(buildTemplate: false)
+    let report = try fixture.setup().run()
+    #expect(report.created && !report.templateCopied)
+    #expect(report.appliedVersions == [1, 2, 3])
+  }
+
+  @Test func missingDocumentsFolderIsCreated() throws {
+    let fixture = try SetupFixture()
+    #expect(!FileManager.default.fileExists(atPath: fixture.dir.path("Documents").path))
+    try fixture.setup(template: fixture.template).run()
+    #expect(databaseFileKind(at: fixture.database.path) == .sqlite)
+  }
+
+  /// The FMDB article's bug: the template copied onto the documents directory's path.
+  @Test func databasePathThatIsADirectoryIsAnErrorAndNothingIsCreatedInside() throws {
+    let fixture = try SetupFixture()
+    let folder = fixture.dir.path("Documents")
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    let setup = DatabaseSetup(
+      database: folder,
+      migrations: fixture.migrations,
+      template: fixture.template
+    )
+    #expect(throws: DatabaseOpenError.isDirectory(path: folder.path)) { try setup.run() }
+    #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).isEmpty)
+  }
+
+  @Test(arguments: ["not sqlite at all", ""])
+  func badTemplateCreatesNoDatabase(content: String) throws {
+    let fixture = try SetupFixture()
+    let bad = try fixture.dir.write("bad.sqlite3", content)
+    #expect(throws: SetupError.self) { try fixture.setup(template: bad).run() }
+    #expect(databaseFileKind(at: fixture.database.path) == .missing)
+  }
+
+  @Test func truncatedTemplateCreatesNoDatabase() throws {
+    let fixture = try SetupFixture()
+    // Give the template some pages, then cut it short.
+    let big = fixture.dir.path("big.sqlite3")
+    let db = try Connection(path: big.path)
+    try db.execute(
+      """
+      CREATE TABLE t (x);
+      WITH RECURSIVE c(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM c LIMIT 2000)
+      INSERT INTO t SELECT hex(randomblob(64)) FROM c;
+      """
+    )
+    let bytes = try Data(contentsOf: big)
+    let truncated = fixture.dir.path("truncated.sqlite3")
+    try bytes.prefix(bytes.count / 3).write(to: truncated)
+    let setup = DatabaseSetup(database: fixture.database, migrations: nil, template: truncated)
+    let error = #expect(throws: SetupError.self) { try setup.run() }
+    #expect(error?.message.contains("no database was created") == true)
+    #expect(databaseFileKind(at: fixture.database.path) == .missing)
+  }
+
+  @Test func existingNonSQLiteFileIsLeftUntouched() throws {
+    let fixture = try SetupFixture()
+    try fixture.dir.write("Documents/data.sqlite3", "precious notes")
+    #expect(throws: DatabaseOpenError.notADatabase(path: fixture.database.path)) {
+      try fixture.setup(template: fixture.template).run()
+    }
+    #expect(
+      try String(contentsOf: fixture.database, encoding: .utf8) == "precious notes"
+    )
+  }
+
+  @Test func failureBetweenCopyAndLinkLeavesNoDatabase() throws {
+    let fixture = try SetupFixture()
+    try FileManager.default.createDirectory(
+      at: fixture.database.deletingLastPathComponent(),
+      withIntermediateDirectories: true
+    )
+    struct Crash: Error {}
+    #expect(throws: Crash.self) {
+      try TemplateInstaller.install(
+        fixture.template,
+        at: fixture.database,
+        beforeLink: { throw Crash() }
+      )
+    }
+    let left = try FileManager.default.contentsOfDirectory(
+      atPath: fixture.database.deletingLastPathComponent().path
+    )
+    #expect(left.isEmpty)
+  }
+
+  @Test func existingDatabaseIsNeverOverwrittenByTheTemplate() throws {
+    let fixture = try SetupFixture()
+    try fixture.setup().run()
+    let db = try Connection(path: fixture.database.path)
+    try db.execute("INSERT INTO a VALUES ('keep me')")
+    let report = try fixture.setup(template: fixture.template).run()
+    #expect(!report.templateCopied && !report.created)
+    #expect(try db.scalar("SELECT x FROM a") == .text("keep me"))
+  }
+
+  @Test func templateBuiltFromOtherMigrationsIsRefused() throws {
+    let fixture = try SetupFixture()
+    try fixture.dir.write(
+      "migrations/0002_b.sql",
+      "CREATE TABLE b (id INTEGER PRIMARY KEY, other);"
+    )
+    let error = #expect(throws: SetupError.self) {
+      try fixture.setup(template: fixture.template).run()
+    }
+    #expect(error?.message.contains("was built from other migrations") == true)
+    #expect(databaseFileKind(at: fixture.database.path) == .missing)
+  }
+
+  @Test func handMadeTemplateWithoutHistoryIsVersionZero() throws {
+    let fixture = try SetupFixture(buildTemplate: false)
+    let handMade = fixture.dir.path("test.db")
+    try Connection(path: handMade.path).execute("CREATE TABLE a (x); INSERT INTO a VALUES (1);")
+    let report = try fixture.setup(template: handMade).run()
+    #expect(report.templateCopied && report.fromVersion == 0)
+    #expect(report.appliedVersions == [1, 2, 3])
+    #expect(try Connection(path: fixture.database.path).scalar("SELECT x FROM a") == .integer(1))
+  }
+
+  @Test func databaseNewerThanTheAppIsADistinctError() throws {
+    let fixture = try SetupFixture()
+    try fixture.setup().run()
+    try FileManager.default.removeItem(at: fixture.dir.path("migrations/0003_c.sql"))
+    let before = try Data(contentsOf: fixture.database)
+    #expect(
+      throws: SetupError.databaseIsNewer(
+        path: fixture.database.path,
+        versions: [3],
+        newestKnown: 2
+      )
+    ) {
+      try fixture.setup().run()
+    }
+    #expect(try Data(contentsOf: fixture.database) == before)
+  }
+}
