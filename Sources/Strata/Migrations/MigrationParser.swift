@@ -29,20 +29,27 @@ enum MigrationParser {
   }
 
   /// Strips a UTF-8 BOM and turns CRLF into LF, so a checksum survives git and editors.
-  static func normalize(_ text: String) -> String {
-    var text = text
-    if text.hasPrefix("\u{FEFF}") { text.removeFirst() }
-    // "\r\n" is one Character in Swift, so replace on the UTF-8 view.
-    guard text.utf8.contains(0x0D) else { return text }
-    var bytes: [UInt8] = []
-    bytes.reserveCapacity(text.utf8.count)
-    var previous: UInt8 = 0
-    for byte in text.utf8 {
-      if byte == 0x0A, previous == 0x0D { bytes.removeLast() }
-      bytes.append(byte)
-      previous = byte
+  static func normalize(_ bytes: [UInt8]) -> [UInt8] {
+    var start = 0
+    if bytes.count >= 3, bytes[0] == 0xEF, bytes[1] == 0xBB, bytes[2] == 0xBF { start = 3 }
+    guard bytes[start...].contains(0x0D) else { return Array(bytes[start...]) }
+    var out: [UInt8] = []
+    out.reserveCapacity(bytes.count)
+    var index = start
+    while index < bytes.count {
+      let byte = bytes[index]
+      if byte == 0x0D, index + 1 < bytes.count, bytes[index + 1] == 0x0A {
+        index += 1
+        continue
+      }
+      out.append(byte)
+      index += 1
     }
-    return String(decoding: bytes, as: UTF8.self)
+    return out
+  }
+
+  static func normalize(_ text: String) -> String {
+    String(decoding: normalize(Array(text.utf8)), as: UTF8.self)
   }
 
   /// The up and down parts of a file with dbmate markers, or the whole file as up.
@@ -50,73 +57,74 @@ enum MigrationParser {
     _ rawText: String,
     file: String
   ) throws -> (up: MigrationScript, down: MigrationScript?) {
-    let text = normalize(rawText)
-    let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+    try parseContent(bytes: Array(rawText.utf8), file: file)
+  }
+
+  /// The same, from the file's bytes (which must be UTF-8).
+  static func parseContent(
+    bytes rawBytes: [UInt8],
+    file: String
+  ) throws -> (up: MigrationScript, down: MigrationScript?) {
+    let bytes = normalize(rawBytes)
     struct Section {
       let isUp: Bool
       let markerLine: Int
       let isTransactional: Bool
-      var body: [Substring] = []
+      /// Byte range of the body: from after the marker line to the next marker line.
+      var start: Int
+      var end: Int
     }
     var sections: [Section] = []
-    var preamble: [Substring] = []
-    for (index, line) in lines.enumerated() {
-      let lineNumber = index + 1
-      let trimmed = line.drop { $0 == " " || $0 == "\t" }
-      if trimmed.hasPrefix("--") {
-        let comment = trimmed.dropFirst(2).drop { $0 == " " || $0 == "\t" }
-        if comment.hasPrefix("migrate:") {
-          let words = comment.split(whereSeparator: { $0 == " " || $0 == "\t" })
-          let kind = words[0].dropFirst("migrate:".count)
-          guard kind == "up" || kind == "down" else {
-            throw MigrationError.invalidMarker(
-              file: file,
-              line: lineNumber,
-              reason: "unknown marker '-- migrate:\(kind)'"
-            )
-          }
-          var transactional = true
-          for option in words.dropFirst() {
-            switch option {
-            case "transaction:false": transactional = false
-            case "transaction:true": transactional = true
-            default:
-              throw MigrationError.invalidMarker(
-                file: file,
-                line: lineNumber,
-                reason: "unknown option '\(option)' after '-- migrate:\(kind)'"
-              )
-            }
-          }
-          let isUp = kind == "up"
-          if sections.contains(where: { $0.isUp == isUp }) {
-            throw MigrationError.invalidMarker(
-              file: file,
-              line: lineNumber,
-              reason: "a second '-- migrate:\(kind)' marker"
-            )
-          }
-          sections.append(
-            Section(isUp: isUp, markerLine: lineNumber, isTransactional: transactional)
+    var preambleEnd = bytes.count
+    var lineStart = 0
+    var lineNumber = 1
+    while lineStart <= bytes.count {
+      let lineEnd = bytes[lineStart...].firstIndex(of: 0x0A) ?? bytes.count
+      if let marker = try parseMarker(bytes[lineStart..<lineEnd], file: file, line: lineNumber) {
+        if sections.contains(where: { $0.isUp == marker.isUp }) {
+          throw MigrationError.invalidMarker(
+            file: file,
+            line: lineNumber,
+            reason: "a second '-- migrate:\(marker.isUp ? "up" : "down")' marker"
           )
-          continue
         }
+        if sections.isEmpty {
+          preambleEnd = lineStart
+        } else {
+          sections[sections.count - 1].end = max(sections[sections.count - 1].start, lineStart - 1)
+        }
+        let bodyStart = min(lineEnd + 1, bytes.count)
+        sections.append(
+          Section(
+            isUp: marker.isUp,
+            markerLine: lineNumber,
+            isTransactional: marker.isTransactional,
+            start: bodyStart,
+            end: bytes.count
+          )
+        )
       }
-      if sections.isEmpty {
-        preamble.append(line)
-      } else {
-        sections[sections.count - 1].body.append(line)
-      }
+      lineStart = lineEnd + 1
+      lineNumber += 1
     }
     if sections.isEmpty {
-      let up = MigrationScript(sql: text, file: file, firstLine: 1, isTransactional: true)
-      guard containsSQL(text) else { throw MigrationError.emptyMigration(file: file) }
-      return (up, nil)
+      let text = String(decoding: bytes, as: UTF8.self)
+      guard containsSQL(bytes) else { throw MigrationError.emptyMigration(file: file) }
+      return (MigrationScript(sql: text, file: file, firstLine: 1, isTransactional: true), nil)
     }
-    if containsSQL(preamble.joined(separator: "\n")) {
+    let preamble = bytes[0..<preambleEnd]
+    if containsSQL(preamble) {
+      var line = 1
+      var start = 0
+      while start < preambleEnd {
+        let end = preamble[start...].firstIndex(of: 0x0A) ?? preambleEnd
+        if containsSQL(preamble[start..<end]) { break }
+        start = end + 1
+        line += 1
+      }
       throw MigrationError.invalidMarker(
         file: file,
-        line: (preamble.firstIndex { containsSQL(String($0)) } ?? 0) + 1,
+        line: line,
         reason: "SQL before the first '-- migrate:' marker"
       )
     }
@@ -127,17 +135,55 @@ enum MigrationParser {
         reason: "'-- migrate:down' without a '-- migrate:up' part"
       )
     }
-    func script(_ section: Section) -> MigrationScript {
-      MigrationScript(
-        sql: section.body.joined(separator: "\n"),
+    func script(_ section: Section) -> MigrationScript? {
+      let body = bytes[section.start..<max(section.start, section.end)]
+      guard containsSQL(body) else { return nil }
+      return MigrationScript(
+        sql: String(decoding: body, as: UTF8.self),
         file: file,
         firstLine: section.markerLine + 1,
         isTransactional: section.isTransactional
       )
     }
-    let up = script(upSection)
-    guard containsSQL(up.sql) else { throw MigrationError.emptyMigration(file: file) }
-    let down = sections.first { !$0.isUp }.map(script).flatMap { containsSQL($0.sql) ? $0 : nil }
+    guard let up = script(upSection) else { throw MigrationError.emptyMigration(file: file) }
+    let down = sections.first { !$0.isUp }.flatMap(script)
     return (up, down)
+  }
+
+  /// `-- migrate:up [transaction:false]` or `-- migrate:down`; nil for any other line.
+  private static func parseMarker(
+    _ line: ArraySlice<UInt8>,
+    file: String,
+    line lineNumber: Int
+  ) throws -> (isUp: Bool, isTransactional: Bool)? {
+    var rest = line.drop { $0 == 0x20 || $0 == 0x09 }
+    guard rest.starts(with: [0x2D, 0x2D]) else { return nil }
+    rest = rest.dropFirst(2).drop { $0 == 0x20 || $0 == 0x09 }
+    let prefix = Array("migrate:".utf8)
+    guard rest.starts(with: prefix) else { return nil }
+    let words = String(decoding: rest.dropFirst(prefix.count), as: UTF8.self)
+      .split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\r" })
+    let kind = words.first.map(String.init) ?? ""
+    guard kind == "up" || kind == "down" else {
+      throw MigrationError.invalidMarker(
+        file: file,
+        line: lineNumber,
+        reason: "unknown marker '-- migrate:\(kind)'"
+      )
+    }
+    var transactional = true
+    for option in words.dropFirst() {
+      switch option {
+      case "transaction:false": transactional = false
+      case "transaction:true": transactional = true
+      default:
+        throw MigrationError.invalidMarker(
+          file: file,
+          line: lineNumber,
+          reason: "unknown option '\(option)' after '-- migrate:\(kind)'"
+        )
+      }
+    }
+    return (kind == "up", transactional)
   }
 }

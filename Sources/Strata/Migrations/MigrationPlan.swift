@@ -65,7 +65,8 @@ public struct MigrationPlan: Hashable, Sendable, Codable {
         )
       }
     }
-    for record in applied where set.migration(version: record.version) == nil {
+    let known = Set(set.migrations.map(\.version))
+    for record in applied where !known.contains(record.version) {
       entries.append(
         MigrationStatus(
           version: record.version,

@@ -62,6 +62,7 @@ public struct MigrationSet: Sendable {
       }
       byVersion[parsed.version] = parts
     }
+    let folder = url.path.hasSuffix("/") ? url.path : url.path + "/"
     var migrations: [Migration] = []
     for version in byVersion.keys.sorted() {
       guard let parts = byVersion[version] else { continue }
@@ -73,21 +74,23 @@ public struct MigrationSet: Sendable {
         if let down = parts.down {
           throw MigrationError.duplicateVersion(version: version, files: [file, down.0])
         }
-        let text = try Self.read(url.appendingPathComponent(parsed.fileNameOnDisk(file)), file)
-        let (up, down) = try MigrationParser.parseContent(text, file: file)
+        let bytes = try Self.read(folder + parsed.fileNameOnDisk(file), file)
+        let (up, down) = try MigrationParser.parseContent(bytes: bytes, file: file)
         migrations.append(Self.migration(parsed, up: up, down: down))
       } else if let (upFile, parsed) = parts.up {
-        let upText = MigrationParser.normalize(
-          try Self.read(url.appendingPathComponent(parsed.fileNameOnDisk(upFile)), upFile)
+        let upBytes = MigrationParser.normalize(
+          try Self.read(folder + parsed.fileNameOnDisk(upFile), upFile)
         )
-        guard containsSQL(upText) else { throw MigrationError.emptyMigration(file: upFile) }
+        guard containsSQL(upBytes) else { throw MigrationError.emptyMigration(file: upFile) }
+        let upText = String(decoding: upBytes, as: UTF8.self)
         let up = MigrationScript(sql: upText, file: upFile, firstLine: 1, isTransactional: true)
         var down: MigrationScript?
         if let (downFile, downParsed) = parts.down {
-          let downText = MigrationParser.normalize(
-            try Self.read(url.appendingPathComponent(downParsed.fileNameOnDisk(downFile)), downFile)
+          let downBytes = MigrationParser.normalize(
+            try Self.read(folder + downParsed.fileNameOnDisk(downFile), downFile)
           )
-          if containsSQL(downText) {
+          if containsSQL(downBytes) {
+            let downText = String(decoding: downBytes, as: UTF8.self)
             down = MigrationScript(
               sql: downText,
               file: downFile,
@@ -137,17 +140,15 @@ public struct MigrationSet: Sendable {
     return SHA256.hex(bytes[first...last])
   }
 
-  private static func read(_ url: URL, _ file: String) throws -> String {
-    let data: Data
-    do {
-      data = try Data(contentsOf: url)
-    } catch {
+  /// The file's bytes, which must be UTF-8 text.
+  private static func read(_ path: String, _ file: String) throws -> [UInt8] {
+    guard let bytes = readFile(atPath: path) else {
       throw MigrationError.unreadable(file: file, reason: "permission denied or not a file")
     }
-    guard let text = String(data: data, encoding: .utf8) else {
+    guard String(validating: bytes, as: UTF8.self) != nil else {
       throw MigrationError.unreadable(file: file, reason: "not UTF-8 text")
     }
-    return text
+    return bytes
   }
 }
 

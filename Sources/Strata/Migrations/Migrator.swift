@@ -224,38 +224,38 @@ public struct Migrator: Sendable {
       )
     }
     var done: [MigrationStep] = []
-    for (migration, down) in toRevert {
-      let started = DispatchTime.now().uptimeNanoseconds
-      let ran: Bool
-      do {
-        ran = try withForeignKeysDeferred(connection) { () -> Bool in
-          try connection.transaction(.immediate) {
-            guard try isApplied(migration.version, connection) else { return false }
+    do {
+      try withForeignKeysDeferred(connection) {
+        let history = try HistoryWriter(connection)
+        for (migration, down) in toRevert {
+          let started = DispatchTime.now().uptimeNanoseconds
+          let ran = try connection.transaction(.immediate) { () -> Bool in
+            guard try history.isApplied(migration.version) else { return false }
             try run(down, of: migration, connection, isRollback: true)
-            try History.remove(connection, version: migration.version)
+            try history.remove(migration.version)
             try checkForeignKeys(connection, migration: migration, file: down.file)
             return true
           }
+          guard ran else { continue }
+          done.append(
+            MigrationStep(
+              version: migration.version,
+              name: migration.name,
+              file: down.file,
+              direction: .down,
+              durationMs: milliseconds(since: started),
+              sql: nil
+            )
+          )
         }
-      } catch let error as MigrationError {
-        throw withState(error, connection, keptEarlier: false)
-      } catch let error as SQLiteError {
-        throw MigrationError.database(
-          path: connection.path,
-          error: error,
-          databaseVersion: try? databaseVersion(connection)
-        )
       }
-      guard ran else { continue }
-      done.append(
-        MigrationStep(
-          version: migration.version,
-          name: migration.name,
-          file: down.file,
-          direction: .down,
-          durationMs: milliseconds(since: started),
-          sql: nil
-        )
+    } catch let error as MigrationError {
+      throw withState(error, connection, keptEarlier: false)
+    } catch let error as SQLiteError {
+      throw MigrationError.database(
+        path: connection.path,
+        error: error,
+        databaseVersion: try? databaseVersion(connection)
       )
     }
     return MigrationReport(
@@ -276,14 +276,15 @@ public struct Migrator: Sendable {
     }
     let recorded = migrations.migrations.filter { $0.version <= version }
     try connection.transaction(.immediate) {
-      try History.create(connection)
+      let history = try HistoryWriter(connection)
+      try history.createTableIfNeeded()
       let existing = try History.read(connection)
       guard existing.isEmpty else {
         throw MigrationError.baselineOnManagedDatabase(appliedCount: existing.count)
       }
       let now = Date()
       for migration in recorded {
-        try History.record(connection, migration, appliedAt: now, durationMs: 0)
+        try history.record(migration, appliedAt: now, durationMs: 0)
       }
     }
     return recorded
@@ -298,48 +299,50 @@ public struct Migrator: Sendable {
     -> [MigrationStep]
   {
     var steps: [MigrationStep] = []
-    for migration in toApply {
-      let started = DispatchTime.now().uptimeNanoseconds
-      let ran: Bool
-      do {
-        if migration.up.isTransactional {
-          ran = try withForeignKeysDeferred(connection) {
-            try connection.transaction(.immediate) { () -> Bool in
-              try History.create(connection)
-              guard try !isApplied(migration.version, connection) else { return false }
-              try run(migration.up, of: migration, connection, isRollback: false)
-              try checkForeignKeys(connection, migration: migration, file: migration.up.file)
-              try History.record(
-                connection,
-                migration,
-                appliedAt: Date(),
-                durationMs: milliseconds(since: started)
-              )
-              return true
+    do {
+      try withForeignKeysDeferred(connection) {
+        let history = try HistoryWriter(connection)
+        for migration in toApply {
+          let started = DispatchTime.now().uptimeNanoseconds
+          let ran: Bool
+          do {
+            if migration.up.isTransactional {
+              ran = try connection.transaction(.immediate) { () -> Bool in
+                try history.createTableIfNeeded()
+                guard try !history.isApplied(migration.version) else { return false }
+                try run(migration.up, of: migration, connection, isRollback: false)
+                try checkForeignKeys(connection, migration: migration, file: migration.up.file)
+                try history.record(
+                  migration,
+                  appliedAt: Date(),
+                  durationMs: milliseconds(since: started)
+                )
+                return true
+              }
+            } else {
+              ran = try applyOutsideTransaction(migration, history, connection, started: started)
             }
+          } catch let error as MigrationError {
+            throw withState(error, connection, keptEarlier: !steps.isEmpty)
           }
-        } else {
-          ran = try applyOutsideTransaction(migration, connection, started: started)
+          guard ran else { continue }
+          steps.append(
+            MigrationStep(
+              version: migration.version,
+              name: migration.name,
+              file: migration.up.file,
+              direction: .up,
+              durationMs: milliseconds(since: started),
+              sql: nil
+            )
+          )
         }
-      } catch let error as MigrationError {
-        throw withState(error, connection, keptEarlier: !steps.isEmpty)
-      } catch let error as SQLiteError {
-        throw MigrationError.database(
-          path: connection.path,
-          error: error,
-          databaseVersion: try? databaseVersion(connection)
-        )
       }
-      guard ran else { continue }
-      steps.append(
-        MigrationStep(
-          version: migration.version,
-          name: migration.name,
-          file: migration.up.file,
-          direction: .up,
-          durationMs: milliseconds(since: started),
-          sql: nil
-        )
+    } catch let error as SQLiteError {
+      throw MigrationError.database(
+        path: connection.path,
+        error: error,
+        databaseVersion: try? databaseVersion(connection)
       )
     }
     return steps
@@ -349,23 +352,19 @@ public struct Migrator: Sendable {
   /// after they all succeed.
   private func applyOutsideTransaction(
     _ migration: Migration,
+    _ history: HistoryWriter,
     _ connection: Connection,
     started: UInt64
   ) throws -> Bool {
     let alreadyApplied = try connection.transaction(.immediate) { () -> Bool in
-      try History.create(connection)
-      return try isApplied(migration.version, connection)
+      try history.createTableIfNeeded()
+      return try history.isApplied(migration.version)
     }
     if alreadyApplied { return false }
     try run(migration.up, of: migration, connection, isRollback: false)
     try connection.transaction(.immediate) {
-      guard try !isApplied(migration.version, connection) else { return }
-      try History.record(
-        connection,
-        migration,
-        appliedAt: Date(),
-        durationMs: milliseconds(since: started)
-      )
+      guard try !history.isApplied(migration.version) else { return }
+      try history.record(migration, appliedAt: Date(), durationMs: milliseconds(since: started))
     }
     return true
   }
@@ -384,15 +383,16 @@ public struct Migrator: Sendable {
     do {
       return try withForeignKeysDeferred(connection) {
         try connection.transaction(.immediate) { () -> [MigrationStep] in
-          try History.create(connection)
+          let history = try HistoryWriter(connection)
+          try history.createTableIfNeeded()
           var steps: [MigrationStep] = []
           for migration in toApply {
             let started = DispatchTime.now().uptimeNanoseconds
-            guard try !isApplied(migration.version, connection) else { continue }
+            guard try !history.isApplied(migration.version) else { continue }
             try run(migration.up, of: migration, connection, isRollback: false)
             try checkForeignKeys(connection, migration: migration, file: migration.up.file)
             let duration = milliseconds(since: started)
-            try History.record(connection, migration, appliedAt: Date(), durationMs: duration)
+            try history.record(migration, appliedAt: Date(), durationMs: duration)
             steps.append(
               MigrationStep(
                 version: migration.version,
@@ -524,14 +524,6 @@ public struct Migrator: Sendable {
   }
 
   // MARK: - State
-
-  private func isApplied(_ version: Int64, _ connection: Connection) throws -> Bool {
-    guard try History.exists(connection) else { return false }
-    return try connection.scalar(
-      "SELECT 1 FROM strata_migrations WHERE version = ?",
-      [.integer(version)]
-    ) != nil
-  }
 
   private func databaseVersion(_ connection: Connection) throws -> Int64 {
     try History.currentVersion(connection)

@@ -137,8 +137,13 @@ public func isCompleteStatement(_ sql: String) -> Bool {
 
 /// True when `sql` holds anything besides white space and comments.
 public func containsSQL(_ sql: String) -> Bool {
-  var bytes = Array(sql.utf8)
-  let count = bytes.count
-  bytes.append(0)
-  return bytes.withUnsafeBufferPointer { skipSpaceAndComments($0, from: 0, end: count) < count }
+  containsSQL(Array(sql.utf8)[...])
+}
+
+/// True when the UTF-8 bytes hold anything besides white space and comments.
+public func containsSQL<Bytes: Collection>(_ bytes: Bytes) -> Bool where Bytes.Element == UInt8 {
+  var copy = Array(bytes)
+  let count = copy.count
+  copy.append(0)
+  return copy.withUnsafeBufferPointer { skipSpaceAndComments($0, from: 0, end: count) < count }
 }

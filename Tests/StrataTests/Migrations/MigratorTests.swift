@@ -329,3 +329,16 @@ struct MigrationFixture {
     #expect(Migrator.forbiddenInTransaction("CREATE TABLE vacuum_log (x)") == nil)
   }
 }
+
+@Suite struct TimestampTests {
+  @Test(arguments: [
+    (0.0, "1970-01-01T00:00:00.000Z"),
+    (951_782_400.5, "2000-02-29T00:00:00.500Z"),
+    (1_795_954_722.123, "2026-11-29T12:18:42.123Z"),
+    (-1.0, "1969-12-31T23:59:59.000Z"),
+    (4_102_444_799.999, "2099-12-31T23:59:59.999Z"),
+  ])
+  func matchesISO8601(seconds: Double, expected: String) {
+    #expect(History.timestamp(Date(timeIntervalSince1970: seconds)) == expected)
+  }
+}

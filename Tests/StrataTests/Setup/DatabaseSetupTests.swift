@@ -158,13 +158,14 @@ struct SetupFixture {
       withIntermediateDirectories: true
     )
     struct Crash: Error {}
-    #expect(throws: Crash.self) {
+    let error = #expect(throws: SetupError.self) {
       try TemplateInstaller.install(
         fixture.template,
         at: fixture.database,
         beforeLink: { throw Crash() }
       )
     }
+    #expect(error?.message.hasSuffix("no database was created") == true)
     let left = try FileManager.default.contentsOfDirectory(
       atPath: fixture.database.deletingLastPathComponent().path
     )

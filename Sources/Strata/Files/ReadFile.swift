@@ -1,0 +1,30 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// A regular file's bytes, or nil when it cannot be opened or is not a regular file.
+///
+/// Plain POSIX reads: reading a thousand small migration files through `URL` and `Data`
+/// costs more than `strata status` may take.
+func readFile(atPath path: String) -> [UInt8]? {
+  let descriptor = open(path, O_RDONLY)
+  guard descriptor >= 0 else { return nil }
+  defer { close(descriptor) }
+  var info = stat()
+  guard fstat(descriptor, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { return nil }
+  var bytes: [UInt8] = []
+  var capacity = max(Int(info.st_size), 0) + 1
+  while true {
+    let start = bytes.count
+    bytes.append(contentsOf: repeatElement(0, count: capacity))
+    let got = bytes.withUnsafeMutableBufferPointer { buffer in
+      read(descriptor, buffer.baseAddress.map { $0 + start }, capacity)
+    }
+    guard got >= 0 else { return nil }
+    bytes.removeLast(capacity - got)
+    if got == 0 { return bytes }
+    capacity = 65_536
+  }
+}
