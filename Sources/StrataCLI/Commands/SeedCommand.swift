@@ -1,11 +1,135 @@
+import Foundation
 import Strata
 
-/// `strata seed`: not built yet.
+/// `strata seed`: loads CSV files into their tables in one transaction.
 enum SeedCommand: Command {
-  static let spec = CommandSpec(name: "seed", abstract: "(not available yet)")
+  static let spec = CommandSpec(
+    name: "seed",
+    abstract: "Load CSV seed files into their tables.",
+    discussion: """
+      Each CSV file loads into the table named by its stem (seeds/person_info.csv →
+      person_info); its header names the columns. Values are checked against each column's
+      type: an INTEGER column takes whole numbers only (00501 is an error, never 501); an
+      unquoted empty field is NULL and a quoted "" is the empty string. Every file of a run
+      loads in one transaction, parents before children: any bad row, constraint or orphan
+      fails the run with its file:line, and the database is left exactly as it was.
+
+      Modes: missing (default) inserts rows whose key is absent and never touches existing
+      rows; upsert also updates the CSV's columns of existing rows; replace empties the table
+      first; append inserts every row. The key is the primary key, or a UNIQUE constraint
+      whose columns are all in the header. Each loaded file is recorded in strata_seeds.
+      """,
+    positionals: [
+      PositionalSpec(
+        name: "file",
+        help: "CSV files to load (default: every *.csv in the seeds folder).",
+        isRepeated: true
+      )
+    ],
+    options: [
+      CommonOptions.database,
+      .value(
+        "seeds",
+        "dir",
+        help: "The seeds folder (default: $STRATA_SEEDS, or ./seeds)."
+      ),
+      .value("table", "name", help: "The table for a single FILE whose name is not the table's."),
+      .value(
+        "mode",
+        "mode",
+        help: "How rows meet existing ones (default: missing).",
+        choices: SeedMode.allCases.map(\.rawValue)
+      ),
+      .flag("dry-run", help: "Load and check everything, report, then roll back."),
+      .flag("force", help: "Let --mode replace empty a table that others reference with CASCADE."),
+      CommonOptions.format,
+      CommonOptions.quiet,
+      CommonOptions.busyTimeout,
+    ]
+  )
 
   static func run(_ arguments: ParsedArguments, _ context: CommandContext) throws -> Int32 {
-    context.printError("Error: 'strata seed' is not available yet")
-    return ExitCode.failure
+    let options = SeedOptions(
+      mode: arguments.value("mode").flatMap(SeedMode.init(rawValue:)) ?? .missing,
+      dryRun: arguments.flag("dry-run"),
+      force: arguments.flag("force")
+    )
+    let table = arguments.value("table")
+    if table != nil, arguments.positionals.count != 1 {
+      throw UsageError(
+        message: "--table needs exactly one FILE; got \(arguments.positionals.count)",
+        help: "Usage: strata seed people.csv --table person_info"
+      )
+    }
+    let busyTimeout = try CommonOptions.busyTimeout(arguments)
+    let format = CommonOptions.format(arguments)
+    let quiet = arguments.flag("quiet")
+
+    let files: [SeedFile]
+    var folder: String?
+    if arguments.positionals.isEmpty {
+      let given =
+        arguments.value("seeds")
+        ?? context.environment["STRATA_SEEDS"].flatMap { $0.isEmpty ? nil : $0 }
+        ?? "seeds"
+      folder = given
+      files = try Seeder.files(
+        in: DatabaseLocation.absolute(given, from: context.currentDirectory),
+        displayPath: given
+      )
+    } else {
+      files = arguments.positionals.map { path in
+        SeedFile(
+          url: DatabaseLocation.absolute(path, from: context.currentDirectory),
+          table: table,
+          displayPath: path
+        )
+      }
+    }
+
+    let location = CommonOptions.databaseURL(arguments, context)
+    let database = CommonOptions.shown(location.url, context)
+    if files.isEmpty {
+      let report = SeedReport(tables: [], dryRun: options.dryRun, durationMs: 0)
+      SeedReportOutput.render(
+        report,
+        database: database,
+        mode: options.mode,
+        emptyFolder: folder,
+        format: format,
+        quiet: quiet,
+        context
+      )
+      return ExitCode.success
+    }
+    let connection = try DatabaseSession.open(
+      location,
+      forWriting: true,
+      busyTimeout: busyTimeout,
+      mustExist: true
+    )
+    let bar =
+      context.standardErrorIsTerminal && !quiet && format == .text
+      ? SeedProgressBar(context) : nil
+    let report: SeedReport
+    do {
+      report = try Seeder(connection: connection).seed(files, options: options) { progress in
+        bar?.update(progress)
+      }
+    } catch {
+      bar?.clear()
+      throw error
+    }
+    bar?.clear()
+    SeedReportOutput.render(
+      report,
+      database: database,
+      mode: options.mode,
+      emptyFolder: nil,
+      format: format,
+      quiet: quiet,
+      context
+    )
+    return ExitCode.success
   }
 }

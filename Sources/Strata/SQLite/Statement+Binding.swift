@@ -1,0 +1,93 @@
+import Foundation
+
+#if os(Linux)
+internal import StrataSQLite
+#else
+internal import SQLite3
+#endif
+
+// The bulk-load path of the seeder: binds without building an `SQLValue` per field, and
+// returns SQLite's result codes so the caller decides when to build an error.
+
+/// SQLITE_STATIC: SQLite reads the caller's bytes when the statement runs and does not copy
+/// them. https://www.sqlite.org/c3ref/bind_blob.html
+/// > If the fifth argument is the special value SQLITE_STATIC, then SQLite assumes that the
+/// > information is in static, unmanaged space and does not need to be freed.
+/// The caller keeps the bytes alive and unmoved until the statement has stepped.
+private let staticDestructor = unsafeBitCast(0, to: sqlite3_destructor_type.self)
+private let transientDestructor = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
+
+extension Statement {
+  /// Binds `count` bytes of UTF-8 at `start` as TEXT without copying them: they must stay
+  /// valid and unmoved until the statement has stepped (or is rebound).
+  @inline(__always)
+  func bindTextNoCopy(_ start: UnsafeRawPointer, count: Int, at index: Int32) -> Int32 {
+    sqlite3_bind_text(
+      handle,
+      index,
+      start.assumingMemoryBound(to: CChar.self),
+      Int32(count),
+      staticDestructor
+    )
+  }
+
+  /// Binds bytes as a BLOB, copied by SQLite (an empty one is a zero-length BLOB, not NULL).
+  @inline(__always)
+  func bindBlobCopy(_ bytes: UnsafeRawBufferPointer, at index: Int32) -> Int32 {
+    guard let base = bytes.baseAddress, !bytes.isEmpty else {
+      return sqlite3_bind_zeroblob(handle, index, 0)
+    }
+    return sqlite3_bind_blob(handle, index, base, Int32(bytes.count), transientDestructor)
+  }
+
+  @inline(__always)
+  func bindInt64(_ value: Int64, at index: Int32) -> Int32 {
+    sqlite3_bind_int64(handle, index, value)
+  }
+
+  @inline(__always)
+  func bindDouble(_ value: Double, at index: Int32) -> Int32 {
+    sqlite3_bind_double(handle, index, value)
+  }
+
+  @inline(__always)
+  func bindNull(at index: Int32) -> Int32 {
+    sqlite3_bind_null(handle, index)
+  }
+
+  /// Runs a statement to its end: SQLITE_DONE on success, else the error code. Does not reset,
+  /// so the connection's error message still describes the failure; call `reset()` after.
+  @inline(__always)
+  func stepToEnd() -> Int32 {
+    var rc = sqlite3_step(handle)
+    while rc == SQLITE_ROW { rc = sqlite3_step(handle) }
+    return rc
+  }
+
+  /// The error SQLite reports for the last failure on this statement's connection.
+  func lastError() -> SQLiteError {
+    connection.error(sql: sql)
+  }
+
+  /// The result code meaning a statement finished.
+  static var doneCode: Int32 { SQLITE_DONE }
+  /// The result code meaning a call succeeded.
+  static var okCode: Int32 { SQLITE_OK }
+}
+
+extension Connection {
+  /// The most `?` parameters one statement may have (999 before SQLite 3.32, 32766 after).
+  var maximumVariableNumber: Int {
+    Int(sqlite3_limit(handle, SQLITE_LIMIT_VARIABLE_NUMBER, -1))
+  }
+
+  /// The error for a result code returned by a call on this connection.
+  func error(code: Int32, sql: String?) -> SQLiteError {
+    let extended = sqlite3_extended_errcode(handle)
+    return SQLiteError(
+      extendedCode: (extended & 0xFF) == (code & 0xFF) ? extended : code,
+      message: lastErrorMessage,
+      sql: sql
+    )
+  }
+}

@@ -1,0 +1,260 @@
+/// Why a value cannot go into its column unchanged.
+public enum SeedValueProblem: String, Hashable, Sendable, Codable {
+  /// `00501`: a number with leading zeros would lose them.
+  case leadingZeros
+  /// `+5`: a plus sign would be lost.
+  case plusSign
+  /// ` 12 `: spaces around a number would be lost.
+  case surroundingSpaces
+  /// Beyond the 64-bit integer range (it would silently become an approximate REAL).
+  case integerOverflow
+  /// Not a whole number (`1.5`, `abc`, `1e3`).
+  case notInteger
+  /// Not a decimal number.
+  case notNumber
+  /// A number too large for a REAL (infinite).
+  case notFinite
+  /// A quoted `""` (the empty string) in a numeric column.
+  case emptyString
+  /// A BLOB column takes hexadecimal digits, two per byte.
+  case notHexadecimal
+  /// `-0`: the sign would be lost.
+  case negativeZero
+
+  var explanation: String {
+    switch self {
+    case .leadingZeros: "the value has leading zeros, which would be lost"
+    case .plusSign: "the value has a plus sign, which would be lost"
+    case .surroundingSpaces: "the number has spaces around it, which would be lost"
+    case .integerOverflow:
+      "the value is outside the 64-bit integer range and would become an approximate REAL"
+    case .notInteger: "the value is not a whole number"
+    case .notNumber: "the value is not a decimal number"
+    case .notFinite: "the value is too large for a REAL"
+    case .emptyString: "the value is a quoted empty string (\"\"), which is not a number"
+    case .notHexadecimal: "the value is not hexadecimal digits (two per byte)"
+    case .negativeZero: "the value is -0, whose sign would be lost"
+    }
+  }
+}
+
+/// A seed run failed. Every message says where (`file:line:column` where it applies), what, and
+/// that the database is unchanged: a run is one transaction.
+public enum SeedError: StrataError, Equatable {
+  case directoryNotFound(path: String)
+  case fileNotFound(file: String)
+  case emptyFile(file: String)
+  case malformed(file: String, CSVError)
+  case noSuchTable(file: String, table: String, tables: [String])
+  case notATable(file: String, table: String, kind: String)
+  case protectedTable(file: String, table: String)
+  case emptyHeaderName(file: String, line: Int, column: Int, position: Int)
+  case unknownColumn(
+    file: String,
+    line: Int,
+    column: Int,
+    name: String,
+    table: String,
+    columns: [String]
+  )
+  case generatedColumn(file: String, line: Int, column: Int, name: String, table: String)
+  case duplicateColumn(file: String, line: Int, column: Int, name: String, firstPosition: Int)
+  case missingRequiredColumns(file: String, table: String, columns: [String])
+  case fieldCount(file: String, line: Int, expected: Int, found: Int)
+  case invalidValue(
+    file: String,
+    line: Int,
+    column: Int,
+    name: String,
+    type: String,
+    problem: SeedValueProblem
+  )
+  case noKey(file: String, table: String, mode: SeedMode, uniqueKeys: [[String]])
+  case emptyKey(file: String, line: Int, column: Int, name: String, mode: SeedMode)
+  case duplicateKey(file: String, line: Int, firstLine: Int, columns: [String])
+  case cascadingReplace(file: String, table: String, children: [String])
+  case replaceFailed(file: String, table: String, error: SQLiteError)
+  case rowFailed(file: String, line: Int, column: Int?, error: SQLiteError)
+  case batchFailed(file: String, firstLine: Int, lastLine: Int, error: SQLiteError)
+  case foreignKeyViolation(
+    file: String?,
+    line: Int?,
+    table: String,
+    columns: [String],
+    parent: String,
+    count: Int
+  )
+  case database(file: String?, error: SQLiteError)
+
+  /// The database's state after any seed error.
+  static let unchanged = "nothing was seeded; the database is unchanged"
+
+  public var message: String {
+    switch self {
+    case .directoryNotFound(let path):
+      return "seeds folder \(path) does not exist; \(Self.unchanged)"
+    case .fileNotFound(let file):
+      return "\(file) does not exist; \(Self.unchanged)"
+    case .emptyFile(let file):
+      return "\(file) is empty: a seed file needs at least a header line naming the columns; "
+        + Self.unchanged
+    case .malformed(let file, let error):
+      return "\(file):\(error.line):\(error.column): \(error.reason); \(Self.unchanged)"
+    case .noSuchTable(let file, let table, let tables):
+      let known = tables.isEmpty ? "the database has no tables" : "tables: " + list(tables)
+      return "\(file): no table named \(table) (\(known)); \(Self.unchanged)"
+    case .notATable(let file, let table, let kind):
+      return "\(file): \(table) is a \(kind), not a table; \(Self.unchanged)"
+    case .protectedTable(let file, let table):
+      return "\(file): \(table) is strata's or SQLite's own table and is never seeded; "
+        + Self.unchanged
+    case .emptyHeaderName(let file, let line, let column, let position):
+      return "\(file):\(line):\(column): header column \(position) has no name; "
+        + Self.unchanged
+    case .unknownColumn(let file, let line, let column, let name, let table, let columns):
+      return "\(file):\(line):\(column): table \(table) has no column named "
+        + "\(quoted(name)) (columns: \(list(columns))); \(Self.unchanged)"
+    case .generatedColumn(let file, let line, let column, let name, let table):
+      return "\(file):\(line):\(column): \(table).\(name) is a generated column and cannot be "
+        + "seeded; \(Self.unchanged)"
+    case .duplicateColumn(let file, let line, let column, let name, let firstPosition):
+      return "\(file):\(line):\(column): the header names column \(quoted(name)) twice "
+        + "(first as header column \(firstPosition)); \(Self.unchanged)"
+    case .missingRequiredColumns(let file, let table, let columns):
+      let noun = columns.count == 1 ? "column" : "columns"
+      return "\(file): the header lacks \(table)'s NOT NULL \(noun) without a default: "
+        + "\(list(columns)); \(Self.unchanged)"
+    case .fieldCount(let file, let line, let expected, let found):
+      let kind = found < expected ? "too few" : "too many"
+      return "\(file):\(line): \(kind) fields: \(found), but the header has \(expected); "
+        + Self.unchanged
+    case .invalidValue(let file, let line, let column, let name, let type, let problem):
+      return "\(file):\(line):\(column): column \(name) (\(type)): \(problem.explanation); "
+        + Self.unchanged
+    case .noKey(let file, let table, let mode, _):
+      return "\(file): --mode \(mode.rawValue) needs a key to find existing rows, but the "
+        + "header holds neither \(table)'s primary key nor all the columns of a UNIQUE "
+        + "constraint; \(Self.unchanged)"
+    case .emptyKey(let file, let line, let column, let name, let mode):
+      return "\(file):\(line):\(column): key column \(name) is empty (NULL), so --mode "
+        + "\(mode.rawValue) cannot tell whether the row exists; \(Self.unchanged)"
+    case .duplicateKey(let file, let line, let firstLine, let columns):
+      return "\(file):\(line): duplicate key: this row's \(list(columns)) repeats line "
+        + "\(firstLine); \(Self.unchanged)"
+    case .cascadingReplace(let file, let table, let children):
+      return "\(file): --mode replace would delete every row of \(table), and "
+        + "\(list(children)) \(children.count == 1 ? "references" : "reference") it with "
+        + "ON DELETE CASCADE or SET NULL/DEFAULT, so their rows would change too; "
+        + Self.unchanged
+    case .replaceFailed(let file, let table, let error):
+      return "\(file): emptying \(table) for --mode replace failed: \(error.message) "
+        + "(SQLite error \(error.extendedCode)); \(Self.unchanged)"
+    case .rowFailed(let file, let line, let column, let error):
+      let place = column.map { "\(line):\($0)" } ?? "\(line)"
+      return "\(file):\(place): \(error.message) (SQLite error \(error.extendedCode)); "
+        + Self.unchanged
+    case .batchFailed(let file, let firstLine, let lastLine, let error):
+      let lines = firstLine == lastLine ? "\(firstLine)" : "\(firstLine)-\(lastLine)"
+      return "\(file):\(lines): \(error.message) (SQLite error \(error.extendedCode)) "
+        + "while inserting these lines; \(Self.unchanged)"
+    case .foreignKeyViolation(let file, let line, let table, let columns, let parent, let count):
+      let place = file.map { file in line.map { "\(file):\($0): " } ?? "\(file): " } ?? ""
+      let others = count > 1 ? " (\(count) rows in all)" : ""
+      return "\(place)FOREIGN KEY constraint failed: \(table).\(list(columns)) has no "
+        + "matching row in \(parent)\(others); \(Self.unchanged)"
+    case .database(let file, let error):
+      let place = file.map { "\($0): " } ?? ""
+      return "\(place)\(error.message) (SQLite error \(error.extendedCode)); \(Self.unchanged)"
+    }
+  }
+
+  public var help: String {
+    switch self {
+    case .directoryNotFound:
+      return "Pass --seeds DIR (or set STRATA_SEEDS), or create the folder with CSV files in it."
+    case .fileNotFound:
+      return "Check the path; 'strata seed' with no file loads every CSV in the seeds folder."
+    case .emptyFile:
+      return "Write a header line naming the table's columns, such as name,age."
+    case .malformed(_, let error):
+      switch error.problem {
+      case .unterminatedQuote: return "Close the quoted field with a \" before its comma."
+      case .textAfterClosingQuote, .quoteInUnquotedField:
+        return "Quote the whole field and double each \" inside it, such as \"say \"\"hi\"\"\"."
+      case .invalidUTF8, .utf16: return "Save the file as UTF-8 and run the command again."
+      case .nulByte: return "Remove the NUL byte; binary data belongs in a BLOB column as hex."
+      case .readFailed: return "Check the file's permissions and run the command again."
+      }
+    case .noSuchTable:
+      return "Name the file after its table (person_info.csv), pass --table NAME, or run "
+        + "'strata migrate' first."
+    case .notATable:
+      return "Seed the view's underlying table instead."
+    case .protectedTable:
+      return "Rename the file after one of your tables."
+    case .emptyHeaderName:
+      return "Give every header column the name of a table column."
+    case .unknownColumn:
+      return "Rename the header column to one of the table's columns."
+    case .generatedColumn:
+      return "Remove the column from the CSV; SQLite computes it."
+    case .duplicateColumn:
+      return "Keep one of the two columns in the header."
+    case .missingRequiredColumns:
+      return "Add the columns to the header (and a value to every row)."
+    case .fieldCount:
+      return "Give every row as many fields as the header; quote fields that contain commas."
+    case .invalidValue(_, _, _, _, _, let problem):
+      switch problem {
+      case .leadingZeros, .plusSign, .negativeZero:
+        return "Declare the column TEXT to keep the value as written, or write the number "
+          + "without it."
+      case .surroundingSpaces: return "Remove the spaces around the number."
+      case .integerOverflow: return "Declare the column TEXT to keep the digits exactly."
+      case .notInteger, .notNumber, .notFinite:
+        return "Fix the value, leave the field empty for NULL, or declare the column TEXT."
+      case .emptyString: return "Leave the field unquoted and empty for NULL."
+      case .notHexadecimal: return "Write the bytes as hexadecimal digits, such as CAFE01."
+      }
+    case .noKey(_, _, _, let uniqueKeys):
+      let hint =
+        uniqueKeys.isEmpty
+        ? ""
+        : " (this table's keys: \(uniqueKeys.map { "(" + list($0) + ")" }.joined(separator: ", ")))"
+      return "Add the key columns to the header\(hint), add a UNIQUE constraint in a "
+        + "migration, or use --mode append."
+    case .emptyKey:
+      return "Give every row a key value, or use --mode append."
+    case .duplicateKey:
+      return "Remove one of the two rows, or give it a different key."
+    case .cascadingReplace:
+      return "Use --mode upsert or --mode missing, or pass --force to replace anyway."
+    case .replaceFailed:
+      return "Seed or empty the referencing tables first, or use --mode upsert."
+    case .rowFailed(_, _, _, let error) where error.isFull,
+      .batchFailed(_, _, _, let error) where error.isFull,
+      .database(_, let error) where error.isFull:
+      return "Free disk space (or raise PRAGMA max_page_count), then run the command again."
+    case .rowFailed(_, _, _, let error) where error.isBusy,
+      .batchFailed(_, _, _, let error) where error.isBusy,
+      .database(_, let error) where error.isBusy:
+      return "Another process holds the database's write lock. Retry, or raise --busy-timeout."
+    case .rowFailed:
+      return "Fix the row so it satisfies the table's constraints, then run the command again."
+    case .batchFailed, .database:
+      return "Check that the database file is writable and intact, then run the command again."
+    case .foreignKeyViolation:
+      return "Add the parent row (its seed file is loaded first), or fix the reference."
+    }
+  }
+}
+
+private func list(_ names: [String]) -> String {
+  let shown = names.prefix(20).joined(separator: ", ")
+  return names.count > 20 ? shown + " and \(names.count - 20) more" : shown
+}
+
+/// A header name as the user wrote it, visibly delimited.
+private func quoted(_ name: String) -> String {
+  "\"" + name.replacingOccurrences(of: "\"", with: "\\\"") + "\""
+}

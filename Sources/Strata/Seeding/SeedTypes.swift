@@ -1,0 +1,140 @@
+import Foundation
+
+/// How a seed file's rows meet the rows already in its table.
+public enum SeedMode: String, Sendable, Codable, CaseIterable {
+  /// Insert the rows whose key is absent; never touch existing rows (the default).
+  case missing
+  /// Insert absent rows; update the CSV's columns of existing rows (`ON CONFLICT … DO UPDATE`),
+  /// leaving the other columns alone.
+  case upsert
+  /// Empty the table, then insert every row. Refused when another table's foreign key would
+  /// cascade (or set NULL) on the delete, unless forced.
+  case replace
+  /// Plain inserts, no key needed: a row that collides with a UNIQUE constraint fails the run.
+  case append
+}
+
+/// One CSV file to load, and the table it loads into.
+public struct SeedFile: Hashable, Sendable {
+  /// The file.
+  public var url: URL
+  /// The table: the file's stem unless overridden (`people.csv --table person_info`).
+  public var table: String
+  /// The path shown in messages and reports, such as `seeds/person_info.csv`.
+  public var displayPath: String
+
+  public init(url: URL, table: String? = nil, displayPath: String? = nil) {
+    self.url = url
+    self.table = table ?? url.deletingPathExtension().lastPathComponent
+    self.displayPath = displayPath ?? url.path
+  }
+
+  /// The name recorded in the `strata_seeds` ledger: the file's name without its folder, so
+  /// the same file seeded from a checkout or from an app bundle is recognised.
+  public var ledgerName: String { url.lastPathComponent }
+}
+
+/// What a seed run may do.
+public struct SeedOptions: Sendable {
+  public var mode: SeedMode
+  /// Load and check everything inside the transaction, report, then roll back.
+  public var dryRun: Bool
+  /// Allow `replace` on a table that other tables reference with `ON DELETE CASCADE`,
+  /// `SET NULL` or `SET DEFAULT`.
+  public var force: Bool
+  /// Skip the files whose checksum is already recorded in `strata_seeds` for their table (what
+  /// `init` and an app's first launch use, so each file version is loaded once).
+  public var onlyUnrecorded: Bool
+  /// The page cache used during the load, in KiB (restored afterwards).
+  public var cacheKiB: Int
+  /// Rows per INSERT statement (capped by SQLite's limit on `?` parameters).
+  public var rowsPerStatement: Int
+
+  public init(
+    mode: SeedMode = .missing,
+    dryRun: Bool = false,
+    force: Bool = false,
+    onlyUnrecorded: Bool = false,
+    cacheKiB: Int = 32 * 1024,
+    rowsPerStatement: Int = 64
+  ) {
+    self.mode = mode
+    self.dryRun = dryRun
+    self.force = force
+    self.onlyUnrecorded = onlyUnrecorded
+    self.cacheKiB = cacheKiB
+    self.rowsPerStatement = rowsPerStatement
+  }
+}
+
+/// What one file did to its table (or, in a dry run, would do).
+public struct SeedTableReport: Hashable, Sendable, Codable {
+  /// The file as shown to the user.
+  public let file: String
+  public let table: String
+  public let mode: SeedMode
+  /// SHA-256 (hex) of the file's bytes.
+  public let checksum: String
+  /// Data rows in the file (the header and trailing blank lines excluded).
+  public let rowsRead: Int
+  public let inserted: Int
+  /// Existing rows whose CSV columns changed (`upsert`).
+  public let updated: Int
+  /// Rows already present and left as they were (`missing`), or already equal (`upsert`).
+  public let unchanged: Int
+  /// Rows deleted before inserting (`replace`).
+  public let deleted: Int
+  /// The file's checksum was already in the ledger, so it was not loaded (`onlyUnrecorded`).
+  public let alreadyRecorded: Bool
+  /// Wall time spent on this file.
+  public let durationMs: Int64
+}
+
+/// What a seed run did.
+public struct SeedReport: Hashable, Sendable, Codable {
+  /// Per file, in the order they were loaded (parents before children).
+  public let tables: [SeedTableReport]
+  /// True when everything was rolled back on purpose.
+  public let dryRun: Bool
+  public let durationMs: Int64
+
+  public init(tables: [SeedTableReport], dryRun: Bool, durationMs: Int64) {
+    self.tables = tables
+    self.dryRun = dryRun
+    self.durationMs = durationMs
+  }
+
+  public var inserted: Int { tables.reduce(0) { $0 + $1.inserted } }
+  public var updated: Int { tables.reduce(0) { $0 + $1.updated } }
+  public var unchanged: Int { tables.reduce(0) { $0 + $1.unchanged } }
+  public var deleted: Int { tables.reduce(0) { $0 + $1.deleted } }
+  public var rowsRead: Int { tables.reduce(0) { $0 + $1.rowsRead } }
+  /// The files that were loaded (not skipped as already recorded).
+  public var loadedFiles: [String] { tables.filter { !$0.alreadyRecorded }.map(\.file) }
+}
+
+/// How far a load has got, for a progress display.
+public struct SeedProgress: Hashable, Sendable {
+  public let file: String
+  public let table: String
+  /// Position of this file among the files loaded (1-based), and how many there are.
+  public let fileNumber: Int
+  public let fileCount: Int
+  public let bytesRead: Int64
+  /// The file's size, when known.
+  public let totalBytes: Int64?
+  public let rowsRead: Int
+  /// True on the last report for a file.
+  public let isFinished: Bool
+}
+
+/// One row of the `strata_seeds` ledger.
+public struct SeedLedgerEntry: Hashable, Sendable, Codable {
+  public let file: String
+  public let checksum: String
+  public let table: String
+  public let mode: String
+  public let rowsInserted: Int
+  public let rowsUpdated: Int
+  public let appliedAt: String
+}

@@ -1,0 +1,230 @@
+import Foundation
+
+/// How a field's bytes become a value for a column, by the column's declared type.
+enum SeedConversion: Hashable, Sendable {
+  /// TEXT affinity: the bytes as written.
+  case text
+  /// No declared type (or STRICT `ANY`): the bytes as written, stored as TEXT.
+  case asWritten
+  /// INTEGER affinity: canonical 64-bit integers only.
+  case integer
+  /// REAL affinity: decimal numbers.
+  case real
+  /// NUMERIC affinity: numbers must be canonical (SQLite would otherwise rewrite them); other
+  /// text (dates, words) is kept as written.
+  case numeric
+  /// A declared BLOB: hexadecimal digits, two per byte.
+  case hexBlob
+
+  /// The conversion for a declared type, by SQLite's affinity rules
+  /// (https://www.sqlite.org/datatype3.html#determination_of_column_affinity).
+  init(declaredType: String, strict: Bool) {
+    let type = declaredType.uppercased()
+    if type.contains("INT") {
+      self = .integer
+    } else if type.contains("CHAR") || type.contains("CLOB") || type.contains("TEXT") {
+      self = .text
+    } else if type.contains("BLOB") {
+      self = .hexBlob
+    } else if type.trimmingCharacters(in: .whitespaces).isEmpty {
+      self = .asWritten
+    } else if type.contains("REAL") || type.contains("FLOA") || type.contains("DOUB") {
+      self = .real
+    } else if strict && type == "ANY" {
+      self = .asWritten
+    } else {
+      self = .numeric
+    }
+  }
+
+  /// The name used in messages.
+  var typeName: String {
+    switch self {
+    case .text: "TEXT"
+    case .asWritten: "no type"
+    case .integer: "INTEGER"
+    case .real: "REAL"
+    case .numeric: "NUMERIC"
+    case .hexBlob: "BLOB"
+    }
+  }
+}
+
+/// The result of reading a number from a field.
+enum ParsedNumber {
+  case integer(Int64)
+  case real(Double)
+  /// Not a number (for NUMERIC: text that SQLite keeps as text).
+  case text
+  case invalid(SeedValueProblem)
+}
+
+/// Byte-level number parsing: no `String` per field.
+enum ValueParsing {
+  private static let zero = UInt8(ascii: "0")
+  private static let nine = UInt8(ascii: "9")
+  private static let minus = UInt8(ascii: "-")
+  private static let plus = UInt8(ascii: "+")
+  private static let dot = UInt8(ascii: ".")
+
+  @inline(__always)
+  private static func isDigit(_ byte: UInt8) -> Bool { byte >= zero && byte <= nine }
+
+  @inline(__always)
+  private static func isSpace(_ byte: UInt8) -> Bool {
+    byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D || byte == 0x0C || byte == 0x0B
+  }
+
+  /// An INTEGER column's value: `-?(0|[1-9][0-9]*)` within Int64, nothing else.
+  static func integer(_ p: UnsafePointer<UInt8>, _ count: Int) -> ParsedNumber {
+    if count == 0 { return .invalid(.emptyString) }
+    var i = 0
+    let negative = p[0] == minus
+    if negative || p[0] == plus { i = 1 }
+    let digitsStart = i
+    var value: Int64 = 0
+    while i < count {
+      let byte = p[i]
+      guard isDigit(byte) else { return .invalid(nonIntegerProblem(p, count)) }
+      let digit = Int64(byte &- zero)
+      let (shifted, overflow1) = value.multipliedReportingOverflow(by: 10)
+      let (next, overflow2) =
+        negative
+        ? shifted.subtractingReportingOverflow(digit) : shifted.addingReportingOverflow(digit)
+      if overflow1 || overflow2 { return .invalid(.integerOverflow) }
+      value = next
+      i += 1
+    }
+    let digits = count - digitsStart
+    if digits == 0 { return .invalid(.notInteger) }
+    if p[0] == plus { return .invalid(.plusSign) }
+    if digits > 1 && p[digitsStart] == zero { return .invalid(.leadingZeros) }
+    if negative && value == 0 { return .invalid(.negativeZero) }
+    return .integer(value)
+  }
+
+  /// Why a field that is not `[+-]?digits` is not an integer.
+  private static func nonIntegerProblem(_ p: UnsafePointer<UInt8>, _ count: Int) -> SeedValueProblem
+  {
+    let (start, end) = trimmed(p, count)
+    if start > 0 || end < count, end > start, isDecimal(p + start, end - start) {
+      return .surroundingSpaces
+    }
+    return .notInteger
+  }
+
+  /// A REAL column's value: a decimal number (`1`, `-2.5`, `.5`, `1e3`), finite.
+  static func real(_ p: UnsafePointer<UInt8>, _ count: Int) -> ParsedNumber {
+    if count == 0 { return .invalid(.emptyString) }
+    guard isDecimal(p, count) else {
+      let (start, end) = trimmed(p, count)
+      if end > start, start > 0 || end < count, isDecimal(p + start, end - start) {
+        return .invalid(.surroundingSpaces)
+      }
+      return .invalid(.notNumber)
+    }
+    let value = parseDouble(p, count)
+    return value.isFinite ? .real(value) : .invalid(.notFinite)
+  }
+
+  /// A NUMERIC column's value: canonical integers and decimals become numbers; numbers SQLite
+  /// would rewrite (`00501`, `+5`, ` 12 `, overflow) are refused; other text stays text.
+  static func numeric(_ p: UnsafePointer<UInt8>, _ count: Int) -> ParsedNumber {
+    if count == 0 { return .text }
+    let asInteger = integer(p, count)
+    switch asInteger {
+    case .integer:
+      return asInteger
+    case .invalid(.leadingZeros), .invalid(.plusSign), .invalid(.integerOverflow),
+      .invalid(.negativeZero), .invalid(.surroundingSpaces):
+      return asInteger
+    default:
+      break
+    }
+    if isDecimal(p, count) {
+      if p[0] == plus { return .invalid(.plusSign) }
+      let digits = p[0] == minus ? 1 : 0
+      if count > digits + 1, p[digits] == zero, isDigit(p[digits + 1]) {
+        return .invalid(.leadingZeros)
+      }
+      let value = parseDouble(p, count)
+      return value.isFinite ? .real(value) : .invalid(.notFinite)
+    }
+    let (start, end) = trimmed(p, count)
+    if end > start, isDecimal(p + start, end - start) { return .invalid(.surroundingSpaces) }
+    return .text
+  }
+
+  /// `[+-]?(digits[.digits*] | .digits)([eE][+-]?digits)?`
+  static func isDecimal(_ p: UnsafePointer<UInt8>, _ count: Int) -> Bool {
+    var i = 0
+    if i < count, p[i] == plus || p[i] == minus { i += 1 }
+    var mantissaDigits = 0
+    while i < count, isDigit(p[i]) {
+      i += 1
+      mantissaDigits += 1
+    }
+    if i < count, p[i] == dot {
+      i += 1
+      while i < count, isDigit(p[i]) {
+        i += 1
+        mantissaDigits += 1
+      }
+    }
+    if mantissaDigits == 0 { return false }
+    if i < count, p[i] == UInt8(ascii: "e") || p[i] == UInt8(ascii: "E") {
+      i += 1
+      if i < count, p[i] == plus || p[i] == minus { i += 1 }
+      var exponentDigits = 0
+      while i < count, isDigit(p[i]) {
+        i += 1
+        exponentDigits += 1
+      }
+      if exponentDigits == 0 { return false }
+    }
+    return i == count
+  }
+
+  private static func trimmed(_ p: UnsafePointer<UInt8>, _ count: Int) -> (Int, Int) {
+    var start = 0
+    var end = count
+    while start < end, isSpace(p[start]) { start += 1 }
+    while end > start, isSpace(p[end - 1]) { end -= 1 }
+    return (start, end)
+  }
+
+  /// strtod on a NUL-terminated copy (the field is not NUL-terminated in the buffer).
+  private static func parseDouble(_ p: UnsafePointer<UInt8>, _ count: Int) -> Double {
+    withUnsafeTemporaryAllocation(of: CChar.self, capacity: count + 1) { scratch in
+      guard let base = scratch.baseAddress else { return .nan }
+      UnsafeMutableRawPointer(base).copyMemory(from: p, byteCount: count)
+      base[count] = 0
+      return strtod(base, nil)
+    }
+  }
+
+  /// Hexadecimal digits to bytes, written to `output` (room for count / 2 bytes); nil when the
+  /// field is not an even number of hex digits.
+  static func hexBytes(
+    _ p: UnsafePointer<UInt8>,
+    _ count: Int,
+    into output: UnsafeMutablePointer<UInt8>
+  ) -> Int? {
+    guard count % 2 == 0 else { return nil }
+    func nibble(_ byte: UInt8) -> UInt8? {
+      switch byte {
+      case zero...nine: byte - zero
+      case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
+      case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
+      default: nil
+      }
+    }
+    var i = 0
+    while i < count {
+      guard let high = nibble(p[i]), let low = nibble(p[i + 1]) else { return nil }
+      output[i / 2] = high << 4 | low
+      i += 2
+    }
+    return count / 2
+  }
+}

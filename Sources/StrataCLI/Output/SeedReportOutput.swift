@@ -1,0 +1,137 @@
+import Foundation
+import Strata
+
+/// Renders what `seed` did: a table per file, or JSON.
+enum SeedReportOutput {
+  struct Totals: Encodable {
+    let rowsRead: Int
+    let inserted: Int
+    let updated: Int
+    let unchanged: Int
+    let deleted: Int
+  }
+
+  struct JSONReport: Encodable {
+    let database: String
+    let mode: SeedMode
+    let dryRun: Bool
+    let durationMs: Int64
+    let tables: [SeedTableReport]
+    let totals: Totals
+  }
+
+  static func render(
+    _ report: SeedReport,
+    database: String,
+    mode: SeedMode,
+    emptyFolder: String?,
+    format: OutputFormat,
+    quiet: Bool,
+    _ context: CommandContext
+  ) {
+    if format == .json {
+      let json = JSONReport(
+        database: database,
+        mode: mode,
+        dryRun: report.dryRun,
+        durationMs: report.durationMs,
+        tables: report.tables,
+        totals: Totals(
+          rowsRead: report.rowsRead,
+          inserted: report.inserted,
+          updated: report.updated,
+          unchanged: report.unchanged,
+          deleted: report.deleted
+        )
+      )
+      context.print((try? JSONOutput.render(json)) ?? "{}")
+      return
+    }
+    if quiet { return }
+    if let emptyFolder {
+      context.print("No CSV files in \(emptyFolder); nothing was seeded.")
+      return
+    }
+    for line in lines(report, database: database, mode: mode) { context.print(line) }
+  }
+
+  /// The text report.
+  static func lines(_ report: SeedReport, database: String, mode: SeedMode) -> [String] {
+    let dry = report.dryRun
+    var header = ["TABLE", "FILE", "READ"]
+    header +=
+      dry ? ["WOULD INSERT", "WOULD UPDATE", "WOULD SKIP"] : ["INSERTED", "UPDATED", "UNCHANGED"]
+    let showDeleted = mode == .replace
+    if showDeleted { header.append(dry ? "WOULD DELETE" : "DELETED") }
+    header.append("TIME")
+    let rows = report.tables.map { table -> [String] in
+      if table.alreadyRecorded {
+        return [table.table, table.file, "-", "-", "-", "-"] + (showDeleted ? ["-"] : [])
+          + ["already loaded"]
+      }
+      var row = [
+        table.table, table.file, String(table.rowsRead), String(table.inserted),
+        String(table.updated), String(table.unchanged),
+      ]
+      if showDeleted { row.append(String(table.deleted)) }
+      row.append("\(table.durationMs) ms")
+      return row
+    }
+    var lines = TextTable.render(header, rows)
+    lines.append("")
+    let counts =
+      "\(report.inserted) inserted, \(report.updated) updated, \(report.unchanged) unchanged"
+      + (showDeleted ? ", \(report.deleted) deleted" : "")
+    let files = report.tables.count == 1 ? "1 file" : "\(report.tables.count) files"
+    if dry {
+      lines.append(
+        "Dry run: \(files) would leave \(database) with \(counts.replacingOccurrences(of: "unchanged", with: "skipped")); "
+          + "nothing was changed."
+      )
+    } else {
+      lines.append("Seeded \(database) from \(files) in one transaction: \(counts).")
+    }
+    return lines
+  }
+}
+
+/// A one-line progress bar on standard error, redrawn in place; only for files large enough
+/// to take a while, and only when standard error is a terminal.
+final class SeedProgressBar {
+  private let context: CommandContext
+  private var drawn = false
+  private var lastPercent = -1
+  /// Smaller files finish too fast for a bar to help.
+  private static let minimumBytes: Int64 = 1 << 20
+
+  init(_ context: CommandContext) {
+    self.context = context
+  }
+
+  func update(_ progress: SeedProgress) {
+    guard let total = progress.totalBytes, total >= Self.minimumBytes else { return }
+    if progress.isFinished {
+      clear()
+      return
+    }
+    let percent = Int(min(100, progress.bytesRead * 100 / max(1, total)))
+    guard percent != lastPercent else { return }
+    lastPercent = percent
+    let width = 30
+    let filled = percent * width / 100
+    let bar = String(repeating: "#", count: filled) + String(repeating: ".", count: width - filled)
+    let counter = progress.fileCount > 1 ? " (\(progress.fileNumber)/\(progress.fileCount))" : ""
+    context.standardError(
+      "\r\u{1B}[2KSeeding \(progress.table)\(counter) [\(bar)] \(percent)%  "
+        + "\(progress.rowsRead) rows"
+    )
+    drawn = true
+  }
+
+  func clear() {
+    guard drawn else { return }
+    context.standardError("\r\u{1B}[2K")
+    drawn = false
+    lastPercent = -1
+  }
+}
