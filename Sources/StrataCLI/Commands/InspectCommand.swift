@@ -1,11 +1,159 @@
+import Foundation
 import Strata
 
-/// `strata inspect`: not built yet.
+/// `strata inspect`: the schema for people (text, Markdown, Mermaid) and machines (JSON, SQL);
+/// `--diff` compares it with what the migrations produce and exits 1 on drift.
+///
+/// Opens the database read-only: it never creates or changes a file.
 enum InspectCommand: Command {
-  static let spec = CommandSpec(name: "inspect", abstract: "(not available yet)")
+  static let format = OptionSpec.value(
+    "format",
+    "format",
+    help: "Output format (default: text).",
+    choices: SchemaFormat.allCases.map(\.rawValue)
+  )
+
+  static let spec = CommandSpec(
+    name: "inspect",
+    abstract: "Show the schema: tables, columns, keys, indexes, views, triggers, migration state.",
+    discussion: """
+      Reads the database without changing it. With table names, shows only those tables (and
+      the triggers on them). --diff replays the applied migrations into an in-memory database,
+      compares tables, columns, indexes, foreign keys, checks, triggers and views with the
+      file, prints each difference and exits 1 when there is any.
+      """,
+    positionals: [
+      PositionalSpec(
+        name: "table",
+        help: "A table or view to show (default: all).",
+        isRepeated: true
+      )
+    ],
+    options: [
+      CommonOptions.database, CommonOptions.migrations, format,
+      .flag("diff", help: "Compare the schema with what the migrations produce; exit 1 on drift."),
+      CommonOptions.quiet, CommonOptions.busyTimeout,
+    ]
+  )
 
   static func run(_ arguments: ParsedArguments, _ context: CommandContext) throws -> Int32 {
-    context.printError("Error: 'strata inspect' is not available yet")
-    return ExitCode.failure
+    let chosen = arguments.value("format").flatMap(SchemaFormat.init(rawValue:)) ?? .text
+    let diff = arguments.flag("diff")
+    if diff, chosen != .text, chosen != .json {
+      throw UsageError(
+        message: "--diff prints text or json, not \(chosen.rawValue)",
+        help: "Run 'strata inspect --diff' or 'strata inspect --diff --format json'."
+      )
+    }
+    if diff, !arguments.positionals.isEmpty {
+      throw UsageError(
+        message: "--diff compares the whole schema; it takes no table names",
+        help: "Run 'strata inspect --diff' without table names."
+      )
+    }
+    let location = CommonOptions.databaseURL(arguments, context)
+    let busyTimeout = try CommonOptions.busyTimeout(arguments)
+    let shown = CommonOptions.shown(location.url, context)
+    let connection = try open(location.url, shown: shown, busyTimeout: busyTimeout)
+    do {
+      if diff {
+        let migrations = try CommonOptions.loadMigrations(arguments, context)
+        let report = try DriftCheck(migrations).check(connection)
+        return try renderDrift(report, database: shown, arguments, context)
+      }
+      let schema = try SchemaInspector(connection).inspect(
+        tables: arguments.positionals,
+        migrations: try migrations(arguments, context)
+      )
+      context.standardOutput(try schema.rendered(as: chosen, databaseName: shown))
+      return ExitCode.success
+    } catch let error as SQLiteError where error.isBusy {
+      throw InspectionError.locked(path: shown, busyTimeoutMs: busyTimeout)
+    }
+  }
+
+  /// Read-only; a lock held past the busy timeout is reported as such.
+  private static func open(_ url: URL, shown: String, busyTimeout: Int) throws -> Connection {
+    do {
+      return try openDatabase(at: url, access: .read, busyTimeout: busyTimeout)
+    } catch DatabaseOpenError.sqlite(_, let error) where error.isBusy {
+      throw InspectionError.locked(path: shown, busyTimeoutMs: busyTimeout)
+    }
+  }
+
+  /// The migrations folder, to count pending migrations: required when named with
+  /// --migrations or STRATA_MIGRATIONS, used when ./migrations exists and reads cleanly.
+  private static func migrations(
+    _ arguments: ParsedArguments,
+    _ context: CommandContext
+  ) throws -> MigrationSet? {
+    let named =
+      arguments.value("migrations") != nil
+      || !(context.environment["STRATA_MIGRATIONS"] ?? "").isEmpty
+    if named { return try CommonOptions.loadMigrations(arguments, context) }
+    let directory = CommonOptions.migrationsDirectory(arguments, context)
+    var isDirectory: ObjCBool = false
+    guard FileManager.default.fileExists(atPath: directory.url.path, isDirectory: &isDirectory),
+      isDirectory.boolValue
+    else { return nil }
+    return try? MigrationSet(directory: directory.url, displayPath: directory.shown)
+  }
+
+  private static func renderDrift(
+    _ report: DriftReport,
+    database: String,
+    _ arguments: ParsedArguments,
+    _ context: CommandContext
+  ) throws -> Int32 {
+    let code = report.hasDrift ? ExitCode.failure : ExitCode.success
+    if arguments.value("format") == "json" {
+      struct Output: Encodable {
+        let format = 1
+        let database: String
+        let drift: Bool
+        let report: DriftReport
+      }
+      context.print(
+        try JSONOutput.render(Output(database: database, drift: report.hasDrift, report: report))
+      )
+      return code
+    }
+    if arguments.flag("quiet") { return code }
+    let replayed = plural(report.replayedVersions.count, "migration")
+    for version in report.unreplayableVersions {
+      context.print(
+        "Warning: version \(version) is applied but has no file in "
+          + "\(report.migrationsDirectory); it was not replayed."
+      )
+    }
+    guard report.hasDrift else {
+      context.print(
+        "No drift: \(database) matches its migrations (\(report.migrationsDirectory), "
+          + "\(replayed) replayed in memory)."
+      )
+      return code
+    }
+    context.print(
+      "Drift: \(database) differs from its migrations (\(report.migrationsDirectory), "
+        + "\(replayed) replayed in memory): \(plural(report.differences.count, "difference"))"
+    )
+    for difference in report.differences {
+      let mark =
+        switch difference.change {
+        case .missing: "-"
+        case .unexpected: "+"
+        case .changed: "~"
+        }
+      context.print("  \(mark) \(difference)")
+    }
+    context.print(
+      "Help: Put schema changes in a new migration ('strata new NAME') instead of changing the "
+        + "database directly, or undo the change in the database."
+    )
+    return code
+  }
+
+  private static func plural(_ count: Int, _ word: String) -> String {
+    "\(count) \(word)\(count == 1 ? "" : "s")"
   }
 }

@@ -1,10 +1,11 @@
 import Strata
 
-/// `strata validate`: the files parse, and the history agrees with them.
+/// `strata validate`: the files parse, the history agrees with them, and the schema is what
+/// the applied migrations produce (no drift).
 enum ValidateCommand: Command {
   static let spec = CommandSpec(
     name: "validate",
-    abstract: "Check the migration files and the database's history; exit 1 on any problem.",
+    abstract: "Check the migration files, the history and the schema (drift); exit 1 on a problem.",
     options: CommonOptions.databaseOptions
   )
 
@@ -33,6 +34,7 @@ enum ValidateCommand: Command {
       problems = migrator.problems(in: try migrator.plan(connection)).map {
         Problem(message: $0.message, help: $0.help)
       }
+      problems += try driftProblems(migrations, connection)
     }
     let database = CommonOptions.shown(location.url, context)
     switch CommonOptions.format(arguments) {
@@ -55,5 +57,25 @@ enum ValidateCommand: Command {
       }
     }
     return problems.isEmpty ? ExitCode.success : ExitCode.failure
+  }
+
+  /// Each difference between the schema and what the applied migrations produce.
+  private static func driftProblems(
+    _ migrations: MigrationSet,
+    _ connection: Connection
+  ) throws -> [Problem] {
+    let report: DriftReport
+    do {
+      report = try DriftCheck(migrations).check(connection)
+    } catch let error as InspectionError {
+      return [Problem(message: error.message, help: error.help)]
+    }
+    return report.differences.map {
+      Problem(
+        message: "schema drift: \($0)",
+        help: "Put schema changes in a new migration ('strata new NAME') rather than changing "
+          + "the database directly; 'strata inspect --diff' lists every difference."
+      )
+    }
   }
 }

@@ -1,0 +1,44 @@
+/// A canonical dump of the CREATE statements, to commit as `schema.sql` and diff in review.
+///
+/// The statements are SQLite's own text from `sqlite_master`, so feeding the file to
+/// `sqlite3` recreates the same schema. The order is fixed: each table by name followed by its
+/// indexes by name, then views, then triggers (which need their table or view). Shadow tables
+/// are left out (their virtual table makes them), as are strata's and SQLite's own tables.
+struct SQLSchemaRenderer {
+  let schema: Schema
+
+  func render() -> String {
+    var blocks: [String] = [
+      """
+      -- Schema dump by 'strata inspect --format sql'. Recreate it with:
+      --   sqlite3 new.sqlite3 < schema.sql
+      -- Left out: strata's own tables (strata_*), which strata creates, and the shadow tables
+      -- of virtual tables, which their virtual table creates.
+      """
+    ]
+    for table in schema.tables {
+      blocks.append(statement(table.sql))
+      for index in table.indexes {
+        if let sql = index.sql { blocks.append(statement(sql)) }
+      }
+    }
+    for view in schema.views {
+      blocks.append(statement(view.sql))
+    }
+    for trigger in schema.triggers where !isStrataTable(trigger.table) {
+      blocks.append(statement(trigger.sql))
+    }
+    return blocks.joined(separator: "\n\n") + "\n"
+  }
+
+  private func statement(_ sql: String) -> String {
+    var text = sql.trimmingSQLSpace()
+    while text.hasSuffix(";") { text.removeLast() }
+    // Line endings as LF, whatever the statement was written with.
+    text = text.replacingOccurrences(of: "\r\n", with: "\n")
+    // A trailing `-- comment` would swallow the semicolon: end on the next line then.
+    let tokens = SQLTokenizer(text).tokens()
+    if let last = tokens.last, last.end < text.utf8.count { return text + "\n;" }
+    return text + ";"
+  }
+}

@@ -1,0 +1,172 @@
+import Foundation
+
+/// The ways a `Schema` can be written out.
+public enum SchemaFormat: String, CaseIterable, Sendable {
+  /// Aligned, for a terminal 80 columns wide.
+  case text
+  /// Stable keys, sorted, with a top-level `"format": 1`.
+  case json
+  /// The CREATE statements in a deterministic order, to commit as `schema.sql`.
+  case sql
+  /// One section per table, as tbls does.
+  case markdown
+  /// A Mermaid `erDiagram`.
+  case mermaid
+}
+
+extension Schema {
+  /// The schema written in `format`.
+  ///
+  /// - Parameter databaseName: how the text and Markdown headings name the file (nothing when
+  ///   nil); JSON, SQL and Mermaid never include it, so they do not change with the path.
+  public func rendered(as format: SchemaFormat, databaseName: String? = nil) throws -> String {
+    switch format {
+    case .text: TextSchemaRenderer(schema: self, databaseName: databaseName).render()
+    case .json: try JSONSchemaRenderer.render(self)
+    case .sql: SQLSchemaRenderer(schema: self).render()
+    case .markdown: MarkdownSchemaRenderer(schema: self, databaseName: databaseName).render()
+    case .mermaid: MermaidSchemaRenderer(schema: self).render()
+    }
+  }
+
+  /// Tables, indexes, views and triggers of the user's schema (strata's and shadow tables left
+  /// out), for summaries.
+  var counts: (tables: Int, indexes: Int, views: Int, triggers: Int) {
+    (tables.count, tables.reduce(0) { $0 + $1.indexes.count }, views.count, triggers.count)
+  }
+}
+
+/// JSON with sorted keys, so two runs on one schema are byte for byte equal.
+enum JSONSchemaRenderer {
+  static func render<Value: Encodable>(_ value: Value) throws -> String {
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+    return String(decoding: try encoder.encode(value), as: UTF8.self) + "\n"
+  }
+}
+
+/// Columns padded to line up; the last column is not padded.
+func alignedRows(_ rows: [[String]], indent: String = "") -> [String] {
+  let columnCount = rows.map(\.count).max() ?? 0
+  // Drop columns that are empty in every row but the header.
+  let used = (0..<columnCount).filter { column in
+    rows.dropFirst().contains { column < $0.count && !$0[column].isEmpty }
+  }
+  let trimmed = rows.map { row in used.map { $0 < row.count ? row[$0] : "" } }
+  let widths = used.indices.map { column in trimmed.map { $0[column].count }.max() ?? 0 }
+  return trimmed.map { row in
+    var line = indent
+    for (column, cell) in row.enumerated() {
+      line += column == row.count - 1 ? cell : cell.padding(to: widths[column]) + "  "
+    }
+    while line.last == " " { line.removeLast() }
+    return line
+  }
+}
+
+extension String {
+  func padding(to width: Int) -> String {
+    count >= width ? self : self + String(repeating: " ", count: width - count)
+  }
+}
+
+/// "1 row", "3 rows", "rows unknown".
+func rowsText(_ count: Int64?) -> String {
+  guard let count else { return "rows unknown" }
+  return count == 1 ? "1 row" : "\(count) rows"
+}
+
+/// "24 KiB", "1.5 MiB".
+func sizeText(_ bytes: Int64) -> String {
+  if bytes < 1024 { return "\(bytes) bytes" }
+  let units = ["KiB", "MiB", "GiB", "TiB"]
+  var value = Double(bytes) / 1024
+  var unit = 0
+  while value >= 1024, unit < units.count - 1 {
+    value /= 1024
+    unit += 1
+  }
+  let rounded = value >= 100 ? String(Int(value.rounded())) : String(format: "%.1f", value)
+  return rounded.replacingOccurrences(of: ".0", with: "") + " " + units[unit]
+}
+
+extension Schema.Table {
+  /// Per column: "PK", "PK 2", "FK", "UK", joined ("PK, FK").
+  func keyMarkers(for column: Schema.Column) -> [String] {
+    var markers: [String] = []
+    if column.primaryKeyPosition > 0 {
+      markers.append(primaryKey.count > 1 ? "PK \(column.primaryKeyPosition)" : "PK")
+    }
+    if foreignKeys.contains(where: { $0.columns.contains { sameName($0, column.name) } }) {
+      markers.append("FK")
+    }
+    let isUnique = indexes.contains { index in
+      index.unique && index.partialWhere == nil && index.columns.count == 1
+        && index.columns[0].name.map { sameName($0, column.name) } == true
+        && index.origin != .primaryKey
+    }
+    if isUnique { markers.append("UK") }
+    return markers
+  }
+
+  /// What else a person should know about a column: generated, hidden, collation.
+  func notes(for column: Schema.Column) -> [String] {
+    var notes: [String] = []
+    if let generated = column.generated {
+      notes.append(
+        "generated \(generated.rawValue)"
+          + (column.generatedExpression.map { " AS (\($0))" } ?? "")
+      )
+    }
+    if column.hidden { notes.append("hidden") }
+    if let collation = column.collation { notes.append("COLLATE \(collation)") }
+    return notes
+  }
+
+  /// "WITHOUT ROWID", "STRICT", "AUTOINCREMENT".
+  var options: [String] {
+    var options: [String] = []
+    if withoutRowID { options.append("WITHOUT ROWID") }
+    if strict == true { options.append("STRICT") }
+    if autoincrement {
+      options.append(
+        "AUTOINCREMENT" + (autoincrementSequence.map { " (sequence at \($0))" } ?? "")
+      )
+    }
+    return options
+  }
+}
+
+extension Schema.Index {
+  /// `(a, b DESC, (lower(c)) COLLATE NOCASE)`.
+  var columnsText: String {
+    "("
+      + columns.map { column in
+        var text = column.displayText
+        if column.collation.uppercased() != "BINARY" { text += " COLLATE \(column.collation)" }
+        if column.descending { text += " DESC" }
+        return text
+      }.joined(separator: ", ") + ")"
+  }
+
+  var originText: String {
+    switch origin {
+    case .created: "CREATE INDEX"
+    case .unique: "UNIQUE constraint"
+    case .primaryKey: "PRIMARY KEY"
+    }
+  }
+}
+
+extension Schema.ForeignKey {
+  /// `(author_id) REFERENCES author (id) ON DELETE CASCADE`.
+  var text: String {
+    var text =
+      "(\(columns.map(displayIdentifier).joined(separator: ", "))) REFERENCES "
+      + "\(displayIdentifier(parentTable)) (\(parentColumns.map(displayIdentifier).joined(separator: ", ")))"
+    if onDelete != "NO ACTION" { text += " ON DELETE \(onDelete)" }
+    if onUpdate != "NO ACTION" { text += " ON UPDATE \(onUpdate)" }
+    if match != "NONE" { text += " MATCH \(match)" }
+    return text
+  }
+}
