@@ -201,7 +201,12 @@ import Testing
       in: folder.url
     )
     #expect(result.exitCode == 1)
-    #expect(result.standardOutput.contains("Drift: data.sqlite3 differs from its migrations"))
+    #expect(
+      result.standardOutput.hasPrefix(
+        "Drift: 1 difference between data.sqlite3 and its migrations\n"
+          + "(5 migrations from migrations replayed in memory)\n"
+      )
+    )
     #expect(
       result.standardOutput.contains(
         "  + column student.nickname TEXT: in the database, not created by the migrations\n"

@@ -118,6 +118,7 @@ extension Schema.Table {
           + (column.generatedExpression.map { " AS (\($0))" } ?? "")
       )
     }
+    if column.isRowIDAlias { notes.append("rowid alias") }
     if column.hidden { notes.append("hidden") }
     if let collation = column.collation { notes.append("COLLATE \(collation)") }
     return notes

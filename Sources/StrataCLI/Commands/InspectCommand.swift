@@ -134,9 +134,10 @@ enum InspectCommand: Command {
       return code
     }
     context.print(
-      "Drift: \(database) differs from its migrations (\(report.migrationsDirectory), "
-        + "\(replayed) replayed in memory): \(plural(report.differences.count, "difference"))"
+      "Drift: \(plural(report.differences.count, "difference")) between \(database) and its "
+        + "migrations"
     )
+    context.print("(\(replayed) from \(report.migrationsDirectory) replayed in memory)")
     for difference in report.differences {
       let mark =
         switch difference.change {
