@@ -84,12 +84,14 @@ public final class CSVReader {
   /// Blank lines already consumed that sit between records (not at the end of the file).
   private var pendingBlankLines = 0
   private var pendingBlankLine = 0
-  private var hasher: SHA256?
+  private let hasher: BackgroundHasher?
 
-  /// The fields of the records held since the last `releaseRecords()`.
-  private(set) var spans: [Span] = []
+  /// The fields of the records held since the last `releaseRecords()`. (Plain pointer lists,
+  /// copied into locals on the hot path: a class's array property costs an exclusivity check
+  /// on every access.)
+  private(set) var spans = GrowableList<Span>()
   /// The records held since the last `releaseRecords()`.
-  private(set) var held: [Held] = []
+  private(set) var held = GrowableList<Held>()
 
   /// The file's size in bytes, when reading a file.
   public let totalBytes: Int64?
@@ -140,11 +142,13 @@ public final class CSVReader {
     self.capacity = max(64, self.chunkSize)
     self.buffer = .allocate(capacity: capacity)
     self.totalBytes = totalBytes
-    self.hasher = computeChecksum ? SHA256() : nil
+    self.hasher = computeChecksum ? BackgroundHasher() : nil
   }
 
   deinit {
     buffer.deallocate()
+    spans.deallocate()
+    held.deallocate()
     if case .file(let descriptor) = source { close(descriptor) }
   }
 
@@ -154,7 +158,7 @@ public final class CSVReader {
   /// The SHA-256 (hex) of the whole file, once every record has been read; nil before, or
   /// when the reader was not asked to compute it.
   public func checksum() throws -> String? {
-    guard hasher != nil else { return nil }
+    guard let hasher else { return nil }
     while !atEndOfInput {
       // Whatever is left is only hashed, never parsed.
       releaseRecords()
@@ -162,7 +166,7 @@ public final class CSVReader {
       keepFrom = dataEnd
       try readChunk(compacting: true)
     }
-    return hasher?.finalizeHex()
+    return hasher.finalizeHex()
   }
 
   // MARK: - Convenience API
@@ -171,9 +175,9 @@ public final class CSVReader {
   public func nextRecord() throws -> CSVRecord? {
     releaseRecords()
     guard try readRecord() else { return nil }
-    let record = held[0]
+    let record = held.base[0]
     let fields = (record.firstField..<record.firstField + record.fieldCount).map { index in
-      let span = spans[index]
+      let span = spans.base[index]
       return CSVField(
         bytes: Array(UnsafeBufferPointer(start: buffer + span.start, count: span.count)),
         isQuoted: span.isQuoted
@@ -212,20 +216,23 @@ public final class CSVReader {
 
   /// Lets the buffer reuse the bytes of every held record.
   func releaseRecords() {
-    spans.removeAll(keepingCapacity: true)
-    held.removeAll(keepingCapacity: true)
+    spans.removeAll()
+    held.removeAll()
     keepFrom = position
   }
 
   /// Bytes held by the records not yet released.
   var heldBytes: Int { position - keepFrom }
 
-  /// The bytes of field `index` of `spans`, valid until the next `readRecord()` or
-  /// `releaseRecords()`.
+  /// The bytes of a held field, valid until the next `readRecord()` or `releaseRecords()`.
   @inline(__always)
   func fieldPointer(_ span: Span) -> UnsafeMutablePointer<UInt8> {
     buffer + span.start
   }
+
+  /// Where held fields' `start` offsets count from, valid until the next `readRecord()` or
+  /// `releaseRecords()`.
+  var bufferBase: UnsafeMutablePointer<UInt8> { buffer }
 
   // MARK: - Reading
 
@@ -237,7 +244,7 @@ public final class CSVReader {
       let shift = keepFrom
       let kept = dataEnd - keepFrom
       if kept > 0 { (buffer).update(from: buffer + shift, count: kept) }
-      for index in spans.indices { spans[index].start -= shift }
+      for index in 0..<spans.count { spans.base[index].start -= shift }
       dataEnd = kept
       position -= shift
       keepFrom = 0
@@ -325,6 +332,8 @@ public final class CSVReader {
     if first == Self.lineFeed || first == Self.carriageReturn {
       return scanBlankLines()
     }
+    var spans = self.spans
+    defer { self.spans = spans }
     let firstSpan = spans.count
     var currentLine = line
     var lineStart = i
@@ -332,7 +341,7 @@ public final class CSVReader {
     var continuation = 0
 
     func needMore() -> Outcome {
-      spans.removeSubrange(firstSpan...)
+      spans.removeLast(spans.count - firstSpan)
       return .needMore
     }
 
@@ -477,9 +486,10 @@ public final class CSVReader {
       currentLine += 1
     }
     // Only now that the record is complete (it will not be parsed again) are its bytes changed.
-    for index in firstSpan..<spans.count where spans[index].hasDoubledQuotes {
-      spans[index].count = Self.undoubleQuotes(p + spans[index].start, count: spans[index].count)
-      spans[index].hasDoubledQuotes = false
+    for index in firstSpan..<spans.count where spans.base[index].hasDoubledQuotes {
+      let span = spans.base[index]
+      spans.base[index].count = Self.undoubleQuotes(p + span.start, count: span.count)
+      spans.base[index].hasDoubledQuotes = false
     }
     held.append(Held(line: line, firstField: firstSpan, fieldCount: spans.count - firstSpan))
     position = i
@@ -565,5 +575,65 @@ public final class CSVReader {
     default:
       return 0
     }
+  }
+}
+
+/// A list in manually managed memory, for plain values (no deinitialisation needed). Copies
+/// share the memory: the owner deallocates it once.
+struct GrowableList<Element> {
+  private(set) var base: UnsafeMutablePointer<Element>
+  private(set) var count = 0
+  private var capacity: Int
+
+  init(capacity: Int = 256) {
+    self.capacity = capacity
+    base = .allocate(capacity: capacity)
+  }
+
+  @inline(__always)
+  mutating func append(_ element: Element) {
+    if count == capacity { grow() }
+    (base + count).initialize(to: element)
+    count += 1
+  }
+
+  @inline(__always)
+  subscript(index: Int) -> Element { base[index] }
+
+  mutating func removeLast(_ n: Int) { count -= n }
+
+  mutating func removeAll() { count = 0 }
+
+  private mutating func grow() {
+    let larger = UnsafeMutablePointer<Element>.allocate(capacity: capacity * 2)
+    larger.moveInitialize(from: base, count: count)
+    base.deallocate()
+    base = larger
+    capacity *= 2
+  }
+
+  func deallocate() { base.deallocate() }
+}
+
+/// Hashes the file's chunks on a background queue while the load goes on (SHA-256 would
+/// otherwise cost the load about a tenth of its time). At most four chunks wait at once.
+final class BackgroundHasher: @unchecked Sendable {
+  // @unchecked: `hasher` is only touched on `queue`, a serial queue.
+  private let queue = DispatchQueue(label: "strata.seed.checksum")
+  private var hasher = SHA256()
+  private let slots = DispatchSemaphore(value: 4)
+
+  func update(_ bytes: UnsafeBufferPointer<UInt8>) {
+    let copy = Array(bytes)
+    slots.wait()
+    queue.async {
+      self.hasher.update(copy)
+      self.slots.signal()
+    }
+  }
+
+  /// Waits for the queued chunks, then returns the digest as hex.
+  func finalizeHex() -> String {
+    queue.sync { hasher.finalizeHex() }
   }
 }

@@ -235,13 +235,22 @@ final class SeedLoader {
 
   // MARK: - Statements
 
+  /// `append` and `replace` insert with `OR FAIL`: a failing row stops the statement and keeps
+  /// the rows before it, so SQLite needs no statement journal (with `ABORT`, every multi-row
+  /// INSERT journals each page it touches to undo itself), and `changes()` then counts the rows
+  /// before the failing one. The run's transaction is rolled back on any failure anyway.
+  /// `missing` and `upsert` skip or update rows on their key, so the count does not locate the
+  /// failure: they keep `ABORT` and replay the rows one at a time.
+  private var stopsAtFailure: Bool { mode == .append || mode == .replace }
+
   private func insertStatement(rows: Int) throws -> Statement {
     if let statement = statements[rows] { return statement }
     if statements.count > 8 { statements.removeAll() }
     let columns = fieldColumns.map { quoteIdentifier(table.columns[$0].name) }
     let tuple = "(" + Array(repeating: "?", count: columns.count).joined(separator: ",") + ")"
     var sql =
-      "INSERT INTO main.\(quoteIdentifier(table.name)) (\(columns.joined(separator: ", "))) "
+      "INSERT \(stopsAtFailure ? "OR FAIL " : "")INTO main.\(quoteIdentifier(table.name)) "
+      + "(\(columns.joined(separator: ", "))) "
       + "VALUES " + Array(repeating: tuple, count: rows).joined(separator: ",")
     if let key {
       let target = zip(key.columns, key.collations).map {
@@ -271,50 +280,58 @@ final class SeedLoader {
   /// Inserts `count` held records; returns the rows changed.
   private func insertRows(_ count: Int) throws -> Int {
     let statement = try insertStatement(rows: count)
-    let width = fieldColumns.count
     for row in 0..<count {
-      try bindRecord(row, fields: 0..<width, to: statement, firstIndex: Int32(row * width + 1))
+      try bindRecord(row, to: statement, firstIndex: Int32(row * fieldColumns.count + 1))
     }
     let rc = statement.stepToEnd()
     guard rc == Statement.doneCode else {
       let error = connection.error(code: rc, sql: statement.sql)
+      let before = connection.changes
       statement.reset()
-      throw try located(error, rows: count)
+      throw try located(error, rows: count, rowsBeforeFailure: stopsAtFailure ? before : nil)
     }
     statement.reset()
     return connection.changes
   }
 
+  /// Binds every field of held record `row` to consecutive parameters.
   @inline(__always)
-  private func bindRecord(
-    _ row: Int,
-    fields: Range<Int>,
-    to statement: Statement,
-    firstIndex: Int32
-  ) throws {
-    let record = reader.held[row]
+  private func bindRecord(_ row: Int, to statement: Statement, firstIndex: Int32) throws {
+    // Locals: reading a class's properties in the loop would cost an exclusivity check each.
+    let spans = reader.spans
+    let base = reader.bufferBase
+    let conversions = self.conversions
+    let first = reader.held[row].firstField
     var index = firstIndex
-    for field in fields {
-      try bind(field, of: record, to: statement, at: index)
+    for field in 0..<conversions.count {
+      try bind(spans[first + field], field, conversions[field], base, to: statement, at: index)
       index += 1
     }
   }
 
-  /// Binds field `field` of `record` by its column's conversion.
+  /// Binds field `field` of held record `row` (error paths and keys).
+  private func bind(_ field: Int, ofRow row: Int, to statement: Statement, at index: Int32) throws {
+    let span = reader.spans[reader.held[row].firstField + field]
+    try bind(span, field, conversions[field], reader.bufferBase, to: statement, at: index)
+  }
+
+  /// Binds one field by its column's conversion: TEXT straight from the buffer, numbers parsed
+  /// from the bytes.
   @inline(__always)
   private func bind(
+    _ span: CSVReader.Span,
     _ field: Int,
-    of record: CSVReader.Held,
+    _ conversion: SeedConversion,
+    _ base: UnsafeMutablePointer<UInt8>,
     to statement: Statement,
     at index: Int32
   ) throws {
-    let span = reader.spans[record.firstField + field]
     let rc: Int32
     if span.count == 0 && !span.isQuoted {
       rc = statement.bindNull(at: index)
     } else {
-      let p = UnsafePointer(reader.fieldPointer(span))
-      switch conversions[field] {
+      let p = UnsafePointer(base + span.start)
+      switch conversion {
       case .text, .asWritten:
         rc = statement.bindTextNoCopy(p, count: span.count, at: index)
       case .integer:
@@ -375,7 +392,11 @@ final class SeedLoader {
 
   /// Turns a failed multi-row INSERT into an error on one line: on a constraint failure the
   /// rows are inserted one at a time until one fails the same way.
-  private func located(_ error: SQLiteError, rows count: Int) throws -> SeedError {
+  private func located(
+    _ error: SQLiteError,
+    rows count: Int,
+    rowsBeforeFailure: Int?
+  ) throws -> SeedError {
     let first = reader.held[0].line
     let last = reader.held[count - 1].line
     guard error.isConstraint else {
@@ -386,10 +407,25 @@ final class SeedLoader {
         error: error
       )
     }
+    if let row = rowsBeforeFailure {
+      guard row < count else {
+        return SeedError.batchFailed(
+          file: file.displayPath,
+          firstLine: first,
+          lastLine: last,
+          error: error
+        )
+      }
+      return SeedError.rowFailed(
+        file: file.displayPath,
+        line: reader.held[row].line,
+        column: column(named: error, row: row),
+        error: error
+      )
+    }
     let single = try insertStatement(rows: 1)
-    let width = fieldColumns.count
     for row in 0..<count {
-      try bindRecord(row, fields: 0..<width, to: single, firstIndex: 1)
+      try bindRecord(row, to: single, firstIndex: 1)
       let rc = single.stepToEnd()
       if rc != Statement.doneCode {
         let rowError = connection.error(code: rc, sql: single.sql)
@@ -457,7 +493,7 @@ final class SeedLoader {
     if keyStatements.count > 8 { keyStatements.removeAll() }
     let tuple = "(" + Array(repeating: "?", count: keyFields.count + 1).joined(separator: ",") + ")"
     let statement = try connection.prepare(
-      "INSERT INTO temp.\(quoteIdentifier(keyTable ?? "")) VALUES "
+      "INSERT OR FAIL INTO temp.\(quoteIdentifier(keyTable ?? "")) VALUES "
         + Array(repeating: tuple, count: rows).joined(separator: ",")
     )
     keyStatements[rows] = statement
@@ -478,7 +514,7 @@ final class SeedLoader {
           mode: mode
         )
       }
-      try bind(field, of: record, to: statement, at: index)
+      try bind(field, ofRow: row, to: statement, at: index)
       index += 1
     }
     _ = statement.bindInt64(Int64(record.line), at: index)
@@ -496,23 +532,16 @@ final class SeedLoader {
       return
     }
     let error = connection.error(code: rc, sql: statement.sql)
+    // OR FAIL: the keys before the repeated one went in; `changes()` counts them.
+    let row = connection.changes
     statement.reset()
-    guard error.isConstraint else { throw error }
-    let single = try keyStatement(rows: 1)
-    for row in 0..<count {
-      try bindKey(row, to: single, firstIndex: 1)
-      let rc = single.stepToEnd()
-      single.reset()
-      if rc != Statement.doneCode {
-        throw SeedError.duplicateKey(
-          file: file.displayPath,
-          line: reader.held[row].line,
-          firstLine: try firstLine(ofKeyIn: row),
-          columns: key?.columns ?? []
-        )
-      }
-    }
-    throw error
+    guard error.isConstraint, row < count else { throw error }
+    throw SeedError.duplicateKey(
+      file: file.displayPath,
+      line: reader.held[row].line,
+      firstLine: try firstLine(ofKeyIn: row),
+      columns: key?.columns ?? []
+    )
   }
 
   private func firstLine(ofKeyIn row: Int) throws -> Int {
@@ -520,9 +549,8 @@ final class SeedLoader {
     let lookup = try connection.prepare(
       "SELECT line FROM temp.\(quoteIdentifier(keyTable ?? "")) WHERE \(condition)"
     )
-    let record = reader.held[row]
     for (offset, field) in keyFields.enumerated() {
-      try bind(field, of: record, to: lookup, at: Int32(offset + 1))
+      try bind(field, ofRow: row, to: lookup, at: Int32(offset + 1))
     }
     return try lookup.step() ? Int(lookup.int64(at: 0)) : 0
   }
@@ -568,7 +596,7 @@ final class SeedLoader {
       }
       if hasNull { continue }
       for (offset, field) in fields.enumerated() {
-        try loader.bind(field, of: record, to: lookup, at: Int32(offset + 1))
+        try loader.bind(field, ofRow: 0, to: lookup, at: Int32(offset + 1))
       }
       let found = try lookup.step()
       lookup.reset()

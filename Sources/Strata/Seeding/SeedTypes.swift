@@ -55,7 +55,7 @@ public struct SeedOptions: Sendable {
     dryRun: Bool = false,
     force: Bool = false,
     onlyUnrecorded: Bool = false,
-    cacheKiB: Int = 32 * 1024,
+    cacheKiB: Int = 16 * 1024,
     rowsPerStatement: Int = 64
   ) {
     self.mode = mode
