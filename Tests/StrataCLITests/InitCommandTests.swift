@@ -91,3 +91,13 @@ import Testing
     #expect(leftovers.isEmpty)
   }
 }
+
+@Suite struct InitFolderTests {
+  @Test func explicitDatabaseInAMissingFolderIsAnError() throws {
+    let project = try Project(threeMigrations)
+    let result = try project.strata("init", "--database", "nope/app.sqlite3")
+    #expect(result.exitCode == 1)
+    #expect(result.standardError.contains("does not exist; nothing was created"))
+    #expect(!FileManager.default.fileExists(atPath: project.dir.path("nope").path))
+  }
+}

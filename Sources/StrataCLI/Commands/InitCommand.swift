@@ -36,15 +36,6 @@ enum InitCommand: Command {
     setup.migrationsDisplayPath = migrations.shown
     setup.createsFolder = location.isDefault
     setup.busyTimeout = try CommonOptions.busyTimeout(arguments)
-    if !setup.createsFolder, databaseFileKind(at: location.url.path) == .missing {
-      let folder = location.url.deletingLastPathComponent()
-      var isDirectory: ObjCBool = false
-      if !FileManager.default.fileExists(atPath: folder.path, isDirectory: &isDirectory)
-        || !isDirectory.boolValue
-      {
-        throw DatabaseOpenError.folderMissing(path: location.url.path, folder: folder.path)
-      }
-    }
     let report = try setup.run()
     let database = CommonOptions.shown(location.url, context)
     switch CommonOptions.format(arguments) {

@@ -6,7 +6,7 @@ enum NewCommand: Command {
     name: "new",
     abstract: "Create the next migration file with up/down markers.",
     positionals: [PositionalSpec(name: "name", help: "What it does: add_email.", isRequired: true)],
-    options: [CommonOptions.migrations, CommonOptions.quiet]
+    options: [CommonOptions.migrations, CommonOptions.format, CommonOptions.quiet]
   )
 
   static func run(_ arguments: ParsedArguments, _ context: CommandContext) throws -> Int32 {
@@ -15,8 +15,12 @@ enum NewCommand: Command {
       in: directory.url,
       name: arguments.positionals[0]
     )
-    if !arguments.flag("quiet") {
-      context.print("Created \(directory.shown)/\(url.lastPathComponent)")
+    let file = "\(directory.shown)/\(url.lastPathComponent)"
+    switch CommonOptions.format(arguments) {
+    case .json:
+      context.print(try JSONOutput.render(["file": file]))
+    case .text:
+      if !arguments.flag("quiet") { context.print("Created \(file)") }
     }
     return ExitCode.success
   }
