@@ -250,14 +250,18 @@ public final class CSVReader {
       keepFrom = 0
       bufferOffset += Int64(shift)
     }
-    if dataEnd == capacity {
-      let larger = UnsafeMutablePointer<UInt8>.allocate(capacity: capacity * 2)
+    // A record is parsed again from its start after each refill, so a record larger than a
+    // chunk reads at least as much again as it has pending: O(log n) passes, not O(n).
+    let pending = dataEnd - position
+    if dataEnd == capacity || (pending > chunkSize && capacity - dataEnd < pending) {
+      let newCapacity = max(capacity * 2, dataEnd + pending)
+      let larger = UnsafeMutablePointer<UInt8>.allocate(capacity: newCapacity)
       larger.update(from: buffer, count: dataEnd)
       buffer.deallocate()
       buffer = larger
-      capacity *= 2
+      capacity = newCapacity
     }
-    let room = min(capacity - dataEnd, chunkSize)
+    let room = min(capacity - dataEnd, max(chunkSize, pending))
     let count: Int
     switch source {
     case .file(let descriptor):

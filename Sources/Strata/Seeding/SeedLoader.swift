@@ -253,8 +253,8 @@ final class SeedLoader {
       + "(\(columns.joined(separator: ", "))) "
       + "VALUES " + Array(repeating: tuple, count: rows).joined(separator: ",")
     if let key {
-      let target = zip(key.columns, key.collations).map {
-        "\(quoteIdentifier($0)) COLLATE \(quoteIdentifier($1))"
+      let target = zip(key.columns, key.collations).map { column, collation in
+        quoteIdentifier(column) + (collation.map { " COLLATE \(quoteIdentifier($0))" } ?? "")
       }.joined(separator: ", ")
       let keyNames = Set(key.columns.map(Seeder.folded))
       let others = columns.indices.filter {
@@ -471,7 +471,8 @@ final class SeedLoader {
     let name = "strata_seed_keys_\(UInt32.random(in: 0...UInt32.max))"
     let columns = key.columns.enumerated().map { offset, column in
       let type = table.columnIndex(named: column).map { table.columns[$0].declaredType } ?? ""
-      return "k\(offset) \(type) COLLATE \(quoteIdentifier(key.collations[offset]))"
+      let collation = key.collations[offset].map { " COLLATE \(quoteIdentifier($0))" } ?? ""
+      return "k\(offset) \(type)\(collation)"
     }
     let primary = key.columns.indices.map { "k\($0)" }.joined(separator: ", ")
     try connection.execute(

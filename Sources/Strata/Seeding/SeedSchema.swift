@@ -21,8 +21,9 @@ extension Seeder {
   /// A set of columns that identifies a row: the primary key or a UNIQUE index.
   struct Key {
     let columns: [String]
-    /// Each column's collation, so `ON CONFLICT (…)` names exactly this index.
-    let collations: [String]
+    /// Each column's collation, so `ON CONFLICT (…)` names exactly this index (nil for a rowid
+    /// alias).
+    let collations: [String?]
   }
 
   /// A foreign key of a seeded table.
@@ -111,7 +112,8 @@ extension Seeder {
       let index = columns.firstIndex(where: { $0.name == primaryKey[0].name })
     {
       columns[index].isRowidAlias = true
-      keys.append(Key(columns: [primaryKey[0].name], collations: ["BINARY"]))
+      // No collation: `ON CONFLICT (id COLLATE BINARY)` does not match a rowid alias.
+      keys.append(Key(columns: [primaryKey[0].name], collations: [nil]))
     }
     keys += try uniqueKeys(quoted, connection)
 
@@ -148,7 +150,7 @@ extension Seeder {
         let name = index[1].textValue
       else { continue }
       var columns: [String] = []
-      var collations: [String] = []
+      var collations: [String?] = []
       var usable = true
       for column in try connection.rows("PRAGMA main.index_xinfo(\(quoteIdentifier(name)))") {
         // seqno, cid, name, desc, coll, key

@@ -359,6 +359,19 @@ public struct Seeder {
     }
     var placed = Array(repeating: false, count: items.count)
     var order: [Int] = []
+    /// Whether `start` reaches itself through files not yet placed.
+    func inCycle(_ start: Int) -> Bool {
+      var stack = [start]
+      var seen = Set<Int>()
+      while let current = stack.popLast() {
+        for other in items.indices
+        where !placed[other] && parents[current].contains(names[other]) && other != current {
+          if other == start { return true }
+          if seen.insert(other).inserted { stack.append(other) }
+        }
+      }
+      return false
+    }
     while order.count < items.count {
       let ready = items.indices.first { index in
         !placed[index]
@@ -366,7 +379,10 @@ public struct Seeder {
             placed[other] || other == index || !parents[index].contains(names[other])
           }
       }
-      let next = ready ?? items.indices.first { !placed[$0] } ?? 0
+      // Stuck: break a cycle at its first file (a file merely waiting on a cycle waits on).
+      let next =
+        ready ?? items.indices.first { !placed[$0] && inCycle($0) }
+        ?? items.indices.first { !placed[$0] } ?? 0
       placed[next] = true
       order.append(next)
     }
