@@ -84,6 +84,18 @@ import Testing
     #expect(try fixture.count("person_info") == 0)
   }
 
+  @Test func zeroAndOneStayIntegersInABooleanColumnAndWordsStayText() throws {
+    let fixture = try SeedFixture(schema: "CREATE TABLE f (flag BOOLEAN, v INTEGER);")
+    _ = try fixture.seed([try fixture.csv("f.csv", "flag,v\n1,0\n0,1\ntrue,1\n")], mode: .append)
+    #expect(
+      try fixture.rows("SELECT flag, typeof(flag), v FROM f ORDER BY rowid") == [
+        [.integer(1), .text("integer"), .integer(0)],
+        [.integer(0), .text("integer"), .integer(1)],
+        [.text("true"), .text("text"), .integer(1)],
+      ]
+    )
+  }
+
   @Test func integersAtTheEdgesOfTheRangeLoadExactly() throws {
     let fixture = try SeedFixture(schema: "CREATE TABLE n (v INTEGER);")
     let file = try fixture.csv("n.csv", "v\n9223372036854775807\n-9223372036854775808\n0\n-7\n")
