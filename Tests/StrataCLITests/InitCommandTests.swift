@@ -17,9 +17,16 @@ import Testing
         "Created Documents/data.sqlite3 from the template seeds/template.sqlite3 (version 5)."
       )
     )
+    #expect(first.standardOutput.contains("Loaded seeds/person_info.csv."))
+    #expect(first.standardOutput.contains("Loaded seeds/student.csv."))
     #expect(first.standardOutput.contains("See 'strata status'"))
     let database = project.dir.path("Documents/data.sqlite3")
     #expect(try DatabaseProbe.integer(database, "SELECT max(version) FROM strata_migrations") == 5)
+    #expect(
+      try DatabaseProbe.rows(database, "SELECT age FROM person_info WHERE name = 'Peter'")
+        == [[.integer(22)]]
+    )
+    #expect(try DatabaseProbe.integer(database, "SELECT count(*) FROM strata_seeds") == 2)
 
     let bytes = try Data(contentsOf: database)
     let second = try project.strata("init", environment: home)
@@ -38,6 +45,14 @@ import Testing
     #expect(result.exitCode == 0, "\(result.standardError)")
     #expect(result.standardOutput.contains("Created app.sqlite3 (empty)."))
     #expect(try project.versions() == [1, 2, 3])
+  }
+
+  @Test func namedSeedsFolderThatDoesNotExistIsAnError() throws {
+    let project = try Project(threeMigrations)
+    let result = try project.strata("init", "--database", "app.sqlite3", "--seeds", "nope")
+    #expect(result.exitCode == 1)
+    #expect(result.standardError.contains("seeds folder nope does not exist"))
+    #expect(!FileManager.default.fileExists(atPath: project.database.path))
   }
 
   @Test func explicitTemplateThatDoesNotExistIsAnError() throws {

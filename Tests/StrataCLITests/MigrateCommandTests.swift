@@ -16,17 +16,24 @@ struct Project {
     for (name, text) in files { try dir.write("migrations/\(name)", text) }
   }
 
-  /// The repository's own sample migrations.
+  /// The repository's own sample project: its migrations and seed CSV files.
   static func sample() throws -> Project {
     let project = try Project()
-    let source = URL(fileURLWithPath: #filePath)
+    let root = URL(fileURLWithPath: #filePath)
       .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-      .appendingPathComponent("migrations")
-    for name in try FileManager.default.contentsOfDirectory(atPath: source.path) {
-      try FileManager.default.copyItem(
-        at: source.appendingPathComponent(name),
-        to: project.dir.path("migrations/\(name)")
+    for folder in ["migrations", "seeds"] {
+      let source = root.appendingPathComponent(folder)
+      try FileManager.default.createDirectory(
+        at: project.dir.path(folder),
+        withIntermediateDirectories: true
       )
+      for name in try FileManager.default.contentsOfDirectory(atPath: source.path)
+      where name.hasSuffix(".sql") || name.hasSuffix(".csv") {
+        try FileManager.default.copyItem(
+          at: source.appendingPathComponent(name),
+          to: project.dir.path("\(folder)/\(name)")
+        )
+      }
     }
     return project
   }

@@ -28,6 +28,8 @@ public struct DatabaseSetup: Sendable {
   public var busyTimeout = 10_000
   /// How messages name the migrations folder (default: its path).
   public var migrationsDisplayPath: String?
+  /// How messages and the report name the seeds folder (default: its path).
+  public var seedsDisplayPath: String?
 
   public init(database: URL, migrations: URL?, template: URL? = nil, seeds: URL? = nil) {
     self.database = database
@@ -107,10 +109,16 @@ public struct DatabaseSetup: Sendable {
     )
   }
 
-  /// Loads the seed files whose checksum is not in the ledger yet.
+  /// Loads the seed files whose checksum is not in the `strata_seeds` ledger yet, in one
+  /// transaction; when every file is recorded nothing is written.
   private func seedNewFiles(_ connection: Connection) throws -> [String] {
-    guard seeds != nil else { return [] }
-    return []
+    guard let seeds else { return [] }
+    let report = try Seeder(connection: connection).seed(
+      directory: seeds,
+      displayPath: seedsDisplayPath,
+      options: SeedOptions(mode: .missing, onlyUnrecorded: true)
+    )
+    return report.loadedFiles
   }
 
   /// The template's history must agree with the files: same checksums, no unknown versions.

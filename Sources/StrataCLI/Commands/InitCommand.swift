@@ -31,9 +31,10 @@ enum InitCommand: Command {
       database: location.url,
       migrations: migrations.url,
       template: try template(arguments, context),
-      seeds: seedsFolder(arguments, context)
+      seeds: try seeds(arguments, context)
     )
     setup.migrationsDisplayPath = migrations.shown
+    setup.seedsDisplayPath = seedsShown(arguments, context)
     setup.createsFolder = location.isDefault
     setup.busyTimeout = try CommonOptions.busyTimeout(arguments)
     let report = try setup.run()
@@ -66,7 +67,7 @@ enum InitCommand: Command {
       context.print("Applied \(report.appliedVersions.count) migration(s): \(versions).")
     }
     for file in report.seedFilesLoaded {
-      context.print("Loaded \(shownPath(file, context)).")
+      context.print("Loaded \(file).")
     }
     context.print(
       "\(database) is at version \(report.version). "
@@ -97,10 +98,35 @@ enum InitCommand: Command {
   }
 
   static func seedsFolder(_ arguments: ParsedArguments, _ context: CommandContext) -> URL {
-    let given =
-      arguments.value("seeds")
+    DatabaseLocation.absolute(seedsShown(arguments, context), from: context.currentDirectory)
+  }
+
+  private static func seedsShown(
+    _ arguments: ParsedArguments,
+    _ context: CommandContext
+  )
+    -> String
+  {
+    arguments.value("seeds")
       ?? context.environment["STRATA_SEEDS"].flatMap { $0.isEmpty ? nil : $0 }
       ?? "seeds"
-    return DatabaseLocation.absolute(given, from: context.currentDirectory)
+  }
+
+  /// The seeds folder: one named with --seeds or $STRATA_SEEDS must exist; the default
+  /// `./seeds` is skipped when there is none.
+  private static func seeds(
+    _ arguments: ParsedArguments,
+    _ context: CommandContext
+  ) throws
+    -> URL?
+  {
+    let url = seedsFolder(arguments, context)
+    var isDirectory: ObjCBool = false
+    let exists = FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory)
+    if exists && isDirectory.boolValue { return url }
+    let named =
+      arguments.value("seeds") != nil || !(context.environment["STRATA_SEEDS"] ?? "").isEmpty
+    if named { throw SeedError.directoryNotFound(path: seedsShown(arguments, context)) }
+    return nil
   }
 }

@@ -221,4 +221,24 @@ struct SetupFixture {
     }
     #expect(try Data(contentsOf: fixture.database) == before)
   }
+
+  @Test func seedFilesLoadOnceAndAChangedFileLoadsAgain() throws {
+    let fixture = try SetupFixture()
+    try fixture.dir.write("seeds/b.csv", "id,a_x\n1,one\n2,two\n")
+    var setup = fixture.setup(template: fixture.template)
+    setup.seeds = fixture.dir.path("seeds")
+    setup.seedsDisplayPath = "seeds"
+    let first = try setup.run()
+    #expect(first.seedFilesLoaded == ["seeds/b.csv"])
+    let bytes = try Data(contentsOf: fixture.database)
+    let second = try setup.run()
+    #expect(second.seedFilesLoaded.isEmpty && !second.changedAnything)
+    #expect(try Data(contentsOf: fixture.database) == bytes)
+    try fixture.dir.write("seeds/b.csv", "id,a_x\n1,one\n2,two\n3,three\n")
+    let third = try setup.run()
+    #expect(third.seedFilesLoaded == ["seeds/b.csv"])
+    #expect(
+      try Connection(path: fixture.database.path).scalar("SELECT count(*) FROM b") == .integer(3)
+    )
+  }
 }
