@@ -7,9 +7,9 @@ protocol Command {
 }
 
 /// A command in the tool's list: its spec and how to run it.
-struct CommandEntry: Sendable {
+struct CommandEntry {
   let spec: CommandSpec
-  let run: @Sendable (ParsedArguments, CommandContext) throws -> Int32
+  let run: (ParsedArguments, CommandContext) throws -> Int32
 
   init<C: Command>(_ command: C.Type) {
     spec = C.spec

@@ -4,18 +4,20 @@ import Strata
 enum CommandLineTool {
   static let version = "0.1.0"
 
-  static let commands: [CommandEntry] = [
-    CommandEntry(InitCommand.self),
-    CommandEntry(MigrateCommand.self),
-    CommandEntry(RollbackCommand.self),
-    CommandEntry(StatusCommand.self),
-    CommandEntry(ValidateCommand.self),
-    CommandEntry(NewCommand.self),
-    CommandEntry(BaselineCommand.self),
-    CommandEntry(TemplateCommand.self),
-    CommandEntry(SeedCommand.self),
-    CommandEntry(InspectCommand.self),
-  ]
+  static var commands: [CommandEntry] {
+    [
+      CommandEntry(InitCommand.self),
+      CommandEntry(MigrateCommand.self),
+      CommandEntry(RollbackCommand.self),
+      CommandEntry(StatusCommand.self),
+      CommandEntry(ValidateCommand.self),
+      CommandEntry(NewCommand.self),
+      CommandEntry(BaselineCommand.self),
+      CommandEntry(TemplateCommand.self),
+      CommandEntry(SeedCommand.self),
+      CommandEntry(InspectCommand.self),
+    ]
+  }
 
   static var helpText: String {
     var lines = [

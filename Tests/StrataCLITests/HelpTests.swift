@@ -9,7 +9,10 @@ import Testing
     #expect(result.standardOutput.trimmingCharacters(in: .whitespacesAndNewlines) == "0.1.0")
   }
 
-  @Test(arguments: ["migrate", "rollback", "status", "validate", "new", "baseline"])
+  @Test(arguments: [
+    "init", "migrate", "rollback", "status", "validate", "new", "baseline", "template", "seed",
+    "inspect",
+  ])
   func everyCommandHasHelp(command: String) throws {
     let folder = try TemporaryDirectory()
     let result = try StrataProcess.run([command, "--help"], in: folder.url)

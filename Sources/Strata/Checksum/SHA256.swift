@@ -26,18 +26,34 @@ public struct SHA256: Sendable {
 
   /// Adds bytes to the message.
   public mutating func update<Bytes: Sequence>(_ bytes: Bytes) where Bytes.Element == UInt8 {
-    pending.append(contentsOf: bytes)
-    let whole = pending.count / 64 * 64
-    guard whole > 0 else { return }
-    totalBytes &+= UInt64(whole)
-    pending.withUnsafeBufferPointer { buffer in
-      var offset = 0
-      while offset < whole {
-        compress(buffer, at: offset)
-        offset += 64
-      }
+    let handled: Void? = bytes.withContiguousStorageIfAvailable { update(buffer: $0) }
+    if handled == nil {
+      let copy = Array(bytes)
+      copy.withUnsafeBufferPointer { update(buffer: $0) }
     }
-    pending.removeFirst(whole)
+  }
+
+  /// Adds bytes straight from memory: whole blocks are compressed in place, only a partial
+  /// block is kept.
+  public mutating func update(buffer: UnsafeBufferPointer<UInt8>) {
+    var offset = 0
+    if !pending.isEmpty {
+      let take = min(64 - pending.count, buffer.count)
+      pending.append(contentsOf: buffer[0..<take])
+      offset = take
+      guard pending.count == 64 else { return }
+      pending.withUnsafeBufferPointer { compress($0, at: 0) }
+      pending.removeAll(keepingCapacity: true)
+      totalBytes &+= 64
+    }
+    while buffer.count - offset >= 64 {
+      compress(buffer, at: offset)
+      offset += 64
+      totalBytes &+= 64
+    }
+    if offset < buffer.count {
+      pending.append(contentsOf: buffer[offset...])
+    }
   }
 
   /// The 32-byte digest of everything added so far.
@@ -88,7 +104,16 @@ public struct SHA256: Sendable {
   }
 
   private mutating func compress(_ block: UnsafeBufferPointer<UInt8>, at offset: Int) {
-    var w = [UInt32](repeating: 0, count: 64)
+    withUnsafeTemporaryAllocation(of: UInt32.self, capacity: 64) { schedule in
+      compress(block, at: offset, schedule: schedule)
+    }
+  }
+
+  private mutating func compress(
+    _ block: UnsafeBufferPointer<UInt8>,
+    at offset: Int,
+    schedule w: UnsafeMutableBufferPointer<UInt32>
+  ) {
     for t in 0..<16 {
       let i = offset + t * 4
       w[t] =
