@@ -60,7 +60,7 @@ import Testing
     #expect(try db.scalar("PRAGMA integrity_check") == .text("ok"))
     #expect(try db.scalar("SELECT max(version) FROM strata_migrations") == .integer(1))
     #expect(
-      try db.scalar("SELECT count(*) FROM sqlite_schema WHERE name = 'big'") == .integer(0)
+      try db.scalar("SELECT count(*) FROM sqlite_master WHERE name = 'big'") == .integer(0)
     )
     let rerun = try project.strata("migrate", "--database", "app.sqlite3")
     #expect(rerun.exitCode == 0)

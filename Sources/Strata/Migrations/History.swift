@@ -26,7 +26,7 @@ enum History {
 
   static func exists(_ connection: Connection) throws -> Bool {
     try connection.scalar(
-      "SELECT 1 FROM sqlite_schema WHERE type = 'table' AND name = ?",
+      "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?",
       [.text(table)]
     ) != nil
   }

@@ -33,7 +33,22 @@ public enum MigrationError: StrataError, Equatable {
     violations: [ForeignKeyViolation],
     databaseVersion: Int64
   )
-  case needsNoTransaction(version: Int64, file: String, line: Int, statement: String)
+  case needsNoTransaction(
+    version: Int64,
+    file: String,
+    line: Int,
+    statement: String,
+    databaseVersion: Int64
+  )
+  /// A `transaction:false` part failed: what ran before the failing statement stays.
+  case partiallyApplied(
+    version: Int64,
+    file: String,
+    line: Int,
+    error: SQLiteError,
+    isRollback: Bool,
+    databaseVersion: Int64
+  )
   case noTransactionInSingleTransaction(version: Int64, file: String)
   case irreversible(version: Int64, file: String)
   case rollbackFileMissing(version: Int64)
@@ -83,9 +98,23 @@ public enum MigrationError: StrataError, Equatable {
       return "migration \(file) leaves \(violations.count) foreign key violation(s): "
         + "\(shown)\(more); nothing from \(version) was applied; "
         + "the database is at \(versionText(databaseVersion))"
-    case .needsNoTransaction(let version, let file, let line, let statement):
+    case .needsNoTransaction(let version, let file, let line, let statement, let databaseVersion):
       return "\(file):\(line): \(statement) cannot run inside a transaction; "
-        + "nothing from \(version) was applied"
+        + "nothing from \(version) was applied; the database is at \(versionText(databaseVersion))"
+    case .partiallyApplied(
+      let version,
+      let file,
+      let line,
+      let error,
+      let isRollback,
+      let dbVersion
+    ):
+      let record =
+        isRollback
+        ? "version \(version) is still recorded as applied" : "version \(version) is not recorded"
+      return "migration \(file):\(line) failed: \(error); the part is marked transaction:false, "
+        + "so the statements before line \(line) stayed applied and were not undone; \(record); "
+        + "the database is at \(versionText(dbVersion))"
     case .noTransactionInSingleTransaction(let version, let file):
       return "\(file) (version \(version)) is marked transaction:false and cannot run "
         + "inside --single-transaction; nothing was applied"
@@ -143,6 +172,9 @@ public enum MigrationError: StrataError, Equatable {
         + "then run 'strata migrate' again."
     case .needsNoTransaction:
       return "Put it in its own migration marked '-- migrate:up transaction:false'."
+    case .partiallyApplied(_, _, _, _, let isRollback, _):
+      return "Undo those statements by hand (or make them idempotent, such as CREATE TABLE IF "
+        + "NOT EXISTS), fix the file, and run 'strata \(isRollback ? "rollback" : "migrate")' again."
     case .noTransactionInSingleTransaction:
       return "Run without --single-transaction."
     case .irreversible:

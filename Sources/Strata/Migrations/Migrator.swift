@@ -229,12 +229,26 @@ public struct Migrator: Sendable {
         let history = try HistoryWriter(connection)
         for (migration, down) in toRevert {
           let started = DispatchTime.now().uptimeNanoseconds
-          let ran = try connection.transaction(.immediate) { () -> Bool in
-            guard try history.isApplied(migration.version) else { return false }
-            try run(down, of: migration, connection, isRollback: true)
-            try history.remove(migration.version)
-            try checkForeignKeys(connection, migration: migration, file: down.file)
-            return true
+          let ran: Bool
+          if down.isTransactional {
+            ran = try connection.transaction(.immediate) { () -> Bool in
+              guard try history.isApplied(migration.version) else { return false }
+              try run(down, of: migration, connection, isRollback: true)
+              try history.remove(migration.version)
+              try checkForeignKeys(connection, migration: migration, file: down.file)
+              return true
+            }
+          } else {
+            // `-- migrate:down transaction:false`: the statements run on their own; the history
+            // row goes only after they all succeed.
+            let applied = try connection.transaction(.immediate) {
+              try history.isApplied(migration.version)
+            }
+            if applied {
+              try run(down, of: migration, connection, isRollback: true)
+              try connection.transaction(.immediate) { try history.remove(migration.version) }
+            }
+            ran = applied
           }
           guard ran else { continue }
           done.append(
@@ -433,7 +447,8 @@ public struct Migrator: Sendable {
             version: migration.version,
             file: script.file,
             line: statement.line,
-            statement: forbidden
+            statement: forbidden,
+            databaseVersion: 0
           )
         }
       }
@@ -446,7 +461,18 @@ public struct Migrator: Sendable {
           version: migration.version,
           file: script.file,
           line: error.line,
-          statement: forbidden
+          statement: forbidden,
+          databaseVersion: 0
+        )
+      }
+      if !script.isTransactional {
+        throw MigrationError.partiallyApplied(
+          version: migration.version,
+          file: script.file,
+          line: error.line,
+          error: error.underlying,
+          isRollback: isRollback,
+          databaseVersion: 0
         )
       }
       if isRollback {
@@ -567,6 +593,23 @@ public struct Migrator: Sendable {
         version: v,
         file: file,
         violations: violations,
+        databaseVersion: version
+      )
+    case .needsNoTransaction(let v, let file, let line, let statement, _):
+      return .needsNoTransaction(
+        version: v,
+        file: file,
+        line: line,
+        statement: statement,
+        databaseVersion: version
+      )
+    case .partiallyApplied(let v, let file, let line, let underlying, let isRollback, _):
+      return .partiallyApplied(
+        version: v,
+        file: file,
+        line: line,
+        error: underlying,
+        isRollback: isRollback,
         databaseVersion: version
       )
     default:

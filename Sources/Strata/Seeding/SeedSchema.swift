@@ -61,7 +61,7 @@ extension Seeder {
       throw SeedError.protectedTable(file: file, table: name)
     }
     let found = try connection.rows(
-      "SELECT type, name FROM main.sqlite_schema WHERE name = ? COLLATE NOCASE "
+      "SELECT type, name FROM main.sqlite_master WHERE name = ? COLLATE NOCASE "
         + "AND type IN ('table', 'view')",
       [.text(name)]
     )
@@ -179,7 +179,7 @@ extension Seeder {
   /// The tables a user could seed, for "no such table" messages.
   static func userTables(_ connection: Connection) throws -> [String] {
     try connection.rows(
-      "SELECT name FROM main.sqlite_schema WHERE type = 'table' "
+      "SELECT name FROM main.sqlite_master WHERE type = 'table' "
         + "AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\' AND name NOT LIKE 'strata\\_%' ESCAPE '\\' "
         + "ORDER BY name"
     ).compactMap { $0.first?.textValue }
@@ -189,7 +189,7 @@ extension Seeder {
   /// deleted (ON DELETE CASCADE, SET NULL, SET DEFAULT).
   static func cascadingChildren(of table: String, _ connection: Connection) throws -> [String] {
     let rows = try connection.rows(
-      "SELECT DISTINCT m.name FROM main.sqlite_schema AS m, pragma_foreign_key_list(m.name) AS f "
+      "SELECT DISTINCT m.name FROM main.sqlite_master AS m, pragma_foreign_key_list(m.name) AS f "
         + "WHERE m.type = 'table' AND f.\"table\" = ? COLLATE NOCASE "
         + "AND m.name <> ? COLLATE NOCASE "
         + "AND upper(f.on_delete) IN ('CASCADE', 'SET NULL', 'SET DEFAULT') ORDER BY m.name",
@@ -201,7 +201,7 @@ extension Seeder {
   /// Tables other than `table` with a foreign key to it.
   static func referencingTables(of table: String, _ connection: Connection) throws -> [String] {
     let rows = try connection.rows(
-      "SELECT DISTINCT m.name FROM main.sqlite_schema AS m, pragma_foreign_key_list(m.name) AS f "
+      "SELECT DISTINCT m.name FROM main.sqlite_master AS m, pragma_foreign_key_list(m.name) AS f "
         + "WHERE m.type = 'table' AND f.\"table\" = ? COLLATE NOCASE "
         + "AND m.name <> ? COLLATE NOCASE ORDER BY m.name",
       [.text(table), .text(table)]

@@ -91,7 +91,7 @@ public struct Seeder {
 
   static func ledgerExists(_ connection: Connection) throws -> Bool {
     try connection.scalar(
-      "SELECT 1 FROM main.sqlite_schema WHERE type = 'table' AND name = 'strata_seeds'"
+      "SELECT 1 FROM main.sqlite_master WHERE type = 'table' AND name = 'strata_seeds'"
     ) != nil
   }
 

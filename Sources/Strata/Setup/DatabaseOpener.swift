@@ -85,10 +85,7 @@ public func openDatabase(
       throw DatabaseOpenError.missing(path: path)
     case .create:
       let folder = url.deletingLastPathComponent().path
-      var isDirectory: ObjCBool = false
-      guard FileManager.default.fileExists(atPath: folder, isDirectory: &isDirectory),
-        isDirectory.boolValue
-      else {
+      guard isDirectory(atPath: folder) else {
         throw DatabaseOpenError.folderMissing(path: path, folder: folder)
       }
     }
@@ -106,7 +103,7 @@ public func openDatabase(
   do {
     let connection = try Connection(path: path, mode: mode, busyTimeout: busyTimeout)
     // Reading the schema catches a corrupt or encrypted file before any work starts.
-    _ = try connection.scalar("SELECT count(*) FROM sqlite_schema")
+    _ = try connection.scalar("SELECT count(*) FROM sqlite_master")
     if access != .read {
       try connection.execute("PRAGMA foreign_keys = ON")
     }

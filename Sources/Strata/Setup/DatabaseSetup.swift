@@ -65,13 +65,8 @@ public struct DatabaseSetup: Sendable {
       let folder = database.deletingLastPathComponent()
       if createsFolder {
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-      } else {
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: folder.path, isDirectory: &isDirectory),
-          isDirectory.boolValue
-        else {
-          throw DatabaseOpenError.folderMissing(path: path, folder: folder.path)
-        }
+      } else if !isDirectory(atPath: folder.path) {
+        throw DatabaseOpenError.folderMissing(path: path, folder: folder.path)
       }
       if let template {
         try Self.checkTemplate(template, against: set)

@@ -11,6 +11,8 @@ public enum SetupError: StrataError, Equatable {
   case databaseIsNewer(path: String, versions: [Int64], newestKnown: Int64?)
   /// Copying the template failed; no database was created.
   case copyFailed(path: String, reason: String)
+  /// `strata template` could not write its output; an older template there is unchanged.
+  case templateNotWritten(path: String, reason: String)
 
   public var message: String {
     switch self {
@@ -26,6 +28,8 @@ public enum SetupError: StrataError, Equatable {
         + "the database was written by a newer version of the app; it was not changed"
     case .copyFailed(let path, let reason):
       "could not copy the template to \(path): \(reason); no database was created"
+    case .templateNotWritten(let path, let reason):
+      "could not write the template \(path): \(reason); an existing template there is unchanged"
     }
   }
 
@@ -39,7 +43,7 @@ public enum SetupError: StrataError, Equatable {
       "Rebuild the template with 'strata template' from the current migrations."
     case .databaseIsNewer:
       "Update the app (or point --migrations at the newer migrations); do not downgrade the data."
-    case .copyFailed:
+    case .copyFailed, .templateNotWritten:
       "Check that the folder is writable and has free space, then try again."
     }
   }

@@ -6,7 +6,7 @@ import Glibc
 import Darwin
 #endif
 
-/// Builds a template database from migrations: apply them to a fresh in-memory database, then
+/// Builds a template database from migrations: apply them to a fresh scratch database, then
 /// `VACUUM INTO` the destination, carrying the `strata_migrations` rows.
 public enum TemplateBuilder {
   /// What `build` wrote.
@@ -27,31 +27,52 @@ public enum TemplateBuilder {
       throw DatabaseOpenError.isDirectory(path: destination.path)
     }
     let folder = destination.deletingLastPathComponent()
-    var isDirectory: ObjCBool = false
-    guard FileManager.default.fileExists(atPath: folder.path, isDirectory: &isDirectory),
-      isDirectory.boolValue
-    else {
+    guard isDirectory(atPath: folder.path) else {
       throw DatabaseOpenError.folderMissing(path: destination.path, folder: folder.path)
     }
-    let connection = try Connection.inMemory()
-    try connection.execute("PRAGMA foreign_keys = ON")
-    let report = try Migrator(migrations).migrate(connection)
-    try connection.execute(
-      "UPDATE strata_migrations SET applied_at = \(quoteLiteral(templateTimestamp)), duration_ms = 0"
-    )
-    let temporary = folder.appendingPathComponent(
-      ".\(destination.lastPathComponent).strata-\(UUID().uuidString).tmp"
-    )
-    defer { try? FileManager.default.removeItem(at: temporary) }
+    let stem = folder.appendingPathComponent(
+      ".\(destination.lastPathComponent).strata-\(UUID().uuidString)"
+    ).path
+    let scratch = stem + ".build"
+    let output = stem + ".tmp"
+    defer {
+      for suffix in ["", "-journal", "-wal", "-shm"] { unlink(scratch + suffix) }
+      for suffix in ["", "-wal", "-shm"] { unlink(output + suffix) }
+    }
+    let report: MigrationReport
     do {
-      try connection.execute("VACUUM INTO \(quoteLiteral(temporary.path))")
+      // Built in a file, not in memory, so that migrations setting file-level state
+      // (`PRAGMA journal_mode = WAL`) leave it as they do in an app's database. The scratch
+      // file is thrown away, so it need not be synced.
+      let connection = try Connection(path: scratch, mode: .readWriteCreate)
+      try connection.execute("PRAGMA synchronous = OFF; PRAGMA foreign_keys = ON")
+      report = try Migrator(migrations).migrate(connection)
+      if try History.exists(connection) {
+        try connection.run(
+          "UPDATE strata_migrations SET applied_at = ?, duration_ms = 0",
+          [.text(templateTimestamp)]
+        )
+      }
+      let journalMode = try connection.scalar("PRAGMA journal_mode")?.textValue
+      try connection.execute("VACUUM INTO \(quoteLiteral(output))")
+      // VACUUM INTO always writes a rollback-journal database.
+      if journalMode == "wal" {
+        try Connection(path: output, mode: .readWrite).execute("PRAGMA journal_mode = WAL")
+      }
     } catch let error as SQLiteError {
       throw DatabaseOpenError.sqlite(path: destination.path, error)
     }
-    guard rename(temporary.path, destination.path) == 0 else {
-      throw MigrationError.unreadable(
-        file: destination.path,
-        reason: "could not move the template into place: \(String(cString: strerror(errno)))"
+    do {
+      let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: output))
+      try handle.synchronize()
+      try handle.close()
+    } catch {
+      throw SetupError.templateNotWritten(path: destination.path, reason: "\(error)")
+    }
+    guard rename(output, destination.path) == 0 else {
+      throw SetupError.templateNotWritten(
+        path: destination.path,
+        reason: String(cString: strerror(errno))
       )
     }
     let size = (try? FileManager.default.attributesOfItem(atPath: destination.path)[.size]) as? Int
@@ -62,4 +83,5 @@ public enum TemplateBuilder {
       bytes: size ?? 0
     )
   }
+
 }

@@ -6,9 +6,9 @@ import Glibc
 import Darwin
 #endif
 
-/// Copies a template database into place the crash-safe way: verify it, copy it to a
-/// temporary file in the destination's folder, flush it to disk, then link it to the final
-/// name, which fails if the name exists. A crash at any moment leaves either no database or a
+/// Copies a template database into place the crash-safe way: copy it to a temporary file in
+/// the destination's folder, flush it to disk, then link it to the final name, which fails if
+/// the name exists (callers `verify` the template first). A crash at any moment leaves either no database or a
 /// complete one, and an existing file is never overwritten.
 enum TemplateInstaller {
   /// Checks that `template` is a complete SQLite database: the header, then `quick_check`.
@@ -51,7 +51,6 @@ enum TemplateInstaller {
     beforeLink: () throws -> Void = {}
   ) throws -> Bool {
     if databaseFileKind(at: destination.path) != .missing { return false }
-    try verify(template)
     let folder = destination.deletingLastPathComponent()
     let temporary = folder.appendingPathComponent(
       ".\(destination.lastPathComponent).strata-\(UUID().uuidString).tmp"
@@ -59,6 +58,12 @@ enum TemplateInstaller {
     defer { unlink(temporary.path) }
     do {
       try FileManager.default.copyItem(at: template, to: temporary)
+      // The copy keeps the template's mode; a template in a bundle or a package is often
+      // read-only, and the app's database must not be.
+      try FileManager.default.setAttributes(
+        [.posixPermissions: 0o644],
+        ofItemAtPath: temporary.path
+      )
       try prepare(temporary)
       let handle = try FileHandle(forWritingTo: temporary)
       try handle.synchronize()

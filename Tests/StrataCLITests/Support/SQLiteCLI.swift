@@ -12,7 +12,7 @@ enum DatabaseProbe {
   }
 
   static func tables(_ url: URL) throws -> [String] {
-    try rows(url, "SELECT name FROM sqlite_schema WHERE type = 'table' ORDER BY name")
+    try rows(url, "SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name")
       .compactMap { $0.first?.textValue }
   }
 }

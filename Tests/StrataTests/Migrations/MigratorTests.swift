@@ -43,7 +43,7 @@ struct MigrationFixture {
 
   func tables(_ db: Connection) throws -> [String] {
     try db.rows(
-      "SELECT name FROM sqlite_schema WHERE type = 'table' AND name NOT LIKE 'strata_%' "
+      "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'strata_%' "
         + "ORDER BY name"
     ).compactMap { $0[0].textValue }
   }
@@ -177,7 +177,7 @@ struct MigrationFixture {
     #expect(report.dryRun && report.steps.count == 3)
     #expect(report.steps[0].sql?.contains("CREATE TABLE a") == true)
     #expect(try tables(db) == [])
-    #expect(try db.scalar("SELECT count(*) FROM sqlite_schema") == .integer(0))
+    #expect(try db.scalar("SELECT count(*) FROM sqlite_master") == .integer(0))
   }
 
   @Test func rollbackRevertsNewestAndRefusesIrreversible() throws {
@@ -278,11 +278,13 @@ struct MigrationFixture {
     ])
     let db = try fixture.open()
     let error = #expect(throws: MigrationError.self) { try fixture.migrator().migrate(db) }
-    guard case .needsNoTransaction(let version, let file, let line, _) = error else {
+    guard case .needsNoTransaction(let version, let file, let line, _, let dbVersion) = error else {
       Issue.record("unexpected \(String(describing: error))")
       return
     }
     #expect(version == 2 && file == "migrations/0002_maintenance.sql" && line == 3)
+    #expect(dbVersion == 1)
+    #expect(error?.message.hasSuffix("the database is at version 1") == true)
     #expect(error?.help.contains("transaction:false") == true)
     #expect(try db.scalar("SELECT count(*) FROM a") == .integer(0))
     #expect(try fixture.migrator().plan(db).currentVersion == 1)
@@ -303,6 +305,59 @@ struct MigrationFixture {
         options: MigrateOptions(singleTransaction: true)
       )
     }
+  }
+
+  @Test func failingTransactionFalsePartSaysWhatStayed() throws {
+    let fixture = try MigrationFixture([
+      "0001_loose.sql": """
+      -- migrate:up transaction:false
+      CREATE TABLE a (x);
+      INSERT INTO a VALUES (1);
+      INSERT INTO nowhere VALUES (2);
+      """
+    ])
+    let db = try fixture.open()
+    let error = #expect(throws: MigrationError.self) { try fixture.migrator().migrate(db) }
+    #expect(
+      error
+        == .partiallyApplied(
+          version: 1,
+          file: "migrations/0001_loose.sql",
+          line: 4,
+          error: SQLiteError(
+            extendedCode: 1,
+            message: "no such table: nowhere",
+            sql: "INSERT INTO nowhere VALUES (2);"
+          ),
+          isRollback: false,
+          databaseVersion: 0
+        )
+    )
+    #expect(error?.message.contains("stayed applied and were not undone") == true)
+    #expect(error?.message.contains("version 1 is not recorded") == true)
+    // What the message says is what happened.
+    #expect(try db.scalar("SELECT count(*) FROM a") == .integer(1))
+    #expect(try fixture.migrator().plan(db).currentVersion == 0)
+  }
+
+  @Test func downPartMarkedTransactionFalseRunsOutsideATransaction() throws {
+    let fixture = try MigrationFixture([
+      "0001_a.sql": "-- migrate:up\nCREATE TABLE a (x);\n-- migrate:down\nDROP TABLE a;",
+      "0002_wal.sql": """
+      -- migrate:up transaction:false
+      PRAGMA journal_mode = WAL;
+      -- migrate:down transaction:false
+      PRAGMA journal_mode = DELETE;
+      VACUUM;
+      """,
+    ])
+    let db = try fixture.open()
+    try fixture.migrator().migrate(db)
+    #expect(try db.scalar("PRAGMA journal_mode") == .text("wal"))
+    let report = try fixture.migrator().rollback(db)
+    #expect(report.steps.map(\.version) == [2])
+    #expect(try db.scalar("PRAGMA journal_mode") == .text("delete"))
+    #expect(try fixture.migrator().plan(db).currentVersion == 1)
   }
 
   @Test func baselineRecordsWithoutRunning() throws {

@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 
 @testable import Strata
@@ -92,5 +93,29 @@ import Testing
   @Test func quotingDoublesEmbeddedQuotes() {
     #expect(quoteIdentifier("a\"b") == "\"a\"\"b\"")
     #expect(quoteLiteral("it's") == "'it''s'")
+  }
+}
+
+/// DESIGN.md: code against SQLite 3.31+. `sqlite_schema` is 3.33's name for `sqlite_master`,
+/// and an error on every open on Ubuntu 20.04; SQL the library runs must not use it.
+@Suite struct SQLiteVersionFloorTests {
+  @Test func librarySQLUsesSqliteMasterNotSqliteSchema() throws {
+    let sources = URL(fileURLWithPath: #filePath)
+      .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+      .deletingLastPathComponent().appendingPathComponent("Sources/Strata")
+    let enumerator = try #require(FileManager.default.enumerator(atPath: sources.path))
+    var offenders: [String] = []
+    for case let file as String in enumerator where file.hasSuffix(".swift") {
+      let text = try String(contentsOf: sources.appendingPathComponent(file), encoding: .utf8)
+      for (number, line) in text.split(separator: "\n", omittingEmptySubsequences: false)
+        .enumerated()
+      where line.contains("sqlite_schema")
+        && !line.trimmingCharacters(in: .whitespaces)
+          .hasPrefix("//")
+      {
+        offenders.append("\(file):\(number + 1)")
+      }
+    }
+    #expect(offenders == [])
   }
 }

@@ -31,7 +31,7 @@ struct SetupFixture {
 
   func schema(_ url: URL) throws -> [[SQLValue]] {
     try Connection(path: url.path, mode: .readOnly).rows(
-      "SELECT type, name, tbl_name, sql FROM sqlite_schema ORDER BY type, name"
+      "SELECT type, name, tbl_name, sql FROM sqlite_master ORDER BY type, name"
     )
   }
 }
@@ -74,6 +74,47 @@ struct SetupFixture {
     let empty = fixture.dir.path("empty.sqlite3")
     try DatabaseSetup(database: empty, migrations: fixture.migrations).run()
     #expect(try fixture.schema(fixture.database) == fixture.schema(empty))
+  }
+
+  /// File-level settings a migration makes (WAL) survive the template, as they would a
+  /// migration from empty.
+  @Test func templateKeepsTheJournalModeAMigrationSets() throws {
+    let fixture = try SetupFixture(buildTemplate: false)
+    try fixture.dir.write(
+      "migrations/0004_wal.sql",
+      "-- migrate:up transaction:false\nPRAGMA journal_mode = WAL;\n"
+    )
+    try TemplateBuilder.build(try MigrationSet(directory: fixture.migrations), to: fixture.template)
+    try fixture.setup(template: fixture.template).run()
+    let empty = fixture.dir.path("empty.sqlite3")
+    try DatabaseSetup(database: empty, migrations: fixture.migrations).run()
+    for pragma in ["journal_mode", "page_size", "auto_vacuum", "user_version", "encoding"] {
+      let fromTemplate = try Connection(path: fixture.database.path).scalar("PRAGMA \(pragma)")
+      let fromEmpty = try Connection(path: empty.path).scalar("PRAGMA \(pragma)")
+      #expect(fromTemplate == fromEmpty, "PRAGMA \(pragma)")
+    }
+    #expect(
+      try Connection(path: fixture.database.path).scalar("PRAGMA journal_mode") == .text("wal")
+    )
+    let leftovers = try FileManager.default.contentsOfDirectory(atPath: fixture.dir.url.path)
+      .filter { $0.hasPrefix(".") }
+    #expect(leftovers.isEmpty)
+  }
+
+  /// A template shipped read-only (in a bundle, a package) still gives a writable database.
+  @Test func readOnlyTemplateGivesAWritableDatabase() throws {
+    let fixture = try SetupFixture()
+    try FileManager.default.setAttributes(
+      [.posixPermissions: 0o444],
+      ofItemAtPath: fixture.template.path
+    )
+    try fixture.dir.write("migrations/0004_d.sql", "CREATE TABLE d (x);")
+    let report = try fixture.setup(template: fixture.template).run()
+    #expect(report.templateCopied && report.appliedVersions == [4])
+    let mode = try FileManager.default.attributesOfItem(atPath: fixture.database.path)[
+      .posixPermissions
+    ]
+    #expect((mode as? NSNumber)?.intValue == 0o644)
   }
 
   @Test func sameMigrationsGiveAByteIdenticalTemplate() throws {
