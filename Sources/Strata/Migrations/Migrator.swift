@@ -224,11 +224,11 @@ public struct Migrator: Sendable {
       )
     }
     var done: [MigrationStep] = []
-    do {
+    try reportingState(connection) {
       try withForeignKeysDeferred(connection) {
         let history = try HistoryWriter(connection)
         for (migration, down) in toRevert {
-          let started = DispatchTime.now().uptimeNanoseconds
+          let started = ContinuousClock.now
           let ran: Bool
           if down.isTransactional {
             ran = try connection.transaction(.immediate) { () -> Bool in
@@ -257,20 +257,12 @@ public struct Migrator: Sendable {
               name: migration.name,
               file: down.file,
               direction: .down,
-              durationMs: milliseconds(since: started),
+              durationMs: milliseconds(ContinuousClock.now - started),
               sql: nil
             )
           )
         }
       }
-    } catch let error as MigrationError {
-      throw withState(error, connection, keptEarlier: false)
-    } catch let error as SQLiteError {
-      throw MigrationError.database(
-        path: connection.path,
-        error: error,
-        databaseVersion: try? databaseVersion(connection)
-      )
     }
     return MigrationReport(
       fromVersion: plan.currentVersion,
@@ -313,31 +305,27 @@ public struct Migrator: Sendable {
     -> [MigrationStep]
   {
     var steps: [MigrationStep] = []
-    do {
+    try reportingState(connection, keptEarlier: { !steps.isEmpty }) {
       try withForeignKeysDeferred(connection) {
         let history = try HistoryWriter(connection)
         for migration in toApply {
-          let started = DispatchTime.now().uptimeNanoseconds
+          let started = ContinuousClock.now
           let ran: Bool
-          do {
-            if migration.up.isTransactional {
-              ran = try connection.transaction(.immediate) { () -> Bool in
-                try history.createTableIfNeeded()
-                guard try !history.isApplied(migration.version) else { return false }
-                try run(migration.up, of: migration, connection, isRollback: false)
-                try checkForeignKeys(connection, migration: migration, file: migration.up.file)
-                try history.record(
-                  migration,
-                  appliedAt: Date(),
-                  durationMs: milliseconds(since: started)
-                )
-                return true
-              }
-            } else {
-              ran = try applyOutsideTransaction(migration, history, connection, started: started)
+          if migration.up.isTransactional {
+            ran = try connection.transaction(.immediate) { () -> Bool in
+              try history.createTableIfNeeded()
+              guard try !history.isApplied(migration.version) else { return false }
+              try run(migration.up, of: migration, connection, isRollback: false)
+              try checkForeignKeys(connection, migration: migration, file: migration.up.file)
+              try history.record(
+                migration,
+                appliedAt: Date(),
+                durationMs: milliseconds(ContinuousClock.now - started)
+              )
+              return true
             }
-          } catch let error as MigrationError {
-            throw withState(error, connection, keptEarlier: !steps.isEmpty)
+          } else {
+            ran = try applyOutsideTransaction(migration, history, connection, started: started)
           }
           guard ran else { continue }
           steps.append(
@@ -346,18 +334,12 @@ public struct Migrator: Sendable {
               name: migration.name,
               file: migration.up.file,
               direction: .up,
-              durationMs: milliseconds(since: started),
+              durationMs: milliseconds(ContinuousClock.now - started),
               sql: nil
             )
           )
         }
       }
-    } catch let error as SQLiteError {
-      throw MigrationError.database(
-        path: connection.path,
-        error: error,
-        databaseVersion: try? databaseVersion(connection)
-      )
     }
     return steps
   }
@@ -368,7 +350,7 @@ public struct Migrator: Sendable {
     _ migration: Migration,
     _ history: HistoryWriter,
     _ connection: Connection,
-    started: UInt64
+    started: ContinuousClock.Instant
   ) throws -> Bool {
     let alreadyApplied = try connection.transaction(.immediate) { () -> Bool in
       try history.createTableIfNeeded()
@@ -378,7 +360,7 @@ public struct Migrator: Sendable {
     try run(migration.up, of: migration, connection, isRollback: false)
     try connection.transaction(.immediate) {
       guard try !history.isApplied(migration.version) else { return }
-      try history.record(migration, appliedAt: Date(), durationMs: milliseconds(since: started))
+      try history.record(migration, appliedAt: Date(), durationMs: milliseconds(ContinuousClock.now - started))
     }
     return true
   }
@@ -394,18 +376,18 @@ public struct Migrator: Sendable {
         file: loose.up.file
       )
     }
-    do {
-      return try withForeignKeysDeferred(connection) {
+    return try reportingState(connection) {
+      try withForeignKeysDeferred(connection) {
         try connection.transaction(.immediate) { () -> [MigrationStep] in
           let history = try HistoryWriter(connection)
           try history.createTableIfNeeded()
           var steps: [MigrationStep] = []
           for migration in toApply {
-            let started = DispatchTime.now().uptimeNanoseconds
+            let started = ContinuousClock.now
             guard try !history.isApplied(migration.version) else { continue }
             try run(migration.up, of: migration, connection, isRollback: false)
             try checkForeignKeys(connection, migration: migration, file: migration.up.file)
-            let duration = milliseconds(since: started)
+            let duration = milliseconds(ContinuousClock.now - started)
             try history.record(migration, appliedAt: Date(), durationMs: duration)
             steps.append(
               MigrationStep(
@@ -421,14 +403,6 @@ public struct Migrator: Sendable {
           return steps
         }
       }
-    } catch let error as MigrationError {
-      throw withState(error, connection, keptEarlier: false)
-    } catch let error as SQLiteError {
-      throw MigrationError.database(
-        path: connection.path,
-        error: error,
-        databaseVersion: try? databaseVersion(connection)
-      )
     }
   }
 
@@ -561,6 +535,26 @@ public struct Migrator: Sendable {
     }
   }
 
+  /// Runs `body`; a failure comes out as a `MigrationError` that says what state the database
+  /// is in now (its transaction is rolled back by then).
+  private func reportingState<T>(
+    _ connection: Connection,
+    keptEarlier: () -> Bool = { false },
+    _ body: () throws -> T
+  ) throws -> T {
+    do {
+      return try body()
+    } catch let error as MigrationError {
+      throw withState(error, connection, keptEarlier: keptEarlier())
+    } catch let error as SQLiteError {
+      throw MigrationError.database(
+        path: connection.path,
+        error: error,
+        databaseVersion: try? databaseVersion(connection)
+      )
+    }
+  }
+
   /// Fills in the database's version now that the failed transaction is rolled back.
   private func withState(
     _ error: MigrationError,
@@ -618,6 +612,3 @@ public struct Migrator: Sendable {
   }
 }
 
-private func milliseconds(since start: UInt64) -> Int64 {
-  Int64((DispatchTime.now().uptimeNanoseconds - start) / 1_000_000)
-}

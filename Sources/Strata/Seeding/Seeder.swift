@@ -147,7 +147,7 @@ public struct Seeder {
     do {
       try connection.execute(ownTransaction ? "BEGIN IMMEDIATE" : "SAVEPOINT strata_seed")
     } catch let error as SQLiteError {
-      throw SeedError.database(file: nil, error: error)
+      throw SeedError.database(file: connection.path, error: error)
     }
     do {
       let deferred = try connection.scalar("PRAGMA defer_foreign_keys")?.integerValue ?? 0
@@ -168,8 +168,7 @@ public struct Seeder {
       rollBack(ownTransaction)
       switch error {
       case let error as SeedError: throw error
-      case let error as SQLiteError: throw SeedError.database(file: nil, error: error)
-      case let error as CSVError: throw SeedError.malformed(file: "", error)
+      case let error as SQLiteError: throw SeedError.database(file: connection.path, error: error)
       default: throw error
       }
     }
@@ -323,7 +322,7 @@ public struct Seeder {
     // 4. Orphans made by this run fail it, traced back to their file and line.
     try checkForeignKeys(checked, before: before, loaded: ordered)
     // 5. The ledger, in the same transaction.
-    let appliedAt = Self.timestamp(Date())
+    let appliedAt = utcTimestamp(Date())
     let insert = try connection.prepare(
       "INSERT INTO strata_seeds (file, checksum, table_name, mode, rows_inserted, rows_updated, "
         + "applied_at) VALUES (?, ?, ?, ?, ?, ?, ?)"
@@ -340,12 +339,7 @@ public struct Seeder {
     return skipped + reports
   }
 
-  static func timestamp(_ date: Date) -> String {
-    let formatter = ISO8601DateFormatter()
-    formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
-    formatter.timeZone = TimeZone(identifier: "UTC")
-    return formatter.string(from: date)
-  }
+
 
   // MARK: - Order
 
@@ -494,7 +488,3 @@ public struct Seeder {
   }
 }
 
-private func milliseconds(_ duration: Duration) -> Int64 {
-  let parts = duration.components
-  return parts.seconds * 1000 + parts.attoseconds / 1_000_000_000_000_000
-}

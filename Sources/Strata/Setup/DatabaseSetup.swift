@@ -136,7 +136,7 @@ public struct DatabaseSetup: Sendable {
     guard try History.exists(connection) else { return }
     try connection.run(
       "UPDATE strata_migrations SET applied_at = ? WHERE applied_at = ?",
-      [.text(History.timestamp(Date())), .text(TemplateBuilder.templateTimestamp)]
+      [.text(utcTimestamp(Date())), .text(TemplateBuilder.templateTimestamp)]
     )
   }
 }

@@ -394,6 +394,6 @@ struct MigrationFixture {
     (4_102_444_799.999, "2099-12-31T23:59:59.999Z"),
   ])
   func matchesISO8601(seconds: Double, expected: String) {
-    #expect(History.timestamp(Date(timeIntervalSince1970: seconds)) == expected)
+    #expect(utcTimestamp(Date(timeIntervalSince1970: seconds)) == expected)
   }
 }
