@@ -81,6 +81,9 @@ enum CommandLineTool {
     } catch is HelpRequested {
       context.standardOutput(command.spec.helpText)
       return ExitCode.success
+    } catch var usage as UsageError {
+      usage.help = usage.help ?? "See 'strata \(command.spec.name) --help'."
+      return report(usage, context)
     } catch {
       return report(error, context)
     }

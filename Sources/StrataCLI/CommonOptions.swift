@@ -56,6 +56,27 @@ enum CommonOptions {
     return (DatabaseLocation.absolute(given, from: context.currentDirectory), given)
   }
 
+  static let seeds = OptionSpec.value(
+    "seeds",
+    "dir",
+    help: "The seed CSV folder (default: $STRATA_SEEDS, or ./seeds)."
+  )
+
+  /// The seeds folder as given (for messages) and as a URL; `isNamed` when the user chose it
+  /// (with --seeds or STRATA_SEEDS) rather than taking the default `./seeds`.
+  static func seedsDirectory(
+    _ arguments: ParsedArguments,
+    _ context: CommandContext
+  ) -> (
+    url: URL, shown: String, isNamed: Bool
+  ) {
+    let named =
+      arguments.value("seeds")
+      ?? context.environment["STRATA_SEEDS"].flatMap { $0.isEmpty ? nil : $0 }
+    let shown = named ?? "seeds"
+    return (DatabaseLocation.absolute(shown, from: context.currentDirectory), shown, named != nil)
+  }
+
   static func loadMigrations(
     _ arguments: ParsedArguments,
     _ context: CommandContext

@@ -63,7 +63,6 @@ enum History {
     return try connection.scalar("SELECT max(version) FROM strata_migrations")?.integerValue ?? 0
   }
 
-
 }
 
 /// The history statements one run repeats for every migration, prepared once.

@@ -360,7 +360,11 @@ public struct Migrator: Sendable {
     try run(migration.up, of: migration, connection, isRollback: false)
     try connection.transaction(.immediate) {
       guard try !history.isApplied(migration.version) else { return }
-      try history.record(migration, appliedAt: Date(), durationMs: milliseconds(ContinuousClock.now - started))
+      try history.record(
+        migration,
+        appliedAt: Date(),
+        durationMs: milliseconds(ContinuousClock.now - started)
+      )
     }
     return true
   }
@@ -611,4 +615,3 @@ public struct Migrator: Sendable {
     }
   }
 }
-

@@ -64,10 +64,14 @@ extension Connection {
         let text =
           String(decoding: buffer[start..<max(start, min(end, total))], as: UTF8.self)
         guard rc == SQLITE_OK else {
+          // The tail stops where parsing failed; show the statement up to its `;`.
+          var stop = min(max(end, start), total)
+          while stop < total, buffer[stop] != UInt8(ascii: ";") { stop += 1 }
+          let failed = String(decoding: buffer[start..<min(stop + 1, total)], as: UTF8.self)
           throw ScriptError(
             line: line,
             statementNumber: ran.count + 1,
-            underlying: error(sql: text)
+            underlying: error(sql: failed)
           )
         }
         offset = max(end, start + 1)

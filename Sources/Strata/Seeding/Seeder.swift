@@ -339,8 +339,6 @@ public struct Seeder {
     return skipped + reports
   }
 
-
-
   // MARK: - Order
 
   /// Indexes of `items` with each table after the tables it references (Kahn's algorithm,
@@ -487,4 +485,3 @@ public struct Seeder {
     )
   }
 }
-

@@ -7,7 +7,8 @@ import Foundation
 /// let setup = DatabaseSetup(
 ///   database: DatabaseSetup.documentsDatabase(),
 ///   migrations: Bundle.module.url(forResource: "migrations", withExtension: nil),
-///   template: Bundle.module.url(forResource: "template", withExtension: "sqlite3"))
+///   template: Bundle.module.url(
+///     forResource: "template", withExtension: "sqlite3", subdirectory: "seeds"))
 /// let report = try setup.run()
 /// ```
 ///

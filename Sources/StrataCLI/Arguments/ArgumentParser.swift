@@ -91,7 +91,8 @@ struct ParsedArguments: Sendable {
       if !option.choices.isEmpty, !option.choices.contains(value) {
         throw UsageError(
           message:
-            "--\(name) must be one of \(option.choices.joined(separator: ", ")); got '\(value)'"
+            "--\(name) must be one of \(option.choices.joined(separator: ", ")); got '\(value)'",
+          help: Self.suggestion(spec)
         )
       }
       values[name, default: []].append(value)

@@ -20,7 +20,7 @@ enum InitCommand: Command {
         "path",
         help: "Template database (default: seeds/template.sqlite3 if present)."
       ),
-      .value("seeds", "dir", help: "Seed CSV folder (default: $STRATA_SEEDS, or ./seeds)."),
+      CommonOptions.seeds,
     ]
   )
 
@@ -30,11 +30,11 @@ enum InitCommand: Command {
     var setup = DatabaseSetup(
       database: location.url,
       migrations: migrations.url,
-      template: try template(arguments, context),
+      template: template(arguments, context),
       seeds: try seeds(arguments, context)
     )
     setup.migrationsDisplayPath = migrations.shown
-    setup.seedsDisplayPath = seedsShown(arguments, context)
+    setup.seedsDisplayPath = CommonOptions.seedsDirectory(arguments, context).shown
     setup.createsFolder = location.isDefault
     setup.busyTimeout = try CommonOptions.busyTimeout(arguments)
     let report = try setup.run()
@@ -79,37 +79,14 @@ enum InitCommand: Command {
     CommonOptions.shown(URL(fileURLWithPath: path), context)
   }
 
-  /// `--template`, which must exist; else `seeds/template.sqlite3` when present.
-  private static func template(
-    _ arguments: ParsedArguments,
-    _ context: CommandContext
-  ) throws
-    -> URL?
-  {
+  /// `--template`; else `seeds/template.sqlite3` when present.
+  private static func template(_ arguments: ParsedArguments, _ context: CommandContext) -> URL? {
     if let given = arguments.value("template") {
-      let url = DatabaseLocation.absolute(given, from: context.currentDirectory)
-      guard databaseFileKind(at: url.path) != .missing else {
-        throw SetupError.templateMissing(path: given)
-      }
-      return url
+      return DatabaseLocation.absolute(given, from: context.currentDirectory)
     }
-    let url = seedsFolder(arguments, context).appendingPathComponent("template.sqlite3")
+    let url = CommonOptions.seedsDirectory(arguments, context).url
+      .appendingPathComponent("template.sqlite3")
     return databaseFileKind(at: url.path) == .missing ? nil : url
-  }
-
-  static func seedsFolder(_ arguments: ParsedArguments, _ context: CommandContext) -> URL {
-    DatabaseLocation.absolute(seedsShown(arguments, context), from: context.currentDirectory)
-  }
-
-  private static func seedsShown(
-    _ arguments: ParsedArguments,
-    _ context: CommandContext
-  )
-    -> String
-  {
-    arguments.value("seeds")
-      ?? context.environment["STRATA_SEEDS"].flatMap { $0.isEmpty ? nil : $0 }
-      ?? "seeds"
   }
 
   /// The seeds folder: one named with --seeds or $STRATA_SEEDS must exist; the default
@@ -120,13 +97,14 @@ enum InitCommand: Command {
   ) throws
     -> URL?
   {
-    let url = seedsFolder(arguments, context)
+    let directory = CommonOptions.seedsDirectory(arguments, context)
     var isDirectory: ObjCBool = false
-    let exists = FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory)
-    if exists && isDirectory.boolValue { return url }
-    let named =
-      arguments.value("seeds") != nil || !(context.environment["STRATA_SEEDS"] ?? "").isEmpty
-    if named { throw SeedError.directoryNotFound(path: seedsShown(arguments, context)) }
+    if FileManager.default.fileExists(atPath: directory.url.path, isDirectory: &isDirectory),
+      isDirectory.boolValue
+    {
+      return directory.url
+    }
+    if directory.isNamed { throw SeedError.directoryNotFound(path: directory.shown) }
     return nil
   }
 }

@@ -96,7 +96,13 @@ enum InspectCommand: Command {
     guard FileManager.default.fileExists(atPath: directory.url.path, isDirectory: &isDirectory),
       isDirectory.boolValue
     else { return nil }
-    return try? MigrationSet(directory: directory.url, displayPath: directory.shown)
+    do {
+      return try MigrationSet(directory: directory.url, displayPath: directory.shown)
+    } catch let error as any StrataError {
+      // The schema can still be shown; say why the migration state is not.
+      context.printError("Warning: \(error.message); the migration state is not shown.")
+      return nil
+    }
   }
 
   private static func renderDrift(

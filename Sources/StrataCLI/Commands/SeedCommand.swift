@@ -28,11 +28,7 @@ enum SeedCommand: Command {
     ],
     options: [
       CommonOptions.database,
-      .value(
-        "seeds",
-        "dir",
-        help: "The seeds folder (default: $STRATA_SEEDS, or ./seeds)."
-      ),
+      CommonOptions.seeds,
       .value("table", "name", help: "The table for a single FILE whose name is not the table's."),
       .value(
         "mode",
@@ -68,15 +64,9 @@ enum SeedCommand: Command {
     let files: [SeedFile]
     var folder: String?
     if arguments.positionals.isEmpty {
-      let given =
-        arguments.value("seeds")
-        ?? context.environment["STRATA_SEEDS"].flatMap { $0.isEmpty ? nil : $0 }
-        ?? "seeds"
-      folder = given
-      files = try Seeder.files(
-        in: DatabaseLocation.absolute(given, from: context.currentDirectory),
-        displayPath: given
-      )
+      let directory = CommonOptions.seedsDirectory(arguments, context)
+      folder = directory.shown
+      files = try Seeder.files(in: directory.url, displayPath: directory.shown)
     } else {
       files = arguments.positionals.map { path in
         SeedFile(

@@ -56,6 +56,16 @@ import Testing
     #expect(error?.underlying.sql == "INSERT INTO missing VALUES (2);")
   }
 
+  @Test func statementThatFailsToCompileIsQuotedWhole() throws {
+    let db = try Connection.inMemory()
+    let error = #expect(throws: ScriptError.self) {
+      try db.executeScript("CREATE TABLE a (x);\nCREATE TABLE a (\n  y INTEGER\n);\nSELECT 1;")
+    }
+    #expect(error?.line == 2)
+    #expect(error?.underlying.message == "table a already exists")
+    #expect(error?.underlying.sql == "CREATE TABLE a (\n  y INTEGER\n);")
+  }
+
   @Test func transactionRollsBackAndKeepsTheFirstError() throws {
     let db = try Connection.inMemory()
     try db.execute("CREATE TABLE a (x UNIQUE)")
