@@ -60,7 +60,7 @@ import Testing
     let result = try project.strata("init", "--database", "app.sqlite3", "--template", "nope.db")
     #expect(result.exitCode == 1)
     #expect(
-      result.standardError.contains("template nope.db does not exist; no database was created")
+      result.standardError.contains("/nope.db does not exist; no database was created")
     )
     #expect(!FileManager.default.fileExists(atPath: project.database.path))
   }
