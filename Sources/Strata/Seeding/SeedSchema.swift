@@ -185,29 +185,24 @@ extension Seeder {
     ).compactMap { $0.first?.textValue }
   }
 
-  /// Tables other than `table` whose foreign keys change their rows when `table`'s rows are
-  /// deleted (ON DELETE CASCADE, SET NULL, SET DEFAULT).
-  static func cascadingChildren(of table: String, _ connection: Connection) throws -> [String] {
+  /// Tables other than `table` with a foreign key to it; with `changedByDelete`, only those
+  /// whose rows a delete in `table` changes (ON DELETE CASCADE, SET NULL, SET DEFAULT).
+  static func referencingTables(
+    of table: String,
+    changedByDelete: Bool = false,
+    _ connection: Connection
+  ) throws -> [String] {
+    let onDelete =
+      changedByDelete ? "AND upper(f.on_delete) IN ('CASCADE', 'SET NULL', 'SET DEFAULT') " : ""
     let rows = try connection.rows(
       "SELECT DISTINCT m.name FROM main.sqlite_master AS m, pragma_foreign_key_list(m.name) AS f "
         + "WHERE m.type = 'table' AND f.\"table\" = ? COLLATE NOCASE "
-        + "AND m.name <> ? COLLATE NOCASE "
-        + "AND upper(f.on_delete) IN ('CASCADE', 'SET NULL', 'SET DEFAULT') ORDER BY m.name",
+        + "AND m.name <> ? COLLATE NOCASE \(onDelete)ORDER BY m.name",
       [.text(table), .text(table)]
     )
     return rows.compactMap { $0.first?.textValue }
   }
 
-  /// Tables other than `table` with a foreign key to it.
-  static func referencingTables(of table: String, _ connection: Connection) throws -> [String] {
-    let rows = try connection.rows(
-      "SELECT DISTINCT m.name FROM main.sqlite_master AS m, pragma_foreign_key_list(m.name) AS f "
-        + "WHERE m.type = 'table' AND f.\"table\" = ? COLLATE NOCASE "
-        + "AND m.name <> ? COLLATE NOCASE ORDER BY m.name",
-      [.text(table), .text(table)]
-    )
-    return rows.compactMap { $0.first?.textValue }
-  }
 }
 
 extension Seeder {

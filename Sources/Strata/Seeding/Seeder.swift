@@ -253,7 +253,11 @@ public struct Seeder {
         chunkSize: 1 << 16
       )
       if options.mode == .replace, !options.force {
-        let children = try Self.cascadingChildren(of: item.table.name, connection)
+        let children = try Self.referencingTables(
+          of: item.table.name,
+          changedByDelete: true,
+          connection
+        )
         if !children.isEmpty {
           throw SeedError.cascadingReplace(
             file: item.file.displayPath,

@@ -9,32 +9,23 @@ enum ValidateCommand: Command {
     options: CommonOptions.databaseOptions
   )
 
-  struct Problem: Encodable {
-    let message: String
-    let help: String
-  }
-
   struct Report: Encodable {
     let migrations: Int
     let database: String
-    let problems: [Problem]
+    let problems: [ValidationProblem]
   }
 
   static func run(_ arguments: ParsedArguments, _ context: CommandContext) throws -> Int32 {
     let migrations = try CommonOptions.loadMigrations(arguments, context)
     let location = CommonOptions.databaseURL(arguments, context)
-    var problems: [Problem] = []
+    var problems: [ValidationProblem] = []
     if databaseFileKind(at: location.url.path) != .missing {
       let connection = try DatabaseSession.open(
         location,
         forWriting: false,
         busyTimeout: try CommonOptions.busyTimeout(arguments)
       )
-      let migrator = Migrator(migrations)
-      problems = migrator.problems(in: try migrator.plan(connection)).map {
-        Problem(message: $0.message, help: $0.help)
-      }
-      problems += try driftProblems(migrations, connection)
+      problems = try Validator(migrations).problems(in: connection)
     }
     let database = CommonOptions.shown(location.url, context)
     switch CommonOptions.format(arguments) {
@@ -57,25 +48,5 @@ enum ValidateCommand: Command {
       }
     }
     return problems.isEmpty ? ExitCode.success : ExitCode.failure
-  }
-
-  /// Each difference between the schema and what the applied migrations produce.
-  private static func driftProblems(
-    _ migrations: MigrationSet,
-    _ connection: Connection
-  ) throws -> [Problem] {
-    let report: DriftReport
-    do {
-      report = try DriftCheck(migrations).check(connection)
-    } catch let error as InspectionError {
-      return [Problem(message: error.message, help: error.help)]
-    }
-    return report.differences.map {
-      Problem(
-        message: "schema drift: \($0)",
-        help: "Put schema changes in a new migration ('strata new NAME') rather than changing "
-          + "the database directly; 'strata inspect --diff' lists every difference."
-      )
-    }
   }
 }
