@@ -84,6 +84,23 @@ enum Bench {
     return times[times.count / 2]
   }
 
+  /// Medians of two workloads timed in turns, run by run.
+  static func pairedMedians(
+    runs: Int,
+    _ body: (Int) throws -> (Double, Double)
+  ) rethrows -> (Double, Double) {
+    var first: [Double] = []
+    var second: [Double] = []
+    for run in 0..<runs {
+      let (a, b) = try body(run)
+      first.append(a)
+      second.append(b)
+    }
+    first.sort()
+    second.sort()
+    return (first[runs / 2], second[runs / 2])
+  }
+
   static func format(_ seconds: Double) -> String {
     seconds < 1 ? String(format: "%.1f ms", seconds * 1000) : String(format: "%.2f s", seconds)
   }

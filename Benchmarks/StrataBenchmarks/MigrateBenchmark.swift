@@ -4,7 +4,7 @@ import Foundation
 /// and in one transaction; then `strata status` on the migrated database.
 enum MigrateBenchmark {
   static let count = 1_000
-  static let runs = 5
+  static let runs = 9
 
   static func run() throws {
     let folder = try Bench.scratch("migrate")
@@ -18,32 +18,39 @@ enum MigrateBenchmark {
       .write(to: oneTransaction)
 
     print("migrate: \(count) migrations, median of \(runs) runs each, fresh database file each run")
-    let strataEach = try Bench.median(runs: runs) { run in
-      try Bench.run(
-        Bench.strata,
-        ["migrate", "--database", "each\(run).sqlite3", "--migrations", "migrations", "--quiet"],
-        in: folder
+    // strata and sqlite3 take turns, so a drift in the disk's speed during the run does not
+    // favour either.
+    let (strataEach, sqliteEach) = try Bench.pairedMedians(runs: runs) { run in
+      (
+        try Bench.run(
+          Bench.strata,
+          ["migrate", "--database", "each\(run).sqlite3", "--migrations", "migrations", "--quiet"],
+          in: folder
+        ),
+        try Bench.run(
+          "/usr/bin/sqlite3",
+          ["sqlite-each\(run).sqlite3"],
+          in: folder,
+          input: perFile
+        )
       )
     }
-    let sqliteEach = try Bench.median(runs: runs) { run in
-      try Bench.run("/usr/bin/sqlite3", ["sqlite-each\(run).sqlite3"], in: folder, input: perFile)
-    }
-    let strataOne = try Bench.median(runs: runs) { run in
-      try Bench.run(
-        Bench.strata,
-        [
-          "migrate", "--database", "one\(run).sqlite3", "--migrations", "migrations", "--quiet",
-          "--single-transaction",
-        ],
-        in: folder
-      )
-    }
-    let sqliteOne = try Bench.median(runs: runs) { run in
-      try Bench.run(
-        "/usr/bin/sqlite3",
-        ["sqlite-one\(run).sqlite3"],
-        in: folder,
-        input: oneTransaction
+    let (strataOne, sqliteOne) = try Bench.pairedMedians(runs: runs) { run in
+      (
+        try Bench.run(
+          Bench.strata,
+          [
+            "migrate", "--database", "one\(run).sqlite3", "--migrations", "migrations", "--quiet",
+            "--single-transaction",
+          ],
+          in: folder
+        ),
+        try Bench.run(
+          "/usr/bin/sqlite3",
+          ["sqlite-one\(run).sqlite3"],
+          in: folder,
+          input: oneTransaction
+        )
       )
     }
     let status = try Bench.median(runs: 11) { _ in

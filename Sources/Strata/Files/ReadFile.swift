@@ -15,6 +15,8 @@ func readFile(atPath path: String) -> [UInt8]? {
   var info = stat()
   guard fstat(descriptor, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { return nil }
   var bytes: [UInt8] = []
+  // One read of the size fstat gives (plus one byte, to see the end); a file that grew while
+  // being read takes further reads.
   var capacity = max(Int(info.st_size), 0) + 1
   while true {
     let start = bytes.count
@@ -24,7 +26,8 @@ func readFile(atPath path: String) -> [UInt8]? {
     }
     guard got >= 0 else { return nil }
     bytes.removeLast(capacity - got)
-    if got == 0 { return bytes }
+    // A short read of a regular file is its end.
+    if got < capacity { return bytes }
     capacity = 65_536
   }
 }
