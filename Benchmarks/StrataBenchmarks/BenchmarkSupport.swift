@@ -52,8 +52,10 @@ enum Bench {
     )
     // Run from the folder by changing ours around the spawn (no portable chdir action).
     let previous = FileManager.default.currentDirectoryPath
-    if let directory { FileManager.default.changeCurrentDirectoryPath(directory.path) }
-    defer { FileManager.default.changeCurrentDirectoryPath(previous) }
+    if let directory, !FileManager.default.changeCurrentDirectoryPath(directory.path) {
+      throw BenchError("cannot enter \(directory.path)")
+    }
+    defer { _ = FileManager.default.changeCurrentDirectoryPath(previous) }
     let argv = ([executable] + arguments).map { strdup($0) } + [nil]
     defer { argv.forEach { free($0) } }
     var pid = pid_t()
