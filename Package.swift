@@ -37,8 +37,17 @@ let package = Package(
       dependencies: ["Strata"],
       path: "Benchmarks/StrataBenchmarks"
     ),
-    .testTarget(name: "StrataTests", dependencies: ["Strata"]),
-    .testTarget(name: "StrataCLITests", dependencies: ["StrataCLI", "Strata"]),
+    // Fixtures both test targets use.
+    .target(
+      name: "StrataTestSupport",
+      dependencies: ["Strata"],
+      path: "Tests/StrataTestSupport"
+    ),
+    .testTarget(name: "StrataTests", dependencies: ["Strata", "StrataTestSupport"]),
+    .testTarget(
+      name: "StrataCLITests",
+      dependencies: ["StrataCLI", "Strata", "StrataTestSupport"]
+    ),
   ],
   swiftLanguageModes: [.v6]
 )

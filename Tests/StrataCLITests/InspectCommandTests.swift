@@ -1,5 +1,6 @@
 import Foundation
 import Strata
+import StrataTestSupport
 import Testing
 
 /// `strata inspect`, run as a user runs it, on the sample project's migrations.

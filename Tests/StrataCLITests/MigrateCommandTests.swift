@@ -1,5 +1,6 @@
 import Foundation
 import Strata
+import StrataTestSupport
 import Testing
 
 /// A project folder with `migrations/` for the real `strata` binary to work in.

@@ -23,10 +23,7 @@ public struct MigrationSet: Sendable {
   /// - Parameter displayPath: how messages name the folder (default: `url`'s path).
   public init(directory url: URL, displayPath: String? = nil) throws {
     let shown = displayPath ?? url.path
-    var isDirectory: ObjCBool = false
-    guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory),
-      isDirectory.boolValue
-    else {
+    guard isDirectory(atPath: url.path) else {
       throw MigrationError.directoryNotFound(path: shown)
     }
     let names: [String]

@@ -30,10 +30,7 @@ public struct Seeder {
   /// - Parameter displayPath: how the folder is shown in messages (default: its path).
   public static func files(in directory: URL, displayPath: String? = nil) throws -> [SeedFile] {
     let shown = displayPath ?? directory.path
-    var isDirectory: ObjCBool = false
-    guard FileManager.default.fileExists(atPath: directory.path, isDirectory: &isDirectory),
-      isDirectory.boolValue
-    else {
+    guard isDirectory(atPath: directory.path) else {
       throw SeedError.directoryNotFound(path: shown)
     }
     let names = try FileManager.default.contentsOfDirectory(atPath: directory.path)

@@ -31,13 +31,7 @@ enum StrataProcess {
     in directory: URL,
     environment: [String: String] = [:]
   ) throws -> ProcessResult {
-    let process = Process()
-    process.executableURL = executable
-    process.arguments = arguments
-    process.currentDirectoryURL = directory
-    var env = ["PATH": "/usr/bin:/bin", "HOME": directory.path, "NO_COLOR": "1"]
-    env.merge(environment) { $1 }
-    process.environment = env
+    let process = makeProcess(arguments, in: directory, environment: environment)
     let out = Pipe()
     let err = Pipe()
     process.standardOutput = out
@@ -67,6 +61,21 @@ enum StrataProcess {
     in directory: URL,
     environment: [String: String] = [:]
   ) throws -> Process {
+    let process = makeProcess(arguments, in: directory, environment: environment)
+    process.standardOutput = FileHandle.nullDevice
+    process.standardError = FileHandle.nullDevice
+    process.standardInput = FileHandle.nullDevice
+    try process.run()
+    return process
+  }
+
+  /// The process for `strata arguments…` in `directory`, with a clean environment (plus
+  /// `environment`).
+  private static func makeProcess(
+    _ arguments: [String],
+    in directory: URL,
+    environment: [String: String]
+  ) -> Process {
     let process = Process()
     process.executableURL = executable
     process.arguments = arguments
@@ -74,10 +83,6 @@ enum StrataProcess {
     var env = ["PATH": "/usr/bin:/bin", "HOME": directory.path, "NO_COLOR": "1"]
     env.merge(environment) { $1 }
     process.environment = env
-    process.standardOutput = FileHandle.nullDevice
-    process.standardError = FileHandle.nullDevice
-    process.standardInput = FileHandle.nullDevice
-    try process.run()
     return process
   }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Strata
+import StrataTestSupport
 
 /// Databases for the inspection tests, each built fresh in the test's own folder.
 enum InspectionFixtures {

@@ -1,5 +1,6 @@
 import Foundation
 import Strata
+import StrataTestSupport
 import Testing
 
 /// The reader against the edge cases of the CSV reference (§2), each read with chunk sizes that

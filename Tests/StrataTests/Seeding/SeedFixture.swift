@@ -1,5 +1,6 @@
 import Foundation
 import Strata
+import StrataTestSupport
 
 /// A database file with a schema and a folder of seed files, for one test.
 final class SeedFixture {

@@ -1,10 +1,11 @@
 import Foundation
 
-/// A fresh folder for one test, removed when the test releases it.
-final class TemporaryDirectory {
-  let url: URL
+/// A fresh folder for one test, removed when the test releases it. Shared by both test
+/// targets.
+public final class TemporaryDirectory {
+  public let url: URL
 
-  init() throws {
+  public init() throws {
     url = FileManager.default.temporaryDirectory
       .appendingPathComponent("strata-tests-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
@@ -15,13 +16,13 @@ final class TemporaryDirectory {
   }
 
   /// A path inside the folder (not created).
-  func path(_ relative: String) -> URL {
+  public func path(_ relative: String) -> URL {
     url.appendingPathComponent(relative)
   }
 
   /// Writes `text` to `relative`, creating folders on the way.
   @discardableResult
-  func write(_ relative: String, _ text: String) throws -> URL {
+  public func write(_ relative: String, _ text: String) throws -> URL {
     let file = path(relative)
     try FileManager.default.createDirectory(
       at: file.deletingLastPathComponent(),
