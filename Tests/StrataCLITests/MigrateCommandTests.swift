@@ -353,6 +353,45 @@ let threeMigrations = [
     #expect(try project.strata("new").exitCode == 64)
   }
 
+  /// An app's data.sqlite3 from before strata: migrate says how to adopt it.
+  @Test func existingSchemaWithoutHistoryPointsAtBaseline() throws {
+    let project = try Project(threeMigrations)
+    try Connection(path: project.database.path).execute("CREATE TABLE a (x);")
+    let result = try project.strata("migrate", "--database", "app.sqlite3")
+    #expect(result.exitCode == 1)
+    #expect(result.standardError.contains("table a already exists"))
+    #expect(
+      result.standardError.contains(
+        "Help: If the database already has this schema, adopt it with 'strata baseline"
+      )
+    )
+    #expect(try project.versions() == [])
+  }
+
+  /// The bug Rails and Atlas shipped, end to end: the sample-style rebuild of a parent table
+  /// with ON DELETE CASCADE children, through the CLI (whose connection has foreign keys on).
+  @Test func parentRebuildThroughTheCLIKeepsEveryChildRow() throws {
+    let project = try Project([
+      "0001_schema.sql": """
+      CREATE TABLE class (id TEXT PRIMARY KEY, title TEXT);
+      CREATE TABLE student (id INTEGER PRIMARY KEY,
+        class_id TEXT NOT NULL REFERENCES class (id) ON DELETE CASCADE);
+      INSERT INTO class VALUES ('A', 'first'), ('B', 'second');
+      INSERT INTO student VALUES (1, 'A'), (2, 'A'), (3, 'B');
+      """,
+      "0002_rebuild_class.sql": """
+      CREATE TABLE class_new (id TEXT PRIMARY KEY, title TEXT NOT NULL DEFAULT '');
+      INSERT INTO class_new SELECT id, coalesce(title, '') FROM class;
+      DROP TABLE class;
+      ALTER TABLE class_new RENAME TO class;
+      """,
+    ])
+    let result = try project.strata("migrate", "--database", "app.sqlite3")
+    #expect(result.exitCode == 0, "\(result.standardError)")
+    #expect(try DatabaseProbe.integer(project.database, "SELECT count(*) FROM student") == 3)
+    #expect(try DatabaseProbe.rows(project.database, "PRAGMA foreign_key_check").isEmpty)
+  }
+
   @Test func baselineAdoptsAnExistingDatabase() throws {
     let project = try Project(threeMigrations)
     let db = try Connection(path: project.database.path)
