@@ -9,20 +9,18 @@ struct ProcessResult {
 
 /// Runs the real `strata` executable, built next to the test bundle, in a folder.
 enum StrataProcess {
-  /// The built binary: `swift build` and `swift test` put it beside the test bundle.
-  static var executable: URL {
+  /// The built binary: `swift build` and `swift test` put it beside the test bundle. Worked
+  /// out once (asking Foundation for its bundles each time leaks under AddressSanitizer).
+  static let executable: URL = {
     let products = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
-    var candidates = [products.appendingPathComponent("strata")]
-    // Under some runners argv[0] is the xctest bundle's inner binary.
-    candidates.append(products.deletingLastPathComponent().appendingPathComponent("strata"))
-    for bundle in Bundle.allBundles {
-      candidates.append(
-        bundle.bundleURL.deletingLastPathComponent().appendingPathComponent("strata")
-      )
-    }
+    // Under some runners argv[0] is the binary inside the .xctest bundle.
+    let candidates = [
+      products.appendingPathComponent("strata"),
+      products.deletingLastPathComponent().appendingPathComponent("strata"),
+    ]
     return candidates.first { FileManager.default.isExecutableFile(atPath: $0.path) }
       ?? candidates[0]
-  }
+  }()
 
   /// Runs `strata arguments…` in `directory` with a clean environment (plus `environment`).
   @discardableResult
