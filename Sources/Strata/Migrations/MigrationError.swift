@@ -98,6 +98,10 @@ public enum MigrationError: StrataError, Equatable {
       return "migration \(file) leaves \(violations.count) foreign key violation(s): "
         + "\(shown)\(more); nothing from \(version) was applied; "
         + "the database is at \(versionText(databaseVersion))"
+    case .needsNoTransaction(let version, let file, let line, let statement, let databaseVersion)
+    where Migrator.transactionControl.contains(statement):
+      return "\(file):\(line): \(statement) would end the transaction strata runs this migration "
+        + "in; nothing from \(version) was applied; the database is at \(versionText(databaseVersion))"
     case .needsNoTransaction(let version, let file, let line, let statement, let databaseVersion):
       return "\(file):\(line): \(statement) cannot run inside a transaction; "
         + "nothing from \(version) was applied; the database is at \(versionText(databaseVersion))"
@@ -176,6 +180,11 @@ public enum MigrationError: StrataError, Equatable {
     case .foreignKeyViolation:
       return "Make the migration keep every child row's parent (or delete the orphans in it), "
         + "then run 'strata migrate' again."
+    case .needsNoTransaction(_, _, _, let statement, _)
+    where Migrator.transactionControl.contains(statement):
+      return "strata runs each migration in its own transaction: remove BEGIN/COMMIT/ROLLBACK "
+        + "from the file, or mark the part '-- migrate:up transaction:false' to manage "
+        + "transactions yourself."
     case .needsNoTransaction:
       return "Put it in its own migration marked '-- migrate:up transaction:false'."
     case .partiallyApplied(_, _, _, _, let isRollback, _):

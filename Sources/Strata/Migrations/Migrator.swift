@@ -474,10 +474,20 @@ public struct Migrator: Sendable {
   }
 
   /// Names a statement that SQLite refuses, or silently ignores, inside a transaction.
+  /// Statements that begin or end a transaction.
+  static let transactionControl: Set<String> = ["BEGIN", "COMMIT", "END", "ROLLBACK"]
+
   static func forbiddenInTransaction(_ sql: String) -> String? {
     let words = sql.uppercased().split(whereSeparator: { !$0.isLetter && $0 != "_" && $0 != "=" })
     guard let first = words.first else { return nil }
     if first == "VACUUM" { return "VACUUM" }
+    // Transaction control would commit or drop strata's own transaction half way through the
+    // migration (`ROLLBACK TO savepoint` stays inside it and is fine).
+    if transactionControl.contains(String(first)) {
+      let rest = words.dropFirst().drop { $0 == "TRANSACTION" }
+      if first == "ROLLBACK", rest.first == "TO" { return nil }
+      return String(first)
+    }
     if first == "PRAGMA", sql.contains("=") || sql.contains("(") {
       let compact = sql.uppercased().filter { !$0.isWhitespace }
       for pragma in ["JOURNAL_MODE", "SYNCHRONOUS"]

@@ -375,6 +375,43 @@ struct MigrationFixture {
     }
   }
 
+  /// A COMMIT or ROLLBACK in the file would commit half a migration, or record a migration
+  /// whose statements were rolled back.
+  @Test(arguments: [
+    ("COMMIT;", "COMMIT"), ("END TRANSACTION;", "END"), ("ROLLBACK;", "ROLLBACK"),
+    ("BEGIN;", "BEGIN"),
+  ])
+  func transactionControlInATransactionalMigrationIsRefused(
+    statement: String,
+    word: String
+  )
+    throws
+  {
+    let fixture = try MigrationFixture([
+      "0001_a.sql": "CREATE TABLE a (x);",
+      "0002_b.sql":
+        "CREATE TABLE b (x);\nINSERT INTO a VALUES (1);\n\(statement)\nCREATE TABLE c (y);",
+    ])
+    let db = try fixture.open()
+    let error = #expect(throws: MigrationError.self) { try fixture.migrator().migrate(db) }
+    #expect(
+      error
+        == .needsNoTransaction(
+          version: 2,
+          file: "migrations/0002_b.sql",
+          line: 3,
+          statement: word,
+          databaseVersion: 1
+        )
+    )
+    #expect(error?.help.contains("remove BEGIN/COMMIT/ROLLBACK") == true)
+    #expect(try db.scalar("SELECT count(*) FROM a") == .integer(0))
+    #expect(
+      try db.scalar("SELECT count(*) FROM sqlite_master WHERE name IN ('b', 'c')") == .integer(0)
+    )
+    #expect(try fixture.migrator().plan(db).currentVersion == 1)
+  }
+
   @Test func forbiddenStatementDetection() {
     #expect(Migrator.forbiddenInTransaction("vacuum") == "VACUUM")
     #expect(
@@ -383,6 +420,10 @@ struct MigrationFixture {
     #expect(Migrator.forbiddenInTransaction("PRAGMA journal_mode") == nil)
     #expect(Migrator.forbiddenInTransaction("PRAGMA foreign_keys = OFF") == nil)
     #expect(Migrator.forbiddenInTransaction("CREATE TABLE vacuum_log (x)") == nil)
+    #expect(Migrator.forbiddenInTransaction("ROLLBACK TO before_cleanup") == nil)
+    #expect(Migrator.forbiddenInTransaction("rollback transaction to sp") == nil)
+    #expect(Migrator.forbiddenInTransaction("SAVEPOINT sp") == nil)
+    #expect(Migrator.forbiddenInTransaction("commit") == "COMMIT")
   }
 }
 
