@@ -45,6 +45,7 @@ public enum MigrationError: StrataError, Equatable {
     version: Int64,
     file: String,
     line: Int,
+    statementsRun: Int,
     error: SQLiteError,
     isRollback: Bool,
     databaseVersion: Int64
@@ -109,6 +110,7 @@ public enum MigrationError: StrataError, Equatable {
       let version,
       let file,
       let line,
+      let statementsRun,
       let error,
       let isRollback,
       let dbVersion
@@ -116,8 +118,12 @@ public enum MigrationError: StrataError, Equatable {
       let record =
         isRollback
         ? "version \(version) is still recorded as applied" : "version \(version) is not recorded"
-      return "migration \(file):\(line) failed: \(error); the part is marked transaction:false, "
-        + "so the statements before line \(line) stayed applied and were not undone; \(record); "
+      let stayed =
+        statementsRun == 0
+        ? "it failed at its first statement, so none of it ran"
+        : "the part is marked transaction:false, so the \(statementsRun) statement(s) before "
+          + "line \(line) stayed applied and were not undone"
+      return "migration \(file):\(line) failed: \(error); \(stayed); \(record); "
         + "the database is at \(versionText(dbVersion))"
     case .noTransactionInSingleTransaction(let version, let file):
       return "\(file) (version \(version)) is marked transaction:false and cannot run "
@@ -187,7 +193,7 @@ public enum MigrationError: StrataError, Equatable {
         + "transactions yourself."
     case .needsNoTransaction:
       return "Put it in its own migration marked '-- migrate:up transaction:false'."
-    case .partiallyApplied(_, _, _, _, let isRollback, _):
+    case .partiallyApplied(_, _, _, _, _, let isRollback, _):
       return "Undo those statements by hand (or make them idempotent, such as CREATE TABLE IF "
         + "NOT EXISTS), fix the file, and run 'strata \(isRollback ? "rollback" : "migrate")' again."
     case .noTransactionInSingleTransaction:

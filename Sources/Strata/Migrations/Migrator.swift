@@ -448,6 +448,7 @@ public struct Migrator: Sendable {
           version: migration.version,
           file: script.file,
           line: error.line,
+          statementsRun: error.statementNumber - 1,
           error: error.underlying,
           isRollback: isRollback,
           databaseVersion: 0
@@ -611,11 +612,12 @@ public struct Migrator: Sendable {
         statement: statement,
         databaseVersion: version
       )
-    case .partiallyApplied(let v, let file, let line, let underlying, let isRollback, _):
+    case .partiallyApplied(let v, let file, let line, let run, let underlying, let isRollback, _):
       return .partiallyApplied(
         version: v,
         file: file,
         line: line,
+        statementsRun: run,
         error: underlying,
         isRollback: isRollback,
         databaseVersion: version

@@ -325,6 +325,7 @@ struct MigrationFixture {
           version: 1,
           file: "migrations/0001_loose.sql",
           line: 4,
+          statementsRun: 2,
           error: SQLiteError(
             extendedCode: 1,
             message: "no such table: nowhere",
@@ -334,7 +335,7 @@ struct MigrationFixture {
           databaseVersion: 0
         )
     )
-    #expect(error?.message.contains("stayed applied and were not undone") == true)
+    #expect(error?.message.contains("the 2 statement(s) before line 4 stayed applied") == true)
     #expect(error?.message.contains("version 1 is not recorded") == true)
     // What the message says is what happened.
     #expect(try db.scalar("SELECT count(*) FROM a") == .integer(1))
