@@ -89,6 +89,13 @@ public enum SeedError: StrataError, Equatable {
   /// The database's state after any seed error.
   static let unchanged = "nothing was seeded; the database is unchanged"
 
+  /// What failed and where, without the database's state: for a caller (such as `init`) that
+  /// changed the database before seeding and states it itself.
+  public var problem: String {
+    let suffix = "; " + Self.unchanged
+    return message.hasSuffix(suffix) ? String(message.dropLast(suffix.count)) : message
+  }
+
   public var message: String {
     switch self {
     case .directoryNotFound(let path):

@@ -92,7 +92,19 @@ public struct DatabaseSetup: Sendable {
       )
     }
     let report = try migrator.migrate(connection)
-    let seeded = try seedNewFiles(connection)
+    let seeded: [String]
+    do {
+      seeded = try seedNewFiles(connection)
+    } catch let error as SeedError {
+      // The seed run rolled back, but this call may have created and migrated the database.
+      throw SetupError.seedingFailed(
+        path: path,
+        created: created,
+        version: report.toVersion,
+        problem: error.problem,
+        help: error.help
+      )
+    }
     return SetupReport(
       database: path,
       created: created,

@@ -13,6 +13,9 @@ public enum SetupError: StrataError, Equatable {
   case copyFailed(path: String, reason: String)
   /// `strata template` could not write its output; an older template there is unchanged.
   case templateNotWritten(path: String, reason: String)
+  /// The database was set up (created, migrated) but loading the seeds failed; no seed row was
+  /// written.
+  case seedingFailed(path: String, created: Bool, version: Int64, problem: String, help: String)
 
   public var message: String {
     switch self {
@@ -30,6 +33,9 @@ public enum SetupError: StrataError, Equatable {
       "could not copy the template to \(path): \(reason); no database was created"
     case .templateNotWritten(let path, let reason):
       "could not write the template \(path): \(reason); an existing template there is unchanged"
+    case .seedingFailed(let path, let created, let version, let problem, _):
+      "\(problem); no seed rows were written, and \(path) is \(created ? "created and " : "")at "
+        + "version \(version)"
     }
   }
 
@@ -43,6 +49,8 @@ public enum SetupError: StrataError, Equatable {
       "Rebuild the template with 'strata template' from the current migrations."
     case .databaseIsNewer:
       "Update the app (or point --migrations at the newer migrations); do not downgrade the data."
+    case .seedingFailed(_, _, _, _, let help):
+      "\(help) Then run 'strata init' again: it loads the seed files not loaded yet."
     case .copyFailed, .templateNotWritten:
       "Check that the folder is writable and has free space, then try again."
     }

@@ -283,4 +283,30 @@ struct SetupFixture {
       try Connection(path: fixture.database.path).scalar("SELECT count(*) FROM b") == .integer(3)
     )
   }
+
+  /// A bad seed file on first launch: the error says the database was created and migrated,
+  /// not that it is unchanged.
+  @Test func badSeedFileSaysWhatStateTheNewDatabaseIsIn() throws {
+    let fixture = try SetupFixture()
+    try fixture.dir.write("seeds/b.csv", "id,a_x\nnot-a-number,one\n")
+    var setup = fixture.setup(template: fixture.template)
+    setup.seeds = fixture.dir.path("seeds")
+    setup.seedsDisplayPath = "seeds"
+    let error = #expect(throws: SetupError.self) { try setup.run() }
+    let message = try #require(error?.message)
+    #expect(message.hasPrefix("seeds/b.csv:2:1: column id (INTEGER)"))
+    #expect(
+      message.hasSuffix(
+        "no seed rows were written, and \(fixture.database.path) is created and at version 3"
+      )
+    )
+    #expect(!message.contains("the database is unchanged"))
+    #expect(
+      error?.help.hasSuffix("Then run 'strata init' again: it loads the seed files not loaded yet.")
+        == true
+    )
+    #expect(
+      try Connection(path: fixture.database.path).scalar("SELECT count(*) FROM b") == .integer(0)
+    )
+  }
 }
