@@ -266,7 +266,7 @@ final class SeedLoader {
           " ON CONFLICT (\(target)) DO UPDATE SET "
           + others.map { "\($0) = excluded.\($0)" }.joined(separator: ", ")
           + " WHERE "
-          + others.map { "\(target2).\($0) IS NOT excluded.\($0)" }
+          + others.map { "\(target2).\($0) IS NOT excluded.\($0) COLLATE BINARY" }
           .joined(separator: " OR ")
       } else {
         sql += " ON CONFLICT (\(target)) DO NOTHING"

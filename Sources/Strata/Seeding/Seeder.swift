@@ -385,16 +385,26 @@ public struct Seeder {
   // MARK: - Foreign keys
 
   /// The seeded tables with foreign keys, plus (for `replace` and `upsert`, which can delete
-  /// or change parent rows) the tables that reference them.
+  /// or change parent rows) every table that references them, directly or through a chain of
+  /// cascades: a cascade into a child can orphan a grandchild.
   private func tablesToCheck(_ tables: [Table], mode: SeedMode) throws -> [String] {
     var names: [String] = []
-    func add(_ name: String) {
-      if !names.contains(where: { Self.folded($0) == Self.folded(name) }) { names.append(name) }
+    @discardableResult
+    func add(_ name: String) -> Bool {
+      guard !names.contains(where: { Self.folded($0) == Self.folded(name) }) else { return false }
+      names.append(name)
+      return true
     }
+    var parents: [String] = []
     for table in tables {
       if !table.foreignKeys.isEmpty { add(table.name) }
-      if mode == .replace || mode == .upsert {
-        for child in try Self.referencingTables(of: table.name, connection) { add(child) }
+      if mode == .replace || mode == .upsert { parents.append(table.name) }
+    }
+    var visited = Set(parents.map(Self.folded))
+    while let parent = parents.popLast() {
+      for child in try Self.referencingTables(of: parent, connection) {
+        add(child)
+        if visited.insert(Self.folded(child)).inserted { parents.append(child) }
       }
     }
     return names

@@ -506,6 +506,50 @@ import Testing
     #expect(try fixture.count("author") == 1)
   }
 
+  /// A forced replace cascades into `book`; that orphans `review`, two levels down. The dry
+  /// run must fail exactly as the real run does, naming the orphaned table.
+  @Test(arguments: [true, false])
+  func forcedReplaceThatOrphansAGrandchildFailsInTheDryRunToo(dryRun: Bool) throws {
+    let fixture = try SeedFixture(
+      schema: """
+        CREATE TABLE author (id INTEGER PRIMARY KEY, name TEXT);
+        CREATE TABLE book (id INTEGER PRIMARY KEY, title TEXT UNIQUE,
+          author_id INTEGER REFERENCES author(id) ON DELETE CASCADE);
+        CREATE TABLE review (id INTEGER PRIMARY KEY, book_title TEXT REFERENCES book(title));
+        INSERT INTO author VALUES (1, 'Ann');
+        INSERT INTO book VALUES (10, 'Dune', 1);
+        INSERT INTO review VALUES (100, 'Dune');
+        """
+    )
+    let file = try fixture.csv("author.csv", "id,name\n1,Ann\n")
+    let error = #expect(throws: SeedError.self) {
+      try fixture.seeder.seed(
+        [file],
+        options: SeedOptions(mode: .replace, dryRun: dryRun, force: true)
+      )
+    }
+    guard case .foreignKeyViolation(_, _, let table, _, let parent, _)? = error else {
+      Issue.record("expected a foreign key violation, got \(String(describing: error))")
+      return
+    }
+    #expect(table == "review" && parent == "book")
+    #expect(try fixture.count("book") == 1)
+    #expect(try fixture.count("review") == 1)
+  }
+
+  @Test func upsertUpdatesAValueThatDiffersOnlyInCase() throws {
+    let fixture = try SeedFixture(
+      schema: """
+        CREATE TABLE p (id INTEGER PRIMARY KEY, name TEXT COLLATE NOCASE);
+        INSERT INTO p VALUES (1, 'ANN');
+        """
+    )
+    let file = try fixture.csv("p.csv", "id,name\n1,ann\n")
+    let report = try fixture.seeder.seed([file], options: SeedOptions(mode: .upsert))
+    #expect(report.updated == 1)
+    #expect(try fixture.rows("SELECT name FROM p") == [[.text("ann")]])
+  }
+
   @Test func appendInsertsEveryRowAndADuplicateFailsTheRun() throws {
     let fixture = try SeedFixture()
     let file = try fixture.csv("person_info.csv", "name,age\nPeter,22\n")
