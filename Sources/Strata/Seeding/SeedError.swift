@@ -248,9 +248,8 @@ public enum SeedError: StrataError, Equatable {
       return "Another process holds the database's write lock. Retry, or raise --busy-timeout."
     case .database(_, let error) where error.extendedCode == 787:
       // SQLITE_CONSTRAINT_FOREIGNKEY at COMMIT: a deferred foreign key is still broken.
-      return "The seeded rows leave a foreign key without its parent row; run "
-        + "'sqlite3 DATABASE \"PRAGMA foreign_key_check\"' after a --dry-run to see where, "
-        + "then fix the CSV (or seed the parent rows too)."
+      return "The seeded rows leave a foreign key without its parent row: make sure every "
+        + "row they reference is in the database or in a seed file of the same run."
     case .rowFailed:
       return "Fix the row so it satisfies the table's constraints, then run the command again."
     case .batchFailed, .database:
