@@ -342,6 +342,12 @@ public enum SchemaComparison {
       object: .check,
       table: table
     )
+    // What the facets above do not cover (`UNIQUE ON CONFLICT REPLACE`, `NOT NULL ON CONFLICT
+    // IGNORE`, `DEFERRABLE INITIALLY DEFERRED`) still changes what the table does: compare the
+    // definitions themselves, layout, comments, quoting and case aside.
+    if result.isEmpty, normalizedSQL(wanted.sql) != normalizedSQL(found.sql) {
+      changed("definition", wanted.sql, found.sql)
+    }
     return result
   }
 

@@ -42,6 +42,41 @@ import Testing
     )
   }
 
+  /// Clauses no PRAGMA reports still change what a table does: `ON CONFLICT REPLACE` silently
+  /// deletes rows.
+  @Test(arguments: [
+    "CREATE TABLE kv (k TEXT UNIQUE ON CONFLICT REPLACE, v INTEGER NOT NULL REFERENCES kv (k))",
+    "CREATE TABLE kv (k TEXT UNIQUE, v INTEGER NOT NULL ON CONFLICT IGNORE REFERENCES kv (k))",
+    "CREATE TABLE kv (k TEXT UNIQUE, v INTEGER NOT NULL REFERENCES kv (k) DEFERRABLE INITIALLY "
+      + "DEFERRED)",
+  ])
+  func constraintClausesWithoutAPragmaAreDrift(rebuilt: String) throws {
+    let folder = try TemporaryDirectory()
+    try folder.write(
+      "migrations/0001_kv.sql",
+      "CREATE TABLE kv (k TEXT UNIQUE, v INTEGER NOT NULL REFERENCES kv (k));"
+    )
+    let migrations = try MigrationSet(directory: folder.path("migrations"))
+    let live = try Connection.inMemory()
+    _ = try Migrator(migrations).migrate(live)
+    try live.execute("DROP TABLE kv; \(rebuilt);")
+    let report = try DriftCheck(migrations).check(live)
+    #expect(report.hasDrift)
+    #expect(report.differences.contains { $0.aspect == "definition" || $0.object == .foreignKey })
+  }
+
+  @Test func layoutAndQuotingAloneAreNotDrift() throws {
+    let folder = try TemporaryDirectory()
+    try folder.write("migrations/0001_kv.sql", "CREATE TABLE kv (k TEXT UNIQUE, v INTEGER);")
+    let migrations = try MigrationSet(directory: folder.path("migrations"))
+    let live = try Connection.inMemory()
+    _ = try Migrator(migrations).migrate(live)
+    try live.execute(
+      "DROP TABLE kv; CREATE TABLE \"kv\" (\n  -- the key\n  \"k\" text UNIQUE,\n  v integer\n);"
+    )
+    #expect(try DriftCheck(migrations).check(live).differences == [])
+  }
+
   @Test func changedColumnDefinitionsAreReportedAspectByAspect() throws {
     let folder = try TemporaryDirectory()
     try folder.write(
