@@ -20,6 +20,8 @@ public enum SeedValueProblem: String, Hashable, Sendable, Codable {
   case notHexadecimal
   /// `-0`: the sign would be lost.
   case negativeZero
+  /// `1e-400`: too close to zero for a REAL; it would be stored as 0 or lose precision.
+  case underflow
 
   var explanation: String {
     switch self {
@@ -34,6 +36,8 @@ public enum SeedValueProblem: String, Hashable, Sendable, Codable {
     case .emptyString: "the value is a quoted empty string (\"\"), which is not a number"
     case .notHexadecimal: "the value is not hexadecimal digits (two per byte)"
     case .negativeZero: "the value is -0, whose sign would be lost"
+    case .underflow:
+      "the value is too close to zero for a REAL and would be stored as 0 or lose precision"
     }
   }
 }
@@ -217,7 +221,8 @@ public enum SeedError: StrataError, Equatable {
         return "Declare the column TEXT to keep the value as written, or write the number "
           + "without it."
       case .surroundingSpaces: return "Remove the spaces around the number."
-      case .integerOverflow: return "Declare the column TEXT to keep the digits exactly."
+      case .integerOverflow, .underflow:
+        return "Declare the column TEXT to keep the digits exactly."
       case .notInteger, .notNumber, .notFinite:
         return "Fix the value, leave the field empty for NULL, or declare the column TEXT."
       case .emptyString: return "Leave the field unquoted and empty for NULL."

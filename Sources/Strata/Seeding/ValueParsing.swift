@@ -123,8 +123,29 @@ enum ValueParsing {
       }
       return .invalid(.notNumber)
     }
+    return checkedReal(p, count)
+  }
+
+  /// A decimal's value as a REAL, refused where storing it would change it: infinite, a
+  /// non-zero number that underflows to 0 or to a subnormal, or a negative zero.
+  private static func checkedReal(_ p: UnsafePointer<UInt8>, _ count: Int) -> ParsedNumber {
     let value = parseDouble(p, count)
-    return value.isFinite ? .real(value) : .invalid(.notFinite)
+    guard value.isFinite else { return .invalid(.notFinite) }
+    if value == 0 || abs(value) < Double.leastNormalMagnitude {
+      if mantissaHasNonZeroDigit(p, count) { return .invalid(.underflow) }
+      if p[0] == minus { return .invalid(.negativeZero) }
+    }
+    return .real(value)
+  }
+
+  /// Whether any digit before the exponent is not 0.
+  private static func mantissaHasNonZeroDigit(_ p: UnsafePointer<UInt8>, _ count: Int) -> Bool {
+    var i = 0
+    while i < count, p[i] != UInt8(ascii: "e"), p[i] != UInt8(ascii: "E") {
+      if isDigit(p[i]), p[i] != zero { return true }
+      i += 1
+    }
+    return false
   }
 
   /// A NUMERIC column's value: canonical integers and decimals become numbers; numbers SQLite
@@ -147,8 +168,7 @@ enum ValueParsing {
       if count > digits + 1, p[digits] == zero, isDigit(p[digits + 1]) {
         return .invalid(.leadingZeros)
       }
-      let value = parseDouble(p, count)
-      return value.isFinite ? .real(value) : .invalid(.notFinite)
+      return checkedReal(p, count)
     }
     let (start, end) = trimmed(p, count)
     if end > start, isDecimal(p + start, end - start) { return .invalid(.surroundingSpaces) }

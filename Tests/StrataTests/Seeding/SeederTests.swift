@@ -537,6 +537,47 @@ import Testing
     #expect(try fixture.count("review") == 1)
   }
 
+  /// Values a REAL or NUMERIC column would silently store as something else.
+  @Test(arguments: [
+    ("1e-400", "REAL", SeedValueProblem.underflow),
+    ("1e-320", "REAL", .underflow),
+    ("1e-400", "NUMERIC", .underflow),
+    ("-0.0", "REAL", .negativeZero),
+    ("-0", "REAL", .negativeZero),
+    ("-0.0", "NUMERIC", .negativeZero),
+  ])
+  func realValuesThatWouldChangeAreRefused(
+    value: String,
+    type: String,
+    problem: SeedValueProblem
+  )
+    throws
+  {
+    let fixture = try SeedFixture(schema: "CREATE TABLE t (id INTEGER PRIMARY KEY, v \(type));")
+    let file = try fixture.csv("t.csv", "id,v\n1,\(value)\n")
+    guard
+      case .invalidValue(_, let line, _, let name, _, let found)? = fixture.seedError(
+        [file],
+        mode: .append
+      )
+    else {
+      Issue.record("expected \(value) to be refused in a \(type) column")
+      return
+    }
+    #expect(line == 2 && name == "v" && found == problem)
+    #expect(try fixture.count("t") == 0)
+  }
+
+  @Test func plainZerosAndSmallNormalNumbersAreKept() throws {
+    let fixture = try SeedFixture(schema: "CREATE TABLE t (id INTEGER PRIMARY KEY, v REAL);")
+    let file = try fixture.csv("t.csv", "id,v\n1,0\n2,0.0\n3,1e-300\n4,-2.5e-10\n")
+    _ = try fixture.seeder.seed([file], options: SeedOptions(mode: .append))
+    #expect(
+      try fixture.rows("SELECT v FROM t ORDER BY id")
+        == [[.real(0)], [.real(0)], [.real(1e-300)], [.real(-2.5e-10)]]
+    )
+  }
+
   @Test func upsertUpdatesAValueThatDiffersOnlyInCase() throws {
     let fixture = try SeedFixture(
       schema: """
