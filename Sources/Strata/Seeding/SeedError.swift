@@ -89,6 +89,7 @@ public enum SeedError: StrataError, Equatable {
     count: Int
   )
   case database(file: String?, error: SQLiteError)
+  case sameTableTwice(table: String, files: [String])
 
   /// The database's state after any seed error.
   static let unchanged = "nothing was seeded; the database is unchanged"
@@ -173,6 +174,8 @@ public enum SeedError: StrataError, Equatable {
       let others = count > 1 ? " (\(count) rows in all)" : ""
       return "\(place)FOREIGN KEY constraint failed: \(table).\(list(columns)) has no "
         + "matching row in \(parent)\(others); \(Self.unchanged)"
+    case .sameTableTwice(let table, let files):
+      return "\(files.joined(separator: " and ")) both load table \(table); \(Self.unchanged)"
     case .database(let file, let error):
       let place = file.map { "\($0): " } ?? ""
       return "\(place)\(error.message) (SQLite error \(error.extendedCode)); \(Self.unchanged)"
@@ -183,6 +186,8 @@ public enum SeedError: StrataError, Equatable {
     switch self {
     case .directoryNotFound:
       return "Pass --seeds DIR (or set STRATA_SEEDS), or create the folder with CSV files in it."
+    case .sameTableTwice:
+      return "Load each table from one file per run: merge the files, or seed them one at a time."
     case .fileNotFound:
       return "Check the path; 'strata seed' with no file loads every CSV in the seeds folder."
     case .emptyFile:

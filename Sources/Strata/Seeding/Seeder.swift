@@ -238,6 +238,16 @@ public struct Seeder {
           continue
         }
       }
+      // Two files into one table in one run: in `replace` mode the second would delete the
+      // first's rows, and in the others the order of two files would decide the outcome.
+      if let earlier = planned.first(where: {
+        Self.folded($0.table.name) == Self.folded(table.name)
+      }) {
+        throw SeedError.sameTableTwice(
+          table: table.name,
+          files: [earlier.file.displayPath, file.displayPath]
+        )
+      }
       planned.append(Planned(file: file, table: table))
     }
     // 2. Every header, before any row is written.

@@ -578,6 +578,21 @@ import Testing
     )
   }
 
+  @Test func twoFilesForOneTableInOneRunAreRefused() throws {
+    let fixture = try SeedFixture()
+    let first = try fixture.csv("person_info.csv", "name,age\nPeter,22\n")
+    let second = try fixture.csv("people.csv", "name,age\nJack,20\n")
+    let renamed = SeedFile(url: second.url, table: "PERSON_INFO", displayPath: second.displayPath)
+    #expect(
+      fixture.seedError([first, renamed], mode: .replace)
+        == .sameTableTwice(
+          table: "person_info",
+          files: ["seeds/person_info.csv", "seeds/people.csv"]
+        )
+    )
+    #expect(try fixture.count("person_info") == 0)
+  }
+
   @Test func upsertUpdatesAValueThatDiffersOnlyInCase() throws {
     let fixture = try SeedFixture(
       schema: """
