@@ -30,9 +30,14 @@ public enum TemplateBuilder {
     guard isDirectory(atPath: folder.path) else {
       throw DatabaseOpenError.folderMissing(path: destination.path, folder: folder.path)
     }
-    let stem = folder.appendingPathComponent(
-      ".\(destination.lastPathComponent).strata-\(UUID().uuidString)"
-    ).path
+    let prefix = ".\(destination.lastPathComponent).strata-"
+    removeStaleFiles(
+      in: folder,
+      prefix: prefix,
+      suffixes: [".build", ".build-journal", ".build-wal", ".build-shm", ".tmp"],
+      olderThan: TemplateInstaller.staleAfter
+    )
+    let stem = folder.appendingPathComponent("\(prefix)\(UUID().uuidString)").path
     let scratch = stem + ".build"
     let output = stem + ".tmp"
     defer {

@@ -11,6 +11,9 @@ import Darwin
 /// the name exists (callers `verify` the template first). A crash at any moment leaves either no database or a
 /// complete one, and an existing file is never overwritten.
 enum TemplateInstaller {
+  /// How old a temporary copy must be before an install removes it as a leftover of a crash.
+  static let staleAfter: Double = 600
+
   /// Checks that `template` is a complete SQLite database: the header, then `quick_check`.
   static func verify(_ template: URL) throws {
     let path = template.path
@@ -52,9 +55,9 @@ enum TemplateInstaller {
   ) throws -> Bool {
     if databaseFileKind(at: destination.path) != .missing { return false }
     let folder = destination.deletingLastPathComponent()
-    let temporary = folder.appendingPathComponent(
-      ".\(destination.lastPathComponent).strata-\(UUID().uuidString).tmp"
-    )
+    let prefix = ".\(destination.lastPathComponent).strata-"
+    removeStaleFiles(in: folder, prefix: prefix, suffixes: [".tmp"], olderThan: staleAfter)
+    let temporary = folder.appendingPathComponent("\(prefix)\(UUID().uuidString).tmp")
     defer { unlink(temporary.path) }
     do {
       try FileManager.default.copyItem(at: template, to: temporary)

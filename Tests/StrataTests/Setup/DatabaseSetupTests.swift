@@ -309,4 +309,21 @@ struct SetupFixture {
       try Connection(path: fixture.database.path).scalar("SELECT count(*) FROM b") == .integer(0)
     )
   }
+
+  /// A `kill -9` between copy and link leaves a temporary copy; the next install removes it
+  /// once it is old enough not to be another process's copy in progress.
+  @Test func staleTemporaryCopiesAreRemovedAndFreshOnesKept() throws {
+    let fixture = try SetupFixture()
+    let folder = fixture.database.deletingLastPathComponent()
+    let stale = try fixture.dir.write("Documents/.data.sqlite3.strata-OLD.tmp", "leftover")
+    let fresh = try fixture.dir.write("Documents/.data.sqlite3.strata-NEW.tmp", "in progress")
+    let other = try fixture.dir.write("Documents/notes.tmp", "not ours")
+    try FileManager.default.setAttributes(
+      [.modificationDate: Date(timeIntervalSinceNow: -3600)],
+      ofItemAtPath: stale.path
+    )
+    try fixture.setup(template: fixture.template).run()
+    let left = Set(try FileManager.default.contentsOfDirectory(atPath: folder.path))
+    #expect(left == [fresh.lastPathComponent, other.lastPathComponent, "data.sqlite3"])
+  }
 }
