@@ -22,6 +22,7 @@ public enum TemplateBuilder {
   static let templateTimestamp = "1970-01-01T00:00:00.000Z"
 
   /// Writes the template to `destination`, replacing an older template there atomically.
+  @discardableResult
   public static func build(_ migrations: MigrationSet, to destination: URL) throws -> Report {
     if databaseFileKind(at: destination.path) == .directory {
       throw DatabaseOpenError.isDirectory(path: destination.path)
