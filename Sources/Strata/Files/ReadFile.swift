@@ -9,7 +9,37 @@ import Darwin
 /// Plain POSIX reads: reading a thousand small migration files through `URL` and `Data`
 /// costs more than `strata status` may take.
 func readFile(atPath path: String) -> [UInt8]? {
-  let descriptor = open(path, O_RDONLY)
+  readFile(opening: { open(path, O_RDONLY) })
+}
+
+/// Reads many files of one folder, opening each relative to the folder (`openat`), which
+/// spares the kernel a walk of the whole path per file.
+/// Safe to share between threads: it only holds the folder's descriptor, which `openat`
+/// may use from any thread.
+final class DirectoryReader: @unchecked Sendable {
+  private let descriptor: Int32
+
+  /// Nil when the folder cannot be opened; `openError` says why.
+  init?(_ path: String) {
+    descriptor = open(path, O_RDONLY | O_DIRECTORY)
+    guard descriptor >= 0 else { return nil }
+  }
+
+  /// Why the last `open` failed, for messages.
+  static var openError: String { String(cString: strerror(errno)) }
+
+  deinit {
+    close(descriptor)
+  }
+
+  /// The bytes of the regular file `name` in the folder, or nil.
+  func read(_ name: String) -> [UInt8]? {
+    readFile(opening: { openat(descriptor, name, O_RDONLY) })
+  }
+}
+
+private func readFile(opening: () -> Int32) -> [UInt8]? {
+  let descriptor = opening()
   guard descriptor >= 0 else { return nil }
   defer { close(descriptor) }
   var info = stat()

@@ -1,8 +1,8 @@
 /// Reads migration file names and contents (dbmate markers, golang-migrate pairs).
 enum MigrationParser {
   /// What a `.sql` file name says.
-  struct FileName: Equatable {
-    enum Part: Equatable { case whole, up, down }
+  struct FileName: Equatable, Sendable {
+    enum Part: Equatable, Sendable { case whole, up, down }
     let version: Int64
     let name: String
     let part: Part

@@ -32,10 +32,17 @@ public struct MigrationSet: Sendable {
     } catch {
       throw MigrationError.unreadable(file: shown, reason: error.localizedDescription)
     }
-    struct Parts {
-      var whole: [(String, MigrationParser.FileName)] = []
-      var up: (String, MigrationParser.FileName)?
-      var down: (String, MigrationParser.FileName)?
+    /// A file of the folder: its name on disk, how messages show it, what its name says.
+    struct File: Sendable {
+      let name: String
+      let shown: String
+      let parsed: MigrationParser.FileName
+    }
+    struct Parts: Sendable {
+      let version: Int64
+      var whole: [File] = []
+      var up: File?
+      var down: File?
     }
     var byVersion: [Int64: Parts] = [:]
     for name in names where !name.hasPrefix(".") && name.lowercased().hasSuffix(".sql") {
@@ -43,64 +50,86 @@ public struct MigrationSet: Sendable {
       guard let parsed = MigrationParser.parseFileName(name) else {
         throw MigrationError.invalidFileName(file: file)
       }
-      var parts = byVersion[parsed.version, default: Parts()]
+      let entry = File(name: name, shown: file, parsed: parsed)
+      var parts = byVersion[parsed.version, default: Parts(version: parsed.version)]
       switch parsed.part {
-      case .whole: parts.whole.append((file, parsed))
+      case .whole: parts.whole.append(entry)
       case .up:
         if let existing = parts.up {
-          throw MigrationError.duplicateVersion(version: parsed.version, files: [existing.0, file])
+          throw MigrationError.duplicateVersion(
+            version: parsed.version,
+            files: [existing.shown, file]
+          )
         }
-        parts.up = (file, parsed)
+        parts.up = entry
       case .down:
         if let existing = parts.down {
-          throw MigrationError.duplicateVersion(version: parsed.version, files: [existing.0, file])
+          throw MigrationError.duplicateVersion(
+            version: parsed.version,
+            files: [existing.shown, file]
+          )
         }
-        parts.down = (file, parsed)
+        parts.down = entry
       }
       byVersion[parsed.version] = parts
     }
-    let folder = url.path.hasSuffix("/") ? url.path : url.path + "/"
-    var migrations: [Migration] = []
-    for version in byVersion.keys.sorted() {
-      guard let parts = byVersion[version] else { continue }
-      let files = parts.whole.map(\.0) + [parts.up?.0].compactMap { $0 }
-      if files.count > 1 {
-        throw MigrationError.duplicateVersion(version: version, files: files)
+    guard let folder = DirectoryReader(url.path) else {
+      throw MigrationError.unreadable(file: shown, reason: DirectoryReader.openError)
+    }
+    @Sendable func read(_ file: File) throws -> [UInt8] {
+      guard let bytes = folder.read(file.name) else {
+        throw MigrationError.unreadable(file: file.shown, reason: "permission denied or not a file")
       }
-      if let (file, parsed) = parts.whole.first {
+      guard String(validating: bytes, as: UTF8.self) != nil else {
+        throw MigrationError.unreadable(file: file.shown, reason: "not UTF-8 text")
+      }
+      return bytes
+    }
+    // Names are checked in order first; reading and parsing the files is spread over the
+    // cores, and the first failure in version order is the one reported.
+    let versions = byVersion.keys.sorted().compactMap { byVersion[$0] }
+    let parsed = versions.concurrentMap { parts -> Migration? in
+      let files = parts.whole.map(\.shown) + [parts.up?.shown].compactMap { $0 }
+      if files.count > 1 {
+        throw MigrationError.duplicateVersion(version: parts.version, files: files)
+      }
+      if let whole = parts.whole.first {
         if let down = parts.down {
-          throw MigrationError.duplicateVersion(version: version, files: [file, down.0])
-        }
-        let bytes = try Self.read(folder + parsed.fileNameOnDisk(file), file)
-        let (up, down) = try MigrationParser.parseContent(bytes: bytes, file: file)
-        migrations.append(Self.migration(parsed, up: up, down: down))
-      } else if let (upFile, parsed) = parts.up {
-        let upBytes = MigrationParser.normalize(
-          try Self.read(folder + parsed.fileNameOnDisk(upFile), upFile)
-        )
-        guard containsSQL(upBytes) else { throw MigrationError.emptyMigration(file: upFile) }
-        let upText = String(decoding: upBytes, as: UTF8.self)
-        let up = MigrationScript(sql: upText, file: upFile, firstLine: 1, isTransactional: true)
-        var down: MigrationScript?
-        if let (downFile, downParsed) = parts.down {
-          let downBytes = MigrationParser.normalize(
-            try Self.read(folder + downParsed.fileNameOnDisk(downFile), downFile)
+          throw MigrationError.duplicateVersion(
+            version: parts.version,
+            files: [whole.shown, down.shown]
           )
+        }
+        let (up, down) = try MigrationParser.parseContent(bytes: try read(whole), file: whole.shown)
+        return Self.migration(whole.parsed, up: up, down: down)
+      } else if let upFile = parts.up {
+        let upBytes = MigrationParser.normalize(try read(upFile))
+        guard containsSQL(upBytes) else { throw MigrationError.emptyMigration(file: upFile.shown) }
+        let up = MigrationScript(
+          sql: String(decoding: upBytes, as: UTF8.self),
+          file: upFile.shown,
+          firstLine: 1,
+          isTransactional: true
+        )
+        var down: MigrationScript?
+        if let downFile = parts.down {
+          let downBytes = MigrationParser.normalize(try read(downFile))
           if containsSQL(downBytes) {
-            let downText = String(decoding: downBytes, as: UTF8.self)
             down = MigrationScript(
-              sql: downText,
-              file: downFile,
+              sql: String(decoding: downBytes, as: UTF8.self),
+              file: downFile.shown,
               firstLine: 1,
               isTransactional: true
             )
           }
         }
-        migrations.append(Self.migration(parsed, up: up, down: down))
-      } else if let (downFile, _) = parts.down {
-        throw MigrationError.downWithoutUp(file: downFile)
+        return Self.migration(upFile.parsed, up: up, down: down)
+      } else if let downFile = parts.down {
+        throw MigrationError.downWithoutUp(file: downFile.shown)
       }
+      return nil
     }
+    let migrations = try parsed.compactMap { try $0.get() }
     self.migrations = migrations
     self.directory = shown
   }
@@ -137,21 +166,4 @@ public struct MigrationSet: Sendable {
     return SHA256.hex(bytes[first...last])
   }
 
-  /// The file's bytes, which must be UTF-8 text.
-  private static func read(_ path: String, _ file: String) throws -> [UInt8] {
-    guard let bytes = readFile(atPath: path) else {
-      throw MigrationError.unreadable(file: file, reason: "permission denied or not a file")
-    }
-    guard String(validating: bytes, as: UTF8.self) != nil else {
-      throw MigrationError.unreadable(file: file, reason: "not UTF-8 text")
-    }
-    return bytes
-  }
-}
-
-extension MigrationParser.FileName {
-  /// The name on disk: the last component of the displayed path.
-  fileprivate func fileNameOnDisk(_ displayed: String) -> String {
-    displayed.split(separator: "/").last.map(String.init) ?? displayed
-  }
 }

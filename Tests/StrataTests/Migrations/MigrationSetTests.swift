@@ -189,6 +189,25 @@ import Testing
     }
   }
 
+  /// Files are read in parallel; the error is still the first bad file in version order, and
+  /// the migrations come out sorted.
+  @Test func firstBadFileInVersionOrderIsReported() throws {
+    let dir = try TemporaryDirectory()
+    for version in 1...60 {
+      let name = String(format: "%04d_step.sql", version)
+      let content = version == 17 || version == 45 ? "-- nothing yet\n" : "SELECT \(version);"
+      try dir.write("m/\(name)", content)
+    }
+    #expect(throws: MigrationError.emptyMigration(file: "m/0017_step.sql")) {
+      try MigrationSet(directory: dir.path("m"), displayPath: "m")
+    }
+    try dir.write("m/0017_step.sql", "SELECT 17;")
+    try dir.write("m/0045_step.sql", "SELECT 45;")
+    let set = try MigrationSet(directory: dir.path("m"), displayPath: "m")
+    #expect(set.migrations.map(\.version) == Array(1...60))
+    #expect(set.migrations[44].up.sql == "SELECT 45;")
+  }
+
   @Test func missingFolderIsAnError() throws {
     let dir = try TemporaryDirectory()
     #expect(throws: MigrationError.directoryNotFound(path: "nope")) {
