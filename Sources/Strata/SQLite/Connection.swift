@@ -24,8 +24,16 @@ public final class Connection {
   /// The path this connection was opened with (`:memory:` for an in-memory database).
   public let path: String
 
+  /// Configures SQLite once, before the first connection.
+  private static let configured: Void = {
+    #if os(Linux)
+    _ = strata_sqlite_disable_memstatus()
+    #endif
+  }()
+
   /// Opens `path`. The default busy timeout lets a second process wait for a writer.
   public init(path: String, mode: OpenMode = .readWriteCreate, busyTimeout: Int = 5_000) throws {
+    Self.configured
     var flags: Int32 = SQLITE_OPEN_NOMUTEX
     switch mode {
     case .readOnly: flags |= SQLITE_OPEN_READONLY
