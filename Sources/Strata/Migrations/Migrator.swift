@@ -46,6 +46,26 @@ public struct MigrationStep: Hashable, Sendable, Codable {
   public let sql: String?
 }
 
+extension MigrationStep {
+  /// A step for one part (`script`) of `migration`.
+  init(
+    _ migration: Migration,
+    _ script: MigrationScript,
+    _ direction: Direction,
+    durationMs: Int64 = 0,
+    sql: String? = nil
+  ) {
+    self.init(
+      version: migration.version,
+      name: migration.name,
+      file: script.file,
+      direction: direction,
+      durationMs: durationMs,
+      sql: sql
+    )
+  }
+}
+
 /// What `migrate` or `rollback` did.
 public struct MigrationReport: Hashable, Sendable, Codable {
   public let fromVersion: Int64
@@ -138,14 +158,7 @@ public struct Migrator: Sendable {
     let remaining = wanted.count - toApply.count
     if options.dryRun {
       let steps = toApply.map {
-        MigrationStep(
-          version: $0.version,
-          name: $0.name,
-          file: $0.up.file,
-          direction: .up,
-          durationMs: 0,
-          sql: $0.up.sql
-        )
+        MigrationStep($0, $0.up, .up, sql: $0.up.sql)
       }
       return MigrationReport(
         fromVersion: plan.currentVersion,
@@ -210,14 +223,7 @@ public struct Migrator: Sendable {
         fromVersion: plan.currentVersion,
         toVersion: remaining,
         steps: toRevert.map {
-          MigrationStep(
-            version: $0.0.version,
-            name: $0.0.name,
-            file: $0.1.file,
-            direction: .down,
-            durationMs: 0,
-            sql: $0.1.sql
-          )
+          MigrationStep($0.0, $0.1, .down, sql: $0.1.sql)
         },
         dryRun: true,
         pendingCount: 0
@@ -253,12 +259,10 @@ public struct Migrator: Sendable {
           guard ran else { continue }
           done.append(
             MigrationStep(
-              version: migration.version,
-              name: migration.name,
-              file: down.file,
-              direction: .down,
-              durationMs: milliseconds(ContinuousClock.now - started),
-              sql: nil
+              migration,
+              down,
+              .down,
+              durationMs: milliseconds(ContinuousClock.now - started)
             )
           )
         }
@@ -330,12 +334,10 @@ public struct Migrator: Sendable {
           guard ran else { continue }
           steps.append(
             MigrationStep(
-              version: migration.version,
-              name: migration.name,
-              file: migration.up.file,
-              direction: .up,
-              durationMs: milliseconds(ContinuousClock.now - started),
-              sql: nil
+              migration,
+              migration.up,
+              .up,
+              durationMs: milliseconds(ContinuousClock.now - started)
             )
           )
         }
@@ -394,14 +396,7 @@ public struct Migrator: Sendable {
             let duration = milliseconds(ContinuousClock.now - started)
             try history.record(migration, appliedAt: Date(), durationMs: duration)
             steps.append(
-              MigrationStep(
-                version: migration.version,
-                name: migration.name,
-                file: migration.up.file,
-                direction: .up,
-                durationMs: duration,
-                sql: nil
-              )
+              MigrationStep(migration, migration.up, .up, durationMs: duration)
             )
           }
           return steps
