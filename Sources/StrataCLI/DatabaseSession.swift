@@ -19,13 +19,12 @@ enum DatabaseSession {
       throw DatabaseOpenError.missing(path: location.url.path)
     }
     if forWriting {
-      if missing, location.isDefault {
-        try FileManager.default.createDirectory(
-          at: location.url.deletingLastPathComponent(),
-          withIntermediateDirectories: true
-        )
-      }
-      return try openDatabase(at: location.url, access: .create, busyTimeout: busyTimeout)
+      return try openDatabase(
+        at: location.url,
+        access: .create,
+        busyTimeout: busyTimeout,
+        createsFolder: location.isDefault
+      )
     }
     if missing { return try Connection.inMemory() }
     return try openDatabase(at: location.url, access: .read, busyTimeout: busyTimeout)

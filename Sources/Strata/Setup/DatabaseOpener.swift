@@ -68,10 +68,14 @@ public enum DatabaseAccess: Sendable {
 /// not SQLite or a read-only file is reported clearly and never changed.
 ///
 /// Foreign keys are turned on, as an app's connection would have them.
+///
+/// - Parameter createsFolder: with `.create`, make the file's folder when it is missing (the
+///   default documents folder); otherwise a missing folder is an error.
 public func openDatabase(
   at url: URL,
   access: DatabaseAccess,
-  busyTimeout: Int = 5_000
+  busyTimeout: Int = 5_000,
+  createsFolder: Bool = false
 ) throws -> Connection {
   let path = url.path
   switch databaseFileKind(at: path) {
@@ -84,10 +88,7 @@ public func openDatabase(
     case .read, .write:
       throw DatabaseOpenError.missing(path: path)
     case .create:
-      let folder = url.deletingLastPathComponent().path
-      guard isDirectory(atPath: folder) else {
-        throw DatabaseOpenError.folderMissing(path: path, folder: folder)
-      }
+      try prepareFolder(for: url, creating: createsFolder)
     }
   case .empty, .sqlite:
     if access != .read, !isWritable(path) {
@@ -122,4 +123,15 @@ private func isWritable(_ path: String) -> Bool {
     let permissions = attributes[.posixPermissions] as? NSNumber
   else { return FileManager.default.isWritableFile(atPath: path) }
   return permissions.intValue & 0o222 != 0 && FileManager.default.isWritableFile(atPath: path)
+}
+
+/// Makes sure the folder that will hold a new database at `url` exists: creates it, or
+/// reports it missing.
+func prepareFolder(for url: URL, creating: Bool) throws {
+  let folder = url.deletingLastPathComponent()
+  if creating {
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+  } else if !isDirectory(atPath: folder.path) {
+    throw DatabaseOpenError.folderMissing(path: url.path, folder: folder.path)
+  }
 }

@@ -60,15 +60,9 @@ public struct DatabaseSetup: Sendable {
     case .notSQLite: throw DatabaseOpenError.notADatabase(path: path)
     case .missing, .empty, .sqlite: break
     }
-    var created = false
     var templateCopied = false
     if databaseFileKind(at: path) == .missing {
-      let folder = database.deletingLastPathComponent()
-      if createsFolder {
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-      } else if !isDirectory(atPath: folder.path) {
-        throw DatabaseOpenError.folderMissing(path: path, folder: folder.path)
-      }
+      try prepareFolder(for: database, creating: createsFolder)
       if let template {
         try Self.checkTemplate(template, against: set)
         templateCopied = try TemplateInstaller.install(
@@ -78,9 +72,9 @@ public struct DatabaseSetup: Sendable {
         )
       }
     }
-    if databaseFileKind(at: path) == .missing { created = true }
+    // Copied here, or about to be created empty by opening it.
+    let created = templateCopied || databaseFileKind(at: path) == .missing
     let connection = try openDatabase(at: database, access: .create, busyTimeout: busyTimeout)
-    created = created || templateCopied
     let migrator = Migrator(set)
     let plan = try migrator.plan(connection)
     let unknown = plan.migrations(in: .unknown).map(\.version)
