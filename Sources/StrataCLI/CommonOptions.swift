@@ -46,14 +46,10 @@ enum CommonOptions {
   static func migrationsDirectory(
     _ arguments: ParsedArguments,
     _ context: CommandContext
-  ) -> (
-    url: URL, shown: String
-  ) {
-    let given =
-      arguments.value("migrations")
-      ?? context.environment["STRATA_MIGRATIONS"].flatMap { $0.isEmpty ? nil : $0 }
-      ?? "migrations"
-    return (DatabaseLocation.absolute(given, from: context.currentDirectory), given)
+  )
+    -> Folder
+  {
+    folder(option: "migrations", variable: "STRATA_MIGRATIONS", arguments, context)
   }
 
   static let seeds = OptionSpec.value(
@@ -62,19 +58,40 @@ enum CommonOptions {
     help: "The seed CSV folder (default: $STRATA_SEEDS, or ./seeds)."
   )
 
-  /// The seeds folder as given (for messages) and as a URL; `isNamed` when the user chose it
-  /// (with --seeds or STRATA_SEEDS) rather than taking the default `./seeds`.
-  static func seedsDirectory(
+  static func seedsDirectory(_ arguments: ParsedArguments, _ context: CommandContext) -> Folder {
+    folder(option: "seeds", variable: "STRATA_SEEDS", arguments, context)
+  }
+
+  /// A folder named by an option, else an environment variable, else its default: the option's
+  /// name under the current directory.
+  struct Folder {
+    let url: URL
+    /// As the user gave it, for messages.
+    let shown: String
+    /// Chosen by the user rather than taken by default: then it must exist.
+    let isNamed: Bool
+
+    var exists: Bool {
+      var isDirectory: ObjCBool = false
+      return FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory)
+        && isDirectory.boolValue
+    }
+  }
+
+  private static func folder(
+    option: String,
+    variable: String,
     _ arguments: ParsedArguments,
     _ context: CommandContext
-  ) -> (
-    url: URL, shown: String, isNamed: Bool
-  ) {
+  ) -> Folder {
     let named =
-      arguments.value("seeds")
-      ?? context.environment["STRATA_SEEDS"].flatMap { $0.isEmpty ? nil : $0 }
-    let shown = named ?? "seeds"
-    return (DatabaseLocation.absolute(shown, from: context.currentDirectory), shown, named != nil)
+      arguments.value(option) ?? context.environment[variable].flatMap { $0.isEmpty ? nil : $0 }
+    let shown = named ?? option
+    return Folder(
+      url: DatabaseLocation.absolute(shown, from: context.currentDirectory),
+      shown: shown,
+      isNamed: named != nil
+    )
   }
 
   static func loadMigrations(

@@ -98,12 +98,7 @@ enum InitCommand: Command {
     -> URL?
   {
     let directory = CommonOptions.seedsDirectory(arguments, context)
-    var isDirectory: ObjCBool = false
-    if FileManager.default.fileExists(atPath: directory.url.path, isDirectory: &isDirectory),
-      isDirectory.boolValue
-    {
-      return directory.url
-    }
+    if directory.exists { return directory.url }
     if directory.isNamed { throw SeedError.directoryNotFound(path: directory.shown) }
     return nil
   }

@@ -87,15 +87,9 @@ enum InspectCommand: Command {
     _ arguments: ParsedArguments,
     _ context: CommandContext
   ) throws -> MigrationSet? {
-    let named =
-      arguments.value("migrations") != nil
-      || !(context.environment["STRATA_MIGRATIONS"] ?? "").isEmpty
-    if named { return try CommonOptions.loadMigrations(arguments, context) }
     let directory = CommonOptions.migrationsDirectory(arguments, context)
-    var isDirectory: ObjCBool = false
-    guard FileManager.default.fileExists(atPath: directory.url.path, isDirectory: &isDirectory),
-      isDirectory.boolValue
-    else { return nil }
+    if directory.isNamed { return try CommonOptions.loadMigrations(arguments, context) }
+    guard directory.exists else { return nil }
     do {
       return try MigrationSet(directory: directory.url, displayPath: directory.shown)
     } catch let error as any StrataError {
