@@ -349,6 +349,11 @@ public final class CSVReader {
       return .needMore
     }
 
+    /// The error at byte `index` of the current line, its column counted in characters.
+    func failure(_ problem: CSVError.Problem, at index: Int) -> CSVError {
+      CSVError(problem, line: currentLine, column: index - lineStart - continuation + 1)
+    }
+
     fields: while true {
       let column = i - lineStart - continuation + 1
       let fieldLine = currentLine
@@ -399,17 +404,13 @@ public final class CSVReader {
             let length = Self.utf8SequenceLength(p, at: i, end: end)
             if length == 0 {
               if i + 4 > end && !eof { return needMore() }
-              throw CSVError(
-                .invalidUTF8,
-                line: currentLine,
-                column: i - lineStart - continuation + 1
-              )
+              throw failure(.invalidUTF8, at: i)
             }
             i += length
             continuation += length - 1
           } else {
             if byte == 0 {
-              throw CSVError(.nulByte, line: currentLine, column: i - lineStart - continuation + 1)
+              throw failure(.nulByte, at: i)
             }
             i += 1
           }
@@ -424,11 +425,7 @@ public final class CSVReader {
           continue fields
         }
         if next == Self.lineFeed || next == Self.carriageReturn { break fields }
-        throw CSVError(
-          .textAfterClosingQuote,
-          line: currentLine,
-          column: i - lineStart - continuation + 1
-        )
+        throw failure(.textAfterClosingQuote, at: i)
       } else {
         let fieldStart = i
         while i < end {
@@ -436,25 +433,17 @@ public final class CSVReader {
           if byte == Self.comma || byte == Self.lineFeed || byte == Self.carriageReturn { break }
           if byte < 0x80 {
             if byte == Self.quote {
-              throw CSVError(
-                .quoteInUnquotedField,
-                line: currentLine,
-                column: i - lineStart - continuation + 1
-              )
+              throw failure(.quoteInUnquotedField, at: i)
             }
             if byte == 0 {
-              throw CSVError(.nulByte, line: currentLine, column: i - lineStart - continuation + 1)
+              throw failure(.nulByte, at: i)
             }
             i += 1
           } else {
             let length = Self.utf8SequenceLength(p, at: i, end: end)
             if length == 0 {
               if i + 4 > end && !eof { return needMore() }
-              throw CSVError(
-                .invalidUTF8,
-                line: currentLine,
-                column: i - lineStart - continuation + 1
-              )
+              throw failure(.invalidUTF8, at: i)
             }
             i += length
             continuation += length - 1
