@@ -74,11 +74,6 @@ public final class Connection {
   /// The linked SQLite's version string, such as "3.40.1".
   public static var libraryVersion: String { String(cString: sqlite3_libversion()) }
 
-  /// Sets how long (milliseconds) a statement waits for another connection's lock.
-  public func setBusyTimeout(milliseconds: Int) {
-    sqlite3_busy_timeout(handle, Int32(clamping: milliseconds))
-  }
-
   /// Runs SQL that returns no rows (one or more statements).
   public func execute(_ sql: String) throws {
     var message: UnsafeMutablePointer<CChar>?
@@ -148,10 +143,6 @@ public final class Connection {
     )
   }
 
-  /// Interrupts a running statement from another thread.
-  public func interrupt() {
-    sqlite3_interrupt(handle)
-  }
 }
 
 /// Quotes an SQL identifier, doubling embedded double quotes: `a"b` → `"a""b"`.

@@ -36,8 +36,6 @@ public struct SQLiteError: Error, Hashable, Sendable {
   public var isConstraint: Bool { code == SQLITE_CONSTRAINT }
   /// The file could not be opened or written because it is read-only.
   public var isReadOnly: Bool { code == SQLITE_READONLY }
-  /// The database file could not be opened (SQLITE_CANTOPEN).
-  public var isCannotOpen: Bool { code == SQLITE_CANTOPEN }
 }
 
 extension SQLiteError: CustomStringConvertible {

@@ -134,11 +134,6 @@ private func skipSpaceAndComments(_ buffer: UnsafeBufferPointer<UInt8>, from: In
   return i
 }
 
-/// True when `sql` ends at a statement boundary (SQLite's own tokenizer, `sqlite3_complete`).
-public func isCompleteStatement(_ sql: String) -> Bool {
-  sqlite3_complete(sql) != 0
-}
-
 /// True when `sql` holds anything besides white space and comments.
 public func containsSQL(_ sql: String) -> Bool {
   containsSQL(Array(sql.utf8)[...])
