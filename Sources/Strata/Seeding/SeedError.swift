@@ -94,91 +94,81 @@ public enum SeedError: StrataError, Equatable {
   /// The database's state after any seed error.
   static let unchanged = "nothing was seeded; the database is unchanged"
 
+  public var message: String { problem + "; " + Self.unchanged }
+
   /// What failed and where, without the database's state: for a caller (such as `init`) that
   /// changed the database before seeding and states it itself.
   public var problem: String {
-    let suffix = "; " + Self.unchanged
-    return message.hasSuffix(suffix) ? String(message.dropLast(suffix.count)) : message
-  }
-
-  public var message: String {
     switch self {
     case .directoryNotFound(let path):
-      return "seeds folder \(path) does not exist; \(Self.unchanged)"
+      return "seeds folder \(path) does not exist"
     case .fileNotFound(let file):
-      return "\(file) does not exist; \(Self.unchanged)"
+      return "\(file) does not exist"
     case .emptyFile(let file):
-      return "\(file) is empty: a seed file needs at least a header line naming the columns; "
-        + Self.unchanged
+      return "\(file) is empty: a seed file needs at least a header line naming the columns"
     case .malformed(let file, let error):
-      return "\(file):\(error.line):\(error.column): \(error.reason); \(Self.unchanged)"
+      return "\(file):\(error.line):\(error.column): \(error.reason)"
     case .noSuchTable(let file, let table, let tables):
       let known = tables.isEmpty ? "the database has no tables" : "tables: " + list(tables)
-      return "\(file): no table named \(table) (\(known)); \(Self.unchanged)"
+      return "\(file): no table named \(table) (\(known))"
     case .notATable(let file, let table, let kind):
-      return "\(file): \(table) is a \(kind), not a table; \(Self.unchanged)"
+      return "\(file): \(table) is a \(kind), not a table"
     case .protectedTable(let file, let table):
-      return "\(file): \(table) is strata's or SQLite's own table and is never seeded; "
-        + Self.unchanged
+      return "\(file): \(table) is strata's or SQLite's own table and is never seeded"
     case .emptyHeaderName(let file, let line, let column, let position):
-      return "\(file):\(line):\(column): header column \(position) has no name; "
-        + Self.unchanged
+      return "\(file):\(line):\(column): header column \(position) has no name"
     case .unknownColumn(let file, let line, let column, let name, let table, let columns):
       return "\(file):\(line):\(column): table \(table) has no column named "
-        + "\(quoted(name)) (columns: \(list(columns))); \(Self.unchanged)"
+        + "\(quoted(name)) (columns: \(list(columns)))"
     case .generatedColumn(let file, let line, let column, let name, let table):
       return "\(file):\(line):\(column): \(table).\(name) is a generated column and cannot be "
-        + "seeded; \(Self.unchanged)"
+        + "seeded"
     case .duplicateColumn(let file, let line, let column, let name, let firstPosition):
       return "\(file):\(line):\(column): the header names column \(quoted(name)) twice "
-        + "(first as header column \(firstPosition)); \(Self.unchanged)"
+        + "(first as header column \(firstPosition))"
     case .missingRequiredColumns(let file, let table, let columns):
       let noun = columns.count == 1 ? "column" : "columns"
       return "\(file): the header lacks \(table)'s NOT NULL \(noun) without a default: "
-        + "\(list(columns)); \(Self.unchanged)"
+        + "\(list(columns))"
     case .fieldCount(let file, let line, let expected, let found):
       let kind = found < expected ? "too few" : "too many"
-      return "\(file):\(line): \(kind) fields: \(found), but the header has \(expected); "
-        + Self.unchanged
+      return "\(file):\(line): \(kind) fields: \(found), but the header has \(expected)"
     case .invalidValue(let file, let line, let column, let name, let type, let problem):
-      return "\(file):\(line):\(column): column \(name) (\(type)): \(problem.explanation); "
-        + Self.unchanged
+      return "\(file):\(line):\(column): column \(name) (\(type)): \(problem.explanation)"
     case .noKey(let file, let table, let mode, _):
       return "\(file): --mode \(mode.rawValue) needs a key to find existing rows, but the "
         + "header holds neither \(table)'s primary key nor all the columns of a UNIQUE "
-        + "constraint; \(Self.unchanged)"
+        + "constraint"
     case .emptyKey(let file, let line, let column, let name, let mode):
       return "\(file):\(line):\(column): key column \(name) is empty (NULL), so --mode "
-        + "\(mode.rawValue) cannot tell whether the row exists; \(Self.unchanged)"
+        + "\(mode.rawValue) cannot tell whether the row exists"
     case .duplicateKey(let file, let line, let firstLine, let columns):
       return "\(file):\(line): duplicate key: this row's \(list(columns)) repeats line "
-        + "\(firstLine); \(Self.unchanged)"
+        + "\(firstLine)"
     case .cascadingReplace(let file, let table, let children):
       return "\(file): --mode replace would delete every row of \(table), and "
         + "\(list(children)) \(children.count == 1 ? "references" : "reference") it with "
-        + "ON DELETE CASCADE or SET NULL/DEFAULT, so their rows would change too; "
-        + Self.unchanged
+        + "ON DELETE CASCADE or SET NULL/DEFAULT, so their rows would change too"
     case .replaceFailed(let file, let table, let error):
       return "\(file): emptying \(table) for --mode replace failed: \(error.message) "
-        + "(SQLite error \(error.extendedCode)); \(Self.unchanged)"
+        + "(SQLite error \(error.extendedCode))"
     case .rowFailed(let file, let line, let column, let error):
       let place = column.map { "\(line):\($0)" } ?? "\(line)"
-      return "\(file):\(place): \(error.message) (SQLite error \(error.extendedCode)); "
-        + Self.unchanged
+      return "\(file):\(place): \(error.message) (SQLite error \(error.extendedCode))"
     case .batchFailed(let file, let firstLine, let lastLine, let error):
       let lines = firstLine == lastLine ? "\(firstLine)" : "\(firstLine)-\(lastLine)"
       return "\(file):\(lines): \(error.message) (SQLite error \(error.extendedCode)) "
-        + "while inserting these lines; \(Self.unchanged)"
+        + "while inserting these lines"
     case .foreignKeyViolation(let file, let line, let table, let columns, let parent, let count):
       let place = file.map { file in line.map { "\(file):\($0): " } ?? "\(file): " } ?? ""
       let others = count > 1 ? " (\(count) rows in all)" : ""
       return "\(place)FOREIGN KEY constraint failed: \(table).\(list(columns)) has no "
-        + "matching row in \(parent)\(others); \(Self.unchanged)"
+        + "matching row in \(parent)\(others)"
     case .sameTableTwice(let table, let files):
-      return "\(files.joined(separator: " and ")) both load table \(table); \(Self.unchanged)"
+      return "\(files.joined(separator: " and ")) both load table \(table)"
     case .database(let file, let error):
       let place = file.map { "\($0): " } ?? ""
-      return "\(place)\(error.message) (SQLite error \(error.extendedCode)); \(Self.unchanged)"
+      return "\(place)\(error.message) (SQLite error \(error.extendedCode))"
     }
   }
 
