@@ -28,9 +28,11 @@ let package = Package(
         .target(name: "StrataSQLite", condition: .when(platforms: [.linux]))
       ]
     ),
+    // The CLI's own argument parser: a library so that the fuzzer can reach it.
+    .target(name: "StrataArguments"),
     .executableTarget(
       name: "StrataCLI",
-      dependencies: ["Strata"]
+      dependencies: ["Strata", "StrataArguments"]
     ),
     .executableTarget(
       name: "StrataBenchmarks",
@@ -46,7 +48,7 @@ let package = Package(
     .testTarget(name: "StrataTests", dependencies: ["Strata", "StrataTestSupport"]),
     .testTarget(
       name: "StrataCLITests",
-      dependencies: ["StrataCLI", "Strata", "StrataTestSupport"]
+      dependencies: ["StrataCLI", "Strata", "StrataArguments", "StrataTestSupport"]
     ),
   ],
   swiftLanguageModes: [.v6]

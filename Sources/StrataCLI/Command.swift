@@ -1,3 +1,5 @@
+import StrataArguments
+
 /// A `strata` subcommand: a thin shell that parses, calls one library function and renders
 /// its report.
 protocol Command {

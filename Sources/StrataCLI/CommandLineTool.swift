@@ -1,4 +1,5 @@
 import Strata
+import StrataArguments
 
 /// `strata`: picks the command, runs it, and maps every error to a message and an exit code.
 enum CommandLineTool {
@@ -69,7 +70,7 @@ enum CommandLineTool {
       let hint = ParsedArguments.closest(to: first, in: names).map { "Did you mean '\($0)'?" }
       return report(
         UsageError(
-          message: "unknown command '\(first)'",
+          message: "unknown command \(quotedArgument(first))",
           help: hint ?? "Commands: \(names.joined(separator: ", "))."
         ),
         context

@@ -1,5 +1,6 @@
 import Foundation
 import Strata
+import StrataArguments
 
 /// Options most commands share, and how they resolve against the environment.
 enum CommonOptions {

@@ -1,4 +1,5 @@
 import Foundation
+import StrataArguments
 import StrataTestSupport
 import Testing
 
@@ -28,6 +29,19 @@ import Testing
     #expect(result.standardError.contains("Error: unknown option '--databse'"))
     #expect(result.standardError.contains("Did you mean '--database'?"))
     #expect(!FileManager.default.fileExists(atPath: folder.path("x.sqlite3").path))
+  }
+
+  // Found by the arguments fuzz target: messages echoed arguments raw, so an escape sequence
+  // or a line break in one reached the terminal.
+  @Test func argumentsAreEchoedWithoutControlCharacters() throws {
+    let folder = try TemporaryDirectory()
+    let option = try StrataProcess.run(["migrate", "--format=\u{1B}[2J"], in: folder.url)
+    #expect(option.exitCode == 64)
+    #expect(option.standardError.contains("got '\\u{1B}[2J'"))
+    #expect(!option.standardError.contains("\u{1B}"))
+    let command = try StrataProcess.run(["mi\ngrate"], in: folder.url)
+    #expect(command.exitCode == 64)
+    #expect(command.standardError.contains("Error: unknown command 'mi\\u{A}grate'"))
   }
 
   @Test func unknownCommandIsAUsageError() throws {

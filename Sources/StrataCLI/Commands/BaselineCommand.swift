@@ -1,4 +1,5 @@
 import Strata
+import StrataArguments
 
 /// `strata baseline --version V`: adopt a database that predates strata.
 enum BaselineCommand: Command {

@@ -1,5 +1,6 @@
 import Foundation
 import Strata
+import StrataArguments
 
 /// `strata init`: the first-launch job. Copy the template when there is no database, apply
 /// newer migrations, load seed files not loaded before. A second run changes nothing.

@@ -1,5 +1,6 @@
 import Foundation
 import Strata
+import StrataArguments
 
 /// `strata inspect`: the schema for people (text, Markdown, Mermaid) and machines (JSON, SQL);
 /// `--diff` compares it with what the migrations produce and exits 1 on drift.

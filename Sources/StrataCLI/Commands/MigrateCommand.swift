@@ -1,5 +1,6 @@
 import Foundation
 import Strata
+import StrataArguments
 
 /// `strata migrate`: applies pending migrations in order, each in its own transaction.
 enum MigrateCommand: Command {

@@ -1,4 +1,5 @@
 import Strata
+import StrataArguments
 
 /// `strata new NAME`: writes the next migration file, ready to fill in.
 enum NewCommand: Command {

@@ -1,4 +1,5 @@
 import Strata
+import StrataArguments
 
 /// `strata rollback`: reverts the newest migration (or several) with its down part.
 enum RollbackCommand: Command {

@@ -1,5 +1,6 @@
 import Foundation
 import Strata
+import StrataArguments
 
 /// `strata seed`: loads CSV files into their tables in one transaction.
 enum SeedCommand: Command {

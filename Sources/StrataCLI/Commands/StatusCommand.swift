@@ -1,4 +1,5 @@
 import Strata
+import StrataArguments
 
 /// `strata status`: every migration's state; `--check` makes anything unfinished exit 1.
 enum StatusCommand: Command {

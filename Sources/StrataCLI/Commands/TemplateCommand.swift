@@ -1,5 +1,6 @@
 import Foundation
 import Strata
+import StrataArguments
 
 /// `strata template`: builds the template database an app bundles, from the migrations.
 enum TemplateCommand: Command {

@@ -1,4 +1,5 @@
 import Strata
+import StrataArguments
 
 /// `strata validate`: the files parse, the history agrees with them, and the schema is what
 /// the applied migrations produce (no drift).

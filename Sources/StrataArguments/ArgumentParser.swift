@@ -1,36 +1,46 @@
 /// The command line is wrong: exit 64 with usage.
-struct UsageError: Error, Equatable {
-  let message: String
-  var help: String? = nil
+public struct UsageError: Error, Equatable {
+  public let message: String
+  /// What to do about it: a usage line or a "did you mean".
+  public var help: String?
+
+  public init(message: String, help: String? = nil) {
+    self.message = message
+    self.help = help
+  }
 }
 
 /// `--help` was asked for: print the command's help and exit 0.
-struct HelpRequested: Error {}
+public struct HelpRequested: Error {
+  public init() {}
+}
 
 /// The arguments of one command, parsed against its `CommandSpec`.
-struct ParsedArguments: Sendable {
-  private(set) var values: [String: [String]] = [:]
-  private(set) var flags: Set<String> = []
-  private(set) var positionals: [String] = []
+public struct ParsedArguments: Sendable, Equatable {
+  public private(set) var values: [String: [String]] = [:]
+  public private(set) var flags: Set<String> = []
+  public private(set) var positionals: [String] = []
 
   /// The last value given for `--name`, if any.
-  func value(_ name: String) -> String? { values[name]?.last }
+  public func value(_ name: String) -> String? { values[name]?.last }
 
   /// Whether `--name` was given.
-  func flag(_ name: String) -> Bool { flags.contains(name) }
+  public func flag(_ name: String) -> Bool { flags.contains(name) }
 
   /// `--name` as an integer, or a usage error naming the option.
-  func integer(_ name: String, minimum: Int64 = .min) throws -> Int64? {
+  public func integer(_ name: String, minimum: Int64 = .min) throws -> Int64? {
     guard let text = value(name) else { return nil }
     guard let number = Int64(text), number >= minimum else {
       let floor = minimum == .min ? "" : " of at least \(minimum)"
-      throw UsageError(message: "--\(name) takes a whole number\(floor); got '\(text)'")
+      throw UsageError(
+        message: "--\(name) takes a whole number\(floor); got \(quotedArgument(text))"
+      )
     }
     return number
   }
 
   /// Parses `arguments` (without the program and command names).
-  init(_ arguments: [String], spec: CommandSpec) throws {
+  public init(_ arguments: [String], spec: CommandSpec) throws {
     var index = 0
     var onlyPositionals = false
     while index < arguments.count {
@@ -58,13 +68,16 @@ struct ParsedArguments: Sendable {
         guard letter.count == 1,
           let option = spec.options.first(where: { $0.short == letter.first })
         else {
-          throw UsageError(message: "unknown option '\(argument)'", help: Self.suggestion(spec))
+          throw UsageError(
+            message: "unknown option \(quotedArgument(argument))",
+            help: Self.suggestion(spec)
+          )
         }
         name = option.name
       }
       guard let option = spec.options.first(where: { $0.name == name }) else {
         throw UsageError(
-          message: "unknown option '--\(name)'",
+          message: "unknown option \(quotedArgument("--" + name))",
           help: Self.closest(to: name, in: spec.options.map(\.name)).map {
             "Did you mean '--\($0)'?"
           }
@@ -91,7 +104,7 @@ struct ParsedArguments: Sendable {
       if !option.choices.isEmpty, !option.choices.contains(value) {
         throw UsageError(
           message:
-            "--\(name) must be one of \(option.choices.joined(separator: ", ")); got '\(value)'",
+            "--\(name) must be one of \(option.choices.joined(separator: ", ")); got \(quotedArgument(value))",
           help: Self.suggestion(spec)
         )
       }
@@ -105,7 +118,7 @@ struct ParsedArguments: Sendable {
     }
     if !repeated, positionals.count > spec.positionals.count {
       throw UsageError(
-        message: "unexpected argument '\(positionals[spec.positionals.count])'",
+        message: "unexpected argument \(quotedArgument(positionals[spec.positionals.count]))",
         help: "Usage: \(spec.usage)"
       )
     }
@@ -116,7 +129,7 @@ struct ParsedArguments: Sendable {
   }
 
   /// The candidate within two edits of `name`, for "did you mean".
-  static func closest(to name: String, in candidates: [String]) -> String? {
+  public static func closest(to name: String, in candidates: [String]) -> String? {
     candidates.map { ($0, editDistance(name, $0)) }
       .filter { $0.1 <= 2 }
       .min { $0.1 < $1.1 }?.0

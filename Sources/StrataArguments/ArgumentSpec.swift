@@ -1,23 +1,37 @@
 /// One `--name` the command accepts: a flag, or an option that takes a value.
-struct OptionSpec: Sendable {
+public struct OptionSpec: Sendable, Equatable {
   /// The long name without dashes: `database` for `--database`.
-  let name: String
+  public let name: String
   /// A one-letter alias without the dash, such as `q` for `-q`.
-  var short: Character? = nil
+  public var short: Character?
   /// The placeholder shown in help (`PATH`); nil makes this a flag that takes no value.
-  let valueName: String?
+  public let valueName: String?
   /// One line for `--help`.
-  let help: String
+  public let help: String
   /// The values accepted, when the set is closed (`text`, `json`).
-  var choices: [String] = []
+  public var choices: [String]
 
-  var isFlag: Bool { valueName == nil }
+  public init(
+    name: String,
+    short: Character? = nil,
+    valueName: String?,
+    help: String,
+    choices: [String] = []
+  ) {
+    self.name = name
+    self.short = short
+    self.valueName = valueName
+    self.help = help
+    self.choices = choices
+  }
 
-  static func flag(_ name: String, short: Character? = nil, help: String) -> OptionSpec {
+  public var isFlag: Bool { valueName == nil }
+
+  public static func flag(_ name: String, short: Character? = nil, help: String) -> OptionSpec {
     OptionSpec(name: name, short: short, valueName: nil, help: help)
   }
 
-  static func value(
+  public static func value(
     _ name: String,
     _ valueName: String,
     help: String,
@@ -28,24 +42,45 @@ struct OptionSpec: Sendable {
 }
 
 /// A positional argument.
-struct PositionalSpec: Sendable {
-  let name: String
-  let help: String
+public struct PositionalSpec: Sendable, Equatable {
+  public let name: String
+  public let help: String
   /// Whether the command refuses to run without it.
-  var isRequired = false
+  public var isRequired: Bool
   /// Whether it may be given more than once.
-  var isRepeated = false
+  public var isRepeated: Bool
+
+  public init(name: String, help: String, isRequired: Bool = false, isRepeated: Bool = false) {
+    self.name = name
+    self.help = help
+    self.isRequired = isRequired
+    self.isRepeated = isRepeated
+  }
 }
 
 /// What a command accepts, and what `--help` prints for it.
-struct CommandSpec: Sendable {
-  let name: String
-  let abstract: String
-  var discussion: String = ""
-  var positionals: [PositionalSpec] = []
-  var options: [OptionSpec] = []
+public struct CommandSpec: Sendable {
+  public let name: String
+  public let abstract: String
+  public var discussion: String
+  public var positionals: [PositionalSpec]
+  public var options: [OptionSpec]
 
-  var usage: String {
+  public init(
+    name: String,
+    abstract: String,
+    discussion: String = "",
+    positionals: [PositionalSpec] = [],
+    options: [OptionSpec] = []
+  ) {
+    self.name = name
+    self.abstract = abstract
+    self.discussion = discussion
+    self.positionals = positionals
+    self.options = options
+  }
+
+  public var usage: String {
     var parts = ["strata", name]
     for positional in positionals {
       var text = "<\(positional.name)>"
@@ -56,7 +91,7 @@ struct CommandSpec: Sendable {
     return parts.joined(separator: " ")
   }
 
-  var helpText: String {
+  public var helpText: String {
     var lines = ["OVERVIEW: \(abstract)", "", "USAGE: \(usage)", ""]
     if !discussion.isEmpty {
       lines += [discussion, ""]
