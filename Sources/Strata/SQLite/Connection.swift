@@ -135,6 +135,17 @@ public final class Connection {
   /// SQLite's message for the most recent failure on this connection.
   public var lastErrorMessage: String { String(cString: sqlite3_errmsg(handle)) }
 
+  /// Fences in SQL from an untrusted source (the fuzzer): no attached files (so no
+  /// `ATTACH` or `VACUUM INTO` writes one), strings and blobs of at most `maximumLength`
+  /// bytes, and every statement stopped with SQLITE_INTERRUPT after about
+  /// `instructionBudget` virtual-machine steps, so that no input can loop forever.
+  package func restrictForUntrustedSQL(maximumLength: Int32 = 100_000, instructionBudget: Int32) {
+    sqlite3_limit(handle, SQLITE_LIMIT_ATTACHED, 0)
+    sqlite3_limit(handle, SQLITE_LIMIT_LENGTH, maximumLength)
+    sqlite3_limit(handle, SQLITE_LIMIT_SQL_LENGTH, maximumLength)
+    sqlite3_progress_handler(handle, instructionBudget, { _ in 1 }, nil)
+  }
+
   func error(sql: String?) -> SQLiteError {
     SQLiteError(
       extendedCode: sqlite3_extended_errcode(handle),

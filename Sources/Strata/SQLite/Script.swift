@@ -12,6 +12,9 @@ public struct ScriptStatement: Hashable, Sendable {
   public let sql: String
   /// The 1-based line on which the statement starts, counted from the script's `firstLine`.
   public let line: Int
+  /// Where `sql` sits in the script's UTF-8 bytes: the statements of a script never overlap,
+  /// and only white space, comments and empty statements (`;`) lie between them.
+  public let byteRange: Range<Int>
 }
 
 /// A statement of a script failed; `line` locates it in its file.
@@ -39,9 +42,23 @@ extension Connection {
     willRun: ((ScriptStatement) throws -> Void)? = nil
   ) throws -> [ScriptStatement] {
     var bytes = Array(script.utf8)
+    var lineCounter = LineCounter(firstLine: firstLine)
+    // SQLite stops reading at a NUL byte, so what follows one would run as if it were a new
+    // script; SQL text never holds one, so refuse the script before anything runs.
+    if let nul = bytes.firstIndex(of: 0) {
+      let line = bytes.withUnsafeBufferPointer { lineCounter.line(at: nul, in: $0) }
+      throw ScriptError(
+        line: line,
+        statementNumber: 1,
+        underlying: SQLiteError(
+          extendedCode: SQLITE_ERROR,
+          message: "the SQL holds a NUL byte (0x00) on line \(line); SQL text never does, "
+            + "so the file is binary or damaged, and none of it was run"
+        )
+      )
+    }
     bytes.append(0)
     var ran: [ScriptStatement] = []
-    var lineCounter = LineCounter(firstLine: firstLine)
     try bytes.withUnsafeBufferPointer { buffer in
       guard let base = buffer.baseAddress else { return }
       let total = buffer.count - 1
@@ -61,12 +78,16 @@ extension Connection {
               chars.distance(to: pointer)
             }
           } ?? total
-        let text =
-          String(decoding: buffer[start..<max(start, min(end, total))], as: UTF8.self)
+        let range = start..<max(start, min(end, total))
+        let text = String(decoding: buffer[range], as: UTF8.self)
         guard rc == SQLITE_OK else {
-          // The tail stops where parsing failed; show the statement up to its `;`.
+          // The tail stops where parsing failed, or after the `;`: show the statement to its `;`.
           var stop = min(max(end, start), total)
-          while stop < total, buffer[stop] != UInt8(ascii: ";") { stop += 1 }
+          if stop > start, buffer[stop - 1] == UInt8(ascii: ";") {
+            stop -= 1
+          } else {
+            while stop < total, buffer[stop] != UInt8(ascii: ";") { stop += 1 }
+          }
           let failed = String(decoding: buffer[start..<min(stop + 1, total)], as: UTF8.self)
           throw ScriptError(
             line: line,
@@ -77,7 +98,7 @@ extension Connection {
         offset = max(end, start + 1)
         guard let statement else { continue }
         defer { sqlite3_finalize(statement) }
-        let current = ScriptStatement(sql: text, line: line)
+        let current = ScriptStatement(sql: text, line: line, byteRange: range)
         try willRun?(current)
         var stepCode = sqlite3_step(statement)
         while stepCode == SQLITE_ROW { stepCode = sqlite3_step(statement) }
@@ -111,13 +132,16 @@ private struct LineCounter {
   }
 }
 
-/// The offset of the first byte at or after `from` that is not white space or a comment.
+/// The offset of the first byte at or after `from` that is not white space, a comment or an
+/// empty statement's `;` (SQLite skips those too, so a statement's line is its first word's).
 private func skipSpaceAndComments(_ buffer: UnsafeBufferPointer<UInt8>, from: Int, end: Int) -> Int
 {
   var i = from
   while i < end {
     let byte = buffer[i]
-    if byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D || byte == 0x0C {
+    if byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D || byte == 0x0C
+      || byte == UInt8(ascii: ";")
+    {
       i += 1
     } else if byte == UInt8(ascii: "-"), i + 1 < end, buffer[i + 1] == UInt8(ascii: "-") {
       while i < end, buffer[i] != 0x0A { i += 1 }
@@ -134,12 +158,12 @@ private func skipSpaceAndComments(_ buffer: UnsafeBufferPointer<UInt8>, from: In
   return i
 }
 
-/// True when `sql` holds anything besides white space and comments.
+/// True when `sql` holds anything besides white space, comments and empty statements.
 public func containsSQL(_ sql: String) -> Bool {
   containsSQL(Array(sql.utf8)[...])
 }
 
-/// True when the UTF-8 bytes hold anything besides white space and comments.
+/// True when the UTF-8 bytes hold anything besides white space, comments and empty statements.
 public func containsSQL<Bytes: Collection>(_ bytes: Bytes) -> Bool where Bytes.Element == UInt8 {
   var copy = Array(bytes)
   let count = copy.count

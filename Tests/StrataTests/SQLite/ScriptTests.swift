@@ -56,6 +56,39 @@ import Testing
     #expect(error?.underlying.sql == "INSERT INTO missing VALUES (2);")
   }
 
+  // Found by the script fuzz target: the `;` of empty statements was counted as the start of
+  // the next statement, so its error pointed at the line of the stray `;`.
+  @Test func emptyStatementsDoNotMoveTheNextStatementsLine() throws {
+    let db = try Connection.inMemory()
+    let error = #expect(throws: ScriptError.self) {
+      try db.executeScript("CREATE TABLE a (x);\n;;\n\nINSERT INTO missing VALUES (1);\n")
+    }
+    #expect(error?.line == 4)
+    #expect(error?.underlying.sql == "INSERT INTO missing VALUES (1);")
+    #expect(containsSQL(" ; ;\n-- only empty statements\n") == false)
+  }
+
+  // SQLite stops reading at a NUL byte, and the runner used to carry on after it as if a new
+  // script started there; the script is now refused before any statement runs.
+  @Test func aScriptWithANulByteRunsNothing() throws {
+    let db = try Connection.inMemory()
+    let error = #expect(throws: ScriptError.self) {
+      try db.executeScript("CREATE TABLE a (x);\nINSERT INTO a VALUES (1);\u{0}\nDROP TABLE a;\n")
+    }
+    #expect(error?.line == 2)
+    #expect(error?.underlying.message.contains("NUL byte (0x00) on line 2") == true)
+    #expect(try db.scalar("SELECT count(*) FROM sqlite_master") == .integer(0))
+  }
+
+  @Test func statementsKnowWhereTheirBytesAre() throws {
+    let db = try Connection.inMemory()
+    let script = "-- é\nCREATE TABLE a (x); ; INSERT INTO a VALUES ('é')"
+    let ran = try db.executeScript(script)
+    let bytes = Array(script.utf8)
+    #expect(ran.map(\.byteRange) == [6..<25, 28..<bytes.count])
+    #expect(ran.map { String(decoding: bytes[$0.byteRange], as: UTF8.self) } == ran.map(\.sql))
+  }
+
   @Test func statementThatFailsToCompileIsQuotedWhole() throws {
     let db = try Connection.inMemory()
     let error = #expect(throws: ScriptError.self) {
