@@ -6,6 +6,8 @@ public enum MigrationError: StrataError, Equatable {
   case invalidFileName(file: String)
   case duplicateVersion(version: Int64, files: [String])
   case downWithoutUp(file: String)
+  /// `.up.sql` and `.down.sql` files share a version but not a name.
+  case mismatchedPair(version: Int64, up: String, down: String)
   case unreadable(file: String, reason: String)
   case emptyMigration(file: String)
   case invalidMarker(file: String, line: Int, reason: String)
@@ -68,6 +70,9 @@ public enum MigrationError: StrataError, Equatable {
       return "two migrations have version \(version): \(files.joined(separator: ", "))"
     case .downWithoutUp(let file):
       return "\(file) has no matching .up.sql file"
+    case .mismatchedPair(let version, let up, let down):
+      return "\(up) and \(down) both have version \(version) but different names, so they "
+        + "are not the up and down parts of one migration"
     case .unreadable(let file, let reason):
       return "cannot read \(file): \(reason)"
     case .emptyMigration(let file):
@@ -157,6 +162,9 @@ public enum MigrationError: StrataError, Equatable {
       return "Give each migration a unique version number."
     case .downWithoutUp:
       return "Add the .up.sql file with the same version and name, or delete the .down.sql file."
+    case .mismatchedPair:
+      return "Give both files the same name after the version, such as "
+        + "0003_add_email.up.sql and 0003_add_email.down.sql."
     case .unreadable:
       return "Check the file's permissions and that it is UTF-8 text."
     case .emptyMigration:

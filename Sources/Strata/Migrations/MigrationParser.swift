@@ -1,16 +1,16 @@
 /// Reads migration file names and contents (dbmate markers, golang-migrate pairs).
-enum MigrationParser {
+package enum MigrationParser {
   /// What a `.sql` file name says.
-  struct FileName: Equatable, Sendable {
-    enum Part: Equatable, Sendable { case whole, up, down }
-    let version: Int64
-    let name: String
-    let part: Part
+  package struct FileName: Equatable, Sendable {
+    package enum Part: Equatable, Sendable { case whole, up, down }
+    package let version: Int64
+    package let name: String
+    package let part: Part
   }
 
   /// Parses `0001_create_person_info.sql`, `0001_x.up.sql`, `0001_x.down.sql`; nil when the
   /// name does not start with digits, an underscore and a name.
-  static func parseFileName(_ fileName: String) -> FileName? {
+  package static func parseFileName(_ fileName: String) -> FileName? {
     guard fileName.lowercased().hasSuffix(".sql") else { return nil }
     var stem = String(fileName.dropLast(4))
     var part = FileName.Part.whole
@@ -29,7 +29,7 @@ enum MigrationParser {
   }
 
   /// Strips a UTF-8 BOM and turns CRLF into LF, so a checksum survives git and editors.
-  static func normalize(_ bytes: [UInt8]) -> [UInt8] {
+  package static func normalize(_ bytes: [UInt8]) -> [UInt8] {
     var start = 0
     if bytes.count >= 3, bytes[0] == 0xEF, bytes[1] == 0xBB, bytes[2] == 0xBF { start = 3 }
     guard bytes[start...].contains(0x0D) else { return Array(bytes[start...]) }

@@ -28,10 +28,42 @@ public struct MigrationSet: Sendable {
     }
     let names: [String]
     do {
-      names = try FileManager.default.contentsOfDirectory(atPath: url.path).sorted()
+      names = try FileManager.default.contentsOfDirectory(atPath: url.path)
     } catch {
       throw MigrationError.unreadable(file: shown, reason: error.localizedDescription)
     }
+    guard let folder = DirectoryReader(url.path) else {
+      throw MigrationError.unreadable(file: shown, reason: DirectoryReader.openError)
+    }
+    try self.init(fileNames: names, directory: shown) { name in
+      folder.read(name).map { .success($0) } ?? .failure("permission denied or not a file")
+    }
+  }
+
+  /// The migrations of files held in memory (name and bytes), with the rules of a folder;
+  /// the fuzzer feeds it whole folders this way.
+  package init(files: [(name: String, bytes: [UInt8])], directory: String) throws {
+    let byName = Dictionary(
+      files.map { ($0.name, $0.bytes) },
+      uniquingKeysWith: { first, _ in first }
+    )
+    try self.init(fileNames: Array(byName.keys), directory: directory) { name in
+      byName[name].map { .success($0) } ?? .failure("no such file")
+    }
+  }
+
+  /// A file's bytes, or why they cannot be read.
+  typealias FileRead = @Sendable (String) -> Result<[UInt8], FileReadFailure>
+
+  /// Why a migration file cannot be read, in words.
+  struct FileReadFailure: Error, ExpressibleByStringLiteral {
+    let reason: String
+    init(stringLiteral reason: String) { self.reason = reason }
+  }
+
+  /// Groups the `.sql` names of a folder into migrations (a whole file, or an up/down pair),
+  /// then reads and parses them.
+  private init(fileNames: [String], directory shown: String, read readFile: FileRead) throws {
     /// A file of the folder: its name on disk, how messages show it, what its name says.
     struct File: Sendable {
       let name: String
@@ -45,7 +77,8 @@ public struct MigrationSet: Sendable {
       var down: File?
     }
     var byVersion: [Int64: Parts] = [:]
-    for name in names where !name.hasPrefix(".") && name.lowercased().hasSuffix(".sql") {
+    for name in fileNames.sorted() where !name.hasPrefix(".") && name.lowercased().hasSuffix(".sql")
+    {
       let file = shown + "/" + name
       guard let parsed = MigrationParser.parseFileName(name) else {
         throw MigrationError.invalidFileName(file: file)
@@ -73,15 +106,22 @@ public struct MigrationSet: Sendable {
       }
       byVersion[parsed.version] = parts
     }
-    guard let folder = DirectoryReader(url.path) else {
-      throw MigrationError.unreadable(file: shown, reason: DirectoryReader.openError)
-    }
     @Sendable func read(_ file: File) throws -> [UInt8] {
-      guard let bytes = folder.read(file.name) else {
-        throw MigrationError.unreadable(file: file.shown, reason: "permission denied or not a file")
+      let bytes: [UInt8]
+      switch readFile(file.name) {
+      case .success(let read): bytes = read
+      case .failure(let failure):
+        throw MigrationError.unreadable(file: file.shown, reason: failure.reason)
       }
       guard String(validating: bytes, as: UTF8.self) != nil else {
         throw MigrationError.unreadable(file: file.shown, reason: "not UTF-8 text")
+      }
+      if let nul = bytes.firstIndex(of: 0) {
+        let line = bytes[..<nul].count { $0 == 0x0A } + 1
+        throw MigrationError.unreadable(
+          file: file.shown,
+          reason: "it holds a NUL byte (0x00) on line \(line), so it is not SQL text"
+        )
       }
       return bytes
     }
@@ -103,6 +143,13 @@ public struct MigrationSet: Sendable {
         let (up, down) = try MigrationParser.parseContent(bytes: try read(whole), file: whole.shown)
         return Self.migration(whole.parsed, up: up, down: down)
       } else if let upFile = parts.up {
+        if let downFile = parts.down, downFile.parsed.name != upFile.parsed.name {
+          throw MigrationError.mismatchedPair(
+            version: parts.version,
+            up: upFile.shown,
+            down: downFile.shown
+          )
+        }
         let upBytes = MigrationParser.normalize(try read(upFile))
         guard containsSQL(upBytes) else { throw MigrationError.emptyMigration(file: upFile.shown) }
         let up = MigrationScript(

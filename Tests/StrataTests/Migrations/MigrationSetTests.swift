@@ -107,6 +107,47 @@ import Testing
     }
   }
 
+  // Found by the migration-file fuzz target: an up and a down file of one version but with
+  // different names were silently paired.
+  @Test func upAndDownFilesMustShareTheirName() throws {
+    let dir = try TemporaryDirectory()
+    try dir.write("m/0003_add_email.up.sql", "ALTER TABLE t ADD COLUMN email;\n")
+    try dir.write("m/0003_add_phone.down.sql", "ALTER TABLE t DROP COLUMN phone;\n")
+    let error = #expect(throws: MigrationError.self) {
+      try MigrationSet(directory: dir.path("m"), displayPath: "m")
+    }
+    #expect(
+      error
+        == .mismatchedPair(
+          version: 3,
+          up: "m/0003_add_email.up.sql",
+          down: "m/0003_add_phone.down.sql"
+        )
+    )
+    #expect(error?.message.contains("different names") == true)
+    #expect(error?.help.contains("0003_add_email.down.sql") == true)
+  }
+
+  @Test func aFileWithANulByteIsRefusedWithItsLine() throws {
+    let dir = try TemporaryDirectory()
+    try dir.write("m/0001_a.sql", "CREATE TABLE a (x);\n\u{0}\n")
+    let error = #expect(throws: MigrationError.self) {
+      try MigrationSet(directory: dir.path("m"), displayPath: "m")
+    }
+    #expect(
+      error?.message
+        == "cannot read m/0001_a.sql: it holds a NUL byte (0x00) on line 2, so it is not SQL text"
+    )
+  }
+
+  @Test func aFileOfOnlyEmptyStatementsIsEmpty() throws {
+    let dir = try TemporaryDirectory()
+    try dir.write("m/0001_a.sql", ";\n;\n")
+    #expect(throws: MigrationError.emptyMigration(file: "m/0001_a.sql")) {
+      try MigrationSet(directory: dir.path("m"), displayPath: "m")
+    }
+  }
+
   @Test func twoFilesWithOneVersionAreRejected() throws {
     let dir = try TemporaryDirectory()
     try dir.write("m/0003_add_email.sql", "SELECT 1;")
