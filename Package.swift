@@ -10,6 +10,7 @@ let package = Package(
     .library(name: "Strata", targets: ["Strata"]),
     .executable(name: "strata", targets: ["StrataCLI"]),
     .executable(name: "strata-bench", targets: ["StrataBenchmarks"]),
+    .executable(name: "strata-fuzz", targets: ["StrataFuzz"]),
   ],
   targets: [
     // The system libsqlite3, found with pkg-config. Only Linux builds it: Apple platforms
@@ -39,6 +40,19 @@ let package = Package(
       dependencies: ["Strata"],
       path: "Benchmarks/StrataBenchmarks"
     ),
+    // Fuzzing (docs/RELIABILITY.md). `Fuzz/run.sh` builds `strata-fuzz` with
+    // `-sanitize=fuzzer,address -DFUZZING`; a plain build replays inputs through the same checks.
+    .target(name: "LibFuzzerDriver", path: "Fuzz/LibFuzzerDriver"),
+    .target(
+      name: "StrataFuzzChecks",
+      dependencies: ["Strata", "StrataArguments"],
+      path: "Fuzz/Checks"
+    ),
+    .executableTarget(
+      name: "StrataFuzz",
+      dependencies: ["StrataFuzzChecks", "LibFuzzerDriver"],
+      path: "Fuzz/StrataFuzz"
+    ),
     // Fixtures both test targets use.
     .target(
       name: "StrataTestSupport",
@@ -50,6 +64,8 @@ let package = Package(
       name: "StrataCLITests",
       dependencies: ["StrataCLI", "Strata", "StrataArguments", "StrataTestSupport"]
     ),
+    // Every seed input and every input a fuzzer ever crashed on, through the fuzz checks.
+    .testTarget(name: "StrataFuzzTests", dependencies: ["StrataFuzzChecks", "Strata"]),
   ],
   swiftLanguageModes: [.v6]
 )

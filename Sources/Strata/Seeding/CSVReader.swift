@@ -193,6 +193,36 @@ public final class CSVReader {
     return records
   }
 
+  /// Every record of the input, read the way the seeder reads: up to `recordsPerBatch`
+  /// records held in the buffer at once, then copied out and released. The fuzzer compares
+  /// it with `readAll()`, so the two paths cannot drift apart.
+  package func readAllInBatches(recordsPerBatch: Int) throws -> [CSVRecord] {
+    var records: [CSVRecord] = []
+    var more = true
+    while more {
+      releaseRecords()
+      while held.count < max(1, recordsPerBatch) {
+        guard try readRecord() else {
+          more = false
+          break
+        }
+      }
+      for index in 0..<held.count {
+        let record = held[index]
+        let fields = (record.firstField..<record.firstField + record.fieldCount).map { field in
+          let span = spans[field]
+          return CSVField(
+            bytes: Array(UnsafeBufferPointer(start: fieldPointer(span), count: span.count)),
+            isQuoted: span.isQuoted
+          )
+        }
+        records.append(CSVRecord(line: record.line, fields: fields))
+      }
+    }
+    releaseRecords()
+    return records
+  }
+
   // MARK: - Bulk API (held records, fields read in place)
 
   /// Reads the next record and holds it: its fields stay readable, in place, until

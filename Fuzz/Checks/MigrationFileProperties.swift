@@ -1,0 +1,172 @@
+import Strata
+
+/// The migration folder reader's promises, checked on a folder made from the input (files
+/// separated by NUL bytes; in each, the first line is the file name, the rest its content):
+/// - the result does not change when every file gets CRLF line ends and a byte order mark;
+/// - a folder that reads has one migration per version, in order, each part a slice of its
+///   file starting at the line it names, with SQL in it;
+/// - an error names a file of the folder, and a line inside that file;
+/// - a file name that parses says what its leading digits and the rest say.
+enum MigrationFileProperties {
+  static let folder = "migrations"
+
+  static func check(_ input: [UInt8]) throws(PropertyViolation) {
+    let files = decodeFolder(input)
+    for file in files { try checkFileName(file.name) }
+    let result = read(files)
+    let windows = read(files.map { ($0.name, withCRLFAndBOM($0.bytes)) })
+    try require(
+      windows == result,
+      "with CRLF and a BOM the folder reads as \(windows), without as \(result)"
+    )
+    switch result {
+    case .success(let migrations): try checkMigrations(migrations, of: files)
+    case .failure(let error): try checkError(error, of: files)
+    }
+  }
+
+  /// At most eight files: NUL separates them, the first line of each is its name.
+  static func decodeFolder(_ input: [UInt8]) -> [(name: String, bytes: [UInt8])] {
+    var files: [(name: String, bytes: [UInt8])] = []
+    for part in input.split(separator: 0, omittingEmptySubsequences: false).prefix(8) {
+      let newline = part.firstIndex(of: 0x0A) ?? part.endIndex
+      let name = String(decoding: part[part.startIndex..<newline], as: UTF8.self)
+      let bytes = Array(part[min(newline + 1, part.endIndex)...])
+      guard !name.isEmpty, !name.contains("/"), !files.contains(where: { $0.name == name }) else {
+        continue
+      }
+      files.append((name, bytes))
+    }
+    return files
+  }
+
+  static func read(_ files: [(name: String, bytes: [UInt8])]) -> Result<[Migration], MigrationError>
+  {
+    do {
+      return .success(try MigrationSet(files: files, directory: folder).migrations)
+    } catch let error as MigrationError {
+      return .failure(error)
+    } catch {
+      fatalError("MigrationSet threw something other than a MigrationError: \(error)")
+    }
+  }
+
+  /// The same text as an editor on Windows saves it: a BOM, and CRLF for every bare LF.
+  static func withCRLFAndBOM(_ bytes: [UInt8]) -> [UInt8] {
+    var out: [UInt8] = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? [] : [0xEF, 0xBB, 0xBF]
+    for (index, byte) in bytes.enumerated() {
+      if byte == 0x0A, index == 0 || bytes[index - 1] != 0x0D { out.append(0x0D) }
+      out.append(byte)
+    }
+    return out
+  }
+
+  static func checkFileName(_ name: String) throws(PropertyViolation) {
+    guard let parsed = MigrationParser.parseFileName(name) else { return }
+    let digits = String(name.prefix { $0.isASCII && $0.isNumber })
+    try require(
+      !digits.isEmpty && Int64(digits) == parsed.version,
+      "'\(name)' parsed as version \(parsed.version)"
+    )
+    try require(
+      !parsed.name.isEmpty && name.dropFirst(digits.count).hasPrefix("_" + parsed.name),
+      "'\(name)' parsed as name '\(parsed.name)'"
+    )
+  }
+
+  static func shown(_ name: String) -> String { folder + "/" + name }
+
+  static func checkMigrations(
+    _ migrations: [Migration],
+    of files: [(name: String, bytes: [UInt8])]
+  ) throws(PropertyViolation) {
+    let versions = Set(
+      files.filter { !$0.name.hasPrefix(".") && $0.name.lowercased().hasSuffix(".sql") }
+        .compactMap { MigrationParser.parseFileName($0.name)?.version }
+    )
+    try require(
+      migrations.map(\.version) == versions.sorted(),
+      "versions \(migrations.map(\.version)) from files of versions \(versions.sorted())"
+    )
+    for migration in migrations {
+      for part in [migration.up, migration.down].compactMap({ $0 }) {
+        guard let file = files.first(where: { shown($0.name) == part.file }) else {
+          throw PropertyViolation("version \(migration.version) names '\(part.file)', not a file")
+        }
+        let parsed = MigrationParser.parseFileName(file.name)
+        try require(
+          parsed?.version == migration.version && parsed?.name == migration.name,
+          "version \(migration.version) '\(migration.name)' read from '\(file.name)'"
+        )
+        try require(containsSQL(part.sql), "a part of '\(file.name)' without SQL was kept")
+        let text = MigrationParser.normalize(file.bytes)
+        let lineStarts = [0] + text.indices.filter { text[$0] == 0x0A }.map { $0 + 1 }
+        try require(
+          part.firstLine >= 1 && part.firstLine <= lineStarts.count
+            && text[lineStarts[part.firstLine - 1]...].starts(with: Array(part.sql.utf8)),
+          "a part of '\(file.name)' said to start on line \(part.firstLine) is not there"
+        )
+      }
+    }
+  }
+
+  static func checkError(
+    _ error: MigrationError,
+    of files: [(name: String, bytes: [UInt8])]
+  ) throws(PropertyViolation) {
+    func file(_ path: String) throws(PropertyViolation) -> (name: String, bytes: [UInt8]) {
+      guard let file = files.first(where: { shown($0.name) == path }) else {
+        throw PropertyViolation("the error \(error) names '\(path)', not a file of the folder")
+      }
+      return file
+    }
+    switch error {
+    case .invalidFileName(let path):
+      try require(
+        MigrationParser.parseFileName(try file(path).name) == nil,
+        "'\(path)' refused as a name that parses"
+      )
+    case .duplicateVersion(let version, let paths):
+      for path in paths {
+        try require(
+          MigrationParser.parseFileName(try file(path).name)?.version == version,
+          "'\(path)' listed as a duplicate of version \(version)"
+        )
+      }
+    case .downWithoutUp(let path):
+      try require(
+        MigrationParser.parseFileName(try file(path).name)?.part == .down,
+        "'\(path)' refused as a down part without an up part"
+      )
+    case .mismatchedPair(let version, let up, let down):
+      let upName = MigrationParser.parseFileName(try file(up).name)
+      let downName = MigrationParser.parseFileName(try file(down).name)
+      try require(
+        upName?.version == version && downName?.version == version && upName?.part == .up
+          && downName?.part == .down && upName?.name != downName?.name,
+        "'\(up)' and '\(down)' refused as a mismatched pair of version \(version)"
+      )
+    case .unreadable(let path, _):
+      let bytes = try file(path).bytes
+      try require(
+        String(validating: bytes, as: UTF8.self) == nil || bytes.contains(0),
+        "'\(path)' refused as unreadable although it is UTF-8 text without NUL bytes"
+      )
+    case .emptyMigration(let path):
+      _ = try file(path)
+    case .invalidMarker(let path, let line, _):
+      let text = MigrationParser.normalize(try file(path).bytes)
+      let lineCount = text.count { $0 == 0x0A } + 1
+      try require(
+        line >= 1 && line <= lineCount,
+        "marker error at line \(line) of '\(path)', which has \(lineCount) lines"
+      )
+    default:
+      throw PropertyViolation("reading a folder raised \(error)")
+    }
+    try require(
+      error.message.contains(folder + "/"),
+      "the message does not name the file: \(error.message)"
+    )
+  }
+}

@@ -1,0 +1,6 @@
+-- leading comment
+/* block ; comment */
+CREATE TABLE a(x); -- trailing
+;;
+INSERT INTO a VALUES ('--not a comment');
+/* unterminated

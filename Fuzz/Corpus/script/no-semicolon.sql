@@ -1,0 +1,3 @@
+CREATE TABLE z(x)
+
+-- the end

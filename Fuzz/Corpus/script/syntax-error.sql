@@ -1,0 +1,3 @@
+CREATE TABLE a(x);
+
+CREAT TABLE b(y);

@@ -1,0 +1,5 @@
+CREATE TABLE t(a, b);
+CREATE TRIGGER tr AFTER INSERT ON t BEGIN
+  UPDATE t SET b = 'x;y' WHERE a = new.a;
+END;
+INSERT INTO t(a) VALUES (1);

@@ -1,0 +1,1 @@
+// The declaration is all this target provides: see include/LibFuzzerDriver.h.
