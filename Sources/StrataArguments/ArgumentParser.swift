@@ -46,7 +46,10 @@ public struct ParsedArguments: Sendable, Equatable {
     while index < arguments.count {
       let argument = arguments[index]
       index += 1
-      if onlyPositionals || argument == "-" || !argument.hasPrefix("-") {
+      // Dashes and `=` are matched as Unicode scalars, not characters: a combining mark after
+      // one (`--to=\u{301}x`) joins it into another character, yet the shell passed a `=`.
+      let scalars = argument.unicodeScalars
+      if onlyPositionals || argument == "-" || scalars.first != "-" {
         positionals.append(argument)
         continue
       }
@@ -57,11 +60,13 @@ public struct ParsedArguments: Sendable, Equatable {
       if argument == "--help" || argument == "-h" { throw HelpRequested() }
       var name: String
       var inlineValue: String?
-      if argument.hasPrefix("--") {
-        name = String(argument.dropFirst(2))
-        if let equals = name.firstIndex(of: "=") {
-          inlineValue = String(name[name.index(after: equals)...])
-          name = String(name[..<equals])
+      if scalars.starts(with: "--".unicodeScalars) {
+        let rest = scalars.dropFirst(2)
+        if let equals = rest.firstIndex(of: "=") {
+          inlineValue = String(rest[rest.index(after: equals)...])
+          name = String(rest[..<equals])
+        } else {
+          name = String(rest)
         }
       } else {
         let letter = argument.dropFirst()
