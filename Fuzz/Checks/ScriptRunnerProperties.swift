@@ -96,6 +96,16 @@ enum ScriptRunnerProperties {
       error.statementNumber == started.count || error.statementNumber == started.count + 1,
       "error in statement \(error.statementNumber) after \(started.count) started"
     )
+    // The SQL the error quotes is the failing statement, as it stands in the script.
+    if let quoted = error.underlying.sql {
+      let from = error.statementNumber == started.count ? started.last?.byteRange.lowerBound ?? 0
+        : started.last?.byteRange.upperBound ?? 0
+      let text = Array(quoted.utf8)
+      try require(
+        !text.isEmpty && bytes[from...].firstRange(of: text) != nil,
+        "the error quotes \(quoted.debugDescription), which is not in the script after byte \(from)"
+      )
+    }
     if let last = started.last {
       if error.statementNumber == started.count {
         try require(
