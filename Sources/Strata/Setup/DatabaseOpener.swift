@@ -12,6 +12,11 @@ public enum DatabaseOpenError: StrataError, Equatable {
   case folderMissing(path: String, folder: String)
   /// The file cannot be written.
   case readOnly(path: String)
+  /// The file's folder cannot be written, so SQLite cannot create the journal (`-journal`, or
+  /// `-wal` and `-shm`) it needs to change the database safely, nor a new database.
+  case folderReadOnly(path: String, folder: String, creating: Bool)
+  /// A WAL database whose `-shm` file cannot be created, because its folder is read-only.
+  case walInReadOnlyFolder(path: String, folder: String)
   /// A writer stopped in the middle of a transaction and left a hot journal, which this
   /// read-only open cannot roll back.
   case hotJournal(path: String)
@@ -31,6 +36,14 @@ public enum DatabaseOpenError: StrataError, Equatable {
       "cannot create \(path): the folder \(folder) does not exist; nothing was created"
     case .readOnly(let path):
       "\(path) is read-only; nothing was changed"
+    case .folderReadOnly(let path, let folder, let creating):
+      creating
+        ? "cannot create \(path): the folder \(folder) is not writable; nothing was created"
+        : "cannot write \(path): its folder \(folder) is not writable, so SQLite cannot create "
+          + "the journal it needs to change the database safely; nothing was changed"
+    case .walInReadOnlyFolder(let path, let folder):
+      "cannot read \(path): it is in WAL mode, and SQLite must create \(path)-shm beside it "
+        + "to read it, but the folder \(folder) is not writable; nothing was changed"
     case .hotJournal(let path):
       "cannot read \(path): a process stopped in the middle of writing it (a crash or kill) "
         + "and left its journal \(path)-journal, which must be rolled back first, and strata "
@@ -54,6 +67,14 @@ public enum DatabaseOpenError: StrataError, Equatable {
       "Create \(folder) first (mkdir -p), or point --database at an existing folder."
     case .readOnly(let path):
       "Make it writable (chmod u+w \(path)) or point --database at a writable copy."
+    case .folderReadOnly(_, let folder, _):
+      "Make the folder writable (chmod u+w \(folder)), or copy the database to a writable "
+        + "folder and point --database there. 'strata status', 'validate' and 'inspect' can "
+        + "read it where it is."
+    case .walInReadOnlyFolder(_, let folder):
+      "Make the folder writable (chmod u+w \(folder)), or read a copy in a writable folder; "
+        + "a database in rollback-journal mode (PRAGMA journal_mode = DELETE) can be read in a "
+        + "read-only folder."
     case .hotJournal(let path):
       "Run the command with write access to \(path) and its folder (or run 'strata migrate'), "
         + "so SQLite can roll the interrupted write back. Do not delete the -journal file: "
@@ -101,11 +122,13 @@ public func openDatabase(
       throw DatabaseOpenError.missing(path: path)
     case .create:
       try prepareFolder(for: url, creating: createsFolder)
+      try checkWritableFolder(for: url)
     }
   case .empty, .sqlite:
     if access != .read, !isWritable(path) {
       throw DatabaseOpenError.readOnly(path: path)
     }
+    if access != .read { try checkWritableFolder(for: url) }
   }
   let mode: Connection.OpenMode =
     switch access {
@@ -130,6 +153,10 @@ public func openDatabase(
   } catch let error as SQLiteError {
     if error.isNotADatabase { throw DatabaseOpenError.notADatabase(path: path) }
     if error.isHotJournal { throw DatabaseOpenError.hotJournal(path: path) }
+    let folder = url.deletingLastPathComponent().path
+    if access == .read, error.isReadOnly, isWALDatabase(at: path), !isWritableFolder(folder) {
+      throw DatabaseOpenError.walInReadOnlyFolder(path: path, folder: folder)
+    }
     if error.isReadOnly { throw DatabaseOpenError.readOnly(path: path) }
     throw DatabaseOpenError.sqlite(path: path, error)
   }
@@ -164,6 +191,20 @@ private func isWritable(_ path: String) -> Bool {
 /// as well as `access(2)`, for the same reason as `isWritable`.
 private func isWritableFolder(_ folder: String) -> Bool {
   isWritable(folder)
+}
+
+/// A database is changed by writing a journal beside it (`-journal`, or `-wal` and `-shm`), and
+/// created by writing a new file: either needs a writable folder. Checked before anything is
+/// written, so that SQLite's "attempt to write a readonly database" never comes half-way
+/// through, and for root too (which ignores the folder's permission bits).
+func checkWritableFolder(for url: URL) throws {
+  let folder = url.deletingLastPathComponent().path
+  guard !isWritableFolder(folder) else { return }
+  throw DatabaseOpenError.folderReadOnly(
+    path: url.path,
+    folder: folder,
+    creating: databaseFileKind(at: url.path) == .missing
+  )
 }
 
 /// Makes sure the folder that will hold a new database at `url` exists: creates it, or

@@ -63,6 +63,10 @@ public struct DatabaseSetup: Sendable {
     var templateCopied = false
     if databaseFileKind(at: path) == .missing {
       try prepareFolder(for: database, creating: createsFolder)
+    }
+    // Before the template is copied: a read-only folder fails here, with nothing created.
+    try checkWritableFolder(for: database)
+    if databaseFileKind(at: path) == .missing {
       if let template {
         try Self.checkTemplate(template, against: set)
         templateCopied = try TemplateInstaller.install(
