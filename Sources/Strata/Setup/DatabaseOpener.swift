@@ -49,6 +49,10 @@ public enum DatabaseOpenError: StrataError, Equatable {
         + "and left its journal \(path)-journal, which must be rolled back first, and strata "
         + "cannot write the file or its folder to do so; the file is unchanged and still holds "
         + "its last committed state"
+    case .sqlite(let path, let error) where error.isBusy:
+      "cannot use \(path): it is locked by another process, which held its lock longer than "
+        + "the busy timeout (\(error.message), SQLite error \(error.extendedCode)); "
+        + "nothing was changed"
     case .sqlite(let path, let error):
       "cannot use \(path): \(error.message) (SQLite error \(error.extendedCode)); "
         + "nothing was changed"
