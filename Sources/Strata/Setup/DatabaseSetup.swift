@@ -66,6 +66,7 @@ public struct DatabaseSetup: Sendable {
     }
     // Before the template is copied: a read-only folder fails here, with nothing created.
     try checkWritableFolder(for: database)
+    TemplateInstaller.removeLeftovers(of: database)
     if databaseFileKind(at: path) == .missing {
       if let template {
         try Self.checkTemplate(template, against: set)

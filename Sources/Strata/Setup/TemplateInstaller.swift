@@ -42,6 +42,24 @@ enum TemplateInstaller {
     }
   }
 
+  /// Temporary copies for `destination` are named `.<name>.strata-<UUID>.tmp`.
+  private static func temporaryPrefix(_ destination: URL) -> String {
+    ".\(destination.lastPathComponent).strata-"
+  }
+
+  /// Removes what an interrupted install left beside `destination` (a `kill -9` between copying
+  /// and linking): the temporary copy, and the journal SQLite wrote beside it while its history
+  /// was stamped. Only once they are old, so that an install in progress in another process is
+  /// never touched. Runs on every setup, since once the database exists no install follows.
+  static func removeLeftovers(of destination: URL) {
+    removeStaleFiles(
+      in: destination.deletingLastPathComponent(),
+      prefix: temporaryPrefix(destination),
+      suffixes: [".tmp", ".tmp-journal", ".tmp-wal", ".tmp-shm"],
+      olderThan: staleAfter
+    )
+  }
+
   /// Installs `template` at `destination` unless a file is already there.
   ///
   /// - Parameter prepare: runs on the temporary copy before it is linked into place.
@@ -53,10 +71,10 @@ enum TemplateInstaller {
     prepare: (URL) throws -> Void = { _ in },
     beforeLink: () throws -> Void = {}
   ) throws -> Bool {
+    removeLeftovers(of: destination)
     if databaseFileKind(at: destination.path) != .missing { return false }
     let folder = destination.deletingLastPathComponent()
-    let prefix = ".\(destination.lastPathComponent).strata-"
-    removeStaleFiles(in: folder, prefix: prefix, suffixes: [".tmp"], olderThan: staleAfter)
+    let prefix = temporaryPrefix(destination)
     let temporary = folder.appendingPathComponent("\(prefix)\(UUID().uuidString).tmp")
     defer { unlink(temporary.path) }
     do {
