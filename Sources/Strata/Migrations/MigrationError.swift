@@ -189,6 +189,12 @@ public enum MigrationError: StrataError, Equatable {
       return "If the database already has this schema, adopt it with 'strata baseline --version "
         + "V' (V: the newest migration it already has); otherwise fix the file and run "
         + "'strata migrate' again."
+    case .failed(_, _, _, let error, _, _) where error.isFull:
+      return "The disk is full (or the database's PRAGMA max_page_count is reached); the file "
+        + "is not at fault. Free disk space, then run 'strata migrate' again."
+    case .rollbackFailed(_, _, _, let error, _) where error.isFull:
+      return "The disk is full (or the database's PRAGMA max_page_count is reached); the file "
+        + "is not at fault. Free disk space, then run 'strata rollback' again."
     case .failed:
       return "Fix the file and run 'strata migrate' again."
     case .rollbackFailed:
