@@ -195,4 +195,35 @@ import Testing
     #expect(result.exitCode == 0, "\(result.standardError)")
     #expect(try DatabaseProbe.rows(database, "PRAGMA journal_mode") == [[.text("wal")]])
   }
+
+  /// An app's bundle is read-only; a template built from migrations that switch to WAL is a
+  /// WAL database. `init` must still verify and copy it, creating nothing beside it.
+  @Test(.enabled(if: canRunAsNobody))
+  func walTemplateInAReadOnlyBundleAsNobody() throws {
+    let project = try Project.sample()
+    try project.write(
+      "0006_wal.sql",
+      "-- migrate:up transaction:false\nPRAGMA journal_mode = WAL;\n"
+    )
+    let bundle = project.dir.path("bundle")
+    try FileManager.default.createDirectory(at: bundle, withIntermediateDirectories: true)
+    let built = try project.strata("template", "--output", "bundle/template.sqlite3")
+    try #require(built.exitCode == 0, "\(built.standardError)")
+    try #require(isWALDatabase(at: bundle.appendingPathComponent("template.sqlite3").path))
+    let db = project.dir.path("db")
+    try FileManager.default.createDirectory(at: db, withIntermediateDirectories: true)
+    try Self.setMode(0o777, db)
+    let before = try Self.contents(of: bundle)
+    let result = try Self.run(
+      project,
+      ["init", "--template", "bundle/template.sqlite3"],
+      asNobody: true
+    )
+    #expect(result.exitCode == 0, "\(result.standardError)")
+    #expect(result.standardOutput.contains("from the template"))
+    #expect(try Self.contents(of: bundle) == before)
+    let database = db.appendingPathComponent("app.sqlite3")
+    #expect(try DatabaseFingerprint.of(database).versions == [1, 2, 3, 4, 5, 6])
+    #expect(try DatabaseProbe.rows(database, "PRAGMA journal_mode") == [[.text("wal")]])
+  }
 }

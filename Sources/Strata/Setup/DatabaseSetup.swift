@@ -131,7 +131,7 @@ public struct DatabaseSetup: Sendable {
   /// The template's history must agree with the files: same checksums, no unknown versions.
   static func checkTemplate(_ template: URL, against set: MigrationSet) throws {
     try TemplateInstaller.verify(template)
-    let connection = try Connection(path: template.path, mode: .readOnly)
+    let connection = try Connection(path: template.path, mode: .immutable)
     let plan = try Migrator(set).plan(connection)
     let problems = Migrator(set).problems(in: plan).filter {
       if case .outOfOrder = $0 { return false }

@@ -29,7 +29,10 @@ enum TemplateInstaller {
     case .sqlite: break
     }
     do {
-      let connection = try Connection(path: path, mode: .readOnly)
+      // Immutable: a template in a read-only bundle may be in WAL mode, which an ordinary
+      // read-only open cannot read without creating its -shm; and what is checked is then the
+      // file alone, exactly what is copied.
+      let connection = try Connection(path: path, mode: .immutable)
       let result = try connection.rows("PRAGMA quick_check").compactMap { $0.first?.textValue }
       guard result == ["ok"] else {
         throw SetupError.templateInvalid(
