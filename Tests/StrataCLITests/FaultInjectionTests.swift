@@ -53,6 +53,40 @@ import Testing
     #expect(outcome.final.versions == Array(1...40))
   }
 
+  /// The same in WAL mode: the kill leaves `-wal` and `-shm` files, which readers and the
+  /// rerun recover from; the database stays in WAL mode.
+  @Test func killDuringMigrateInWALMode() throws {
+    let scenario = try Scenario()
+    try scenario.writeMigrations(Self.dataMovingMigrations(count: 40), to: "migrations")
+    let start = try scenario.prepare { dir in
+      try Self.strata(
+        [
+          "migrate", "--database", "app.sqlite3", "--to", "1", "-q",
+          "--migrations", scenario.path("migrations"),
+        ],
+        dir,
+        scenario
+      )
+      try Connection(path: dir.appendingPathComponent("app.sqlite3").path)
+        .execute("PRAGMA journal_mode = WAL")
+    }
+    let boundaries = try scenario.boundaries(from: start, through: 40, migrations: "migrations")
+    let outcome = try scenario.killRuns(
+      name: "migrate (WAL)",
+      start: start,
+      arguments: [
+        "migrate", "--database", "app.sqlite3", "--migrations", scenario.path("migrations"),
+      ],
+      journalMode: "wal"
+    ) { fingerprint in
+      guard let fingerprint else { return "the database file is gone" }
+      let version = fingerprint.versions.last ?? 0
+      return fingerprint == boundaries[version]
+        ? nil : "not the state of a clean migration to version \(version): \(fingerprint)"
+    }
+    #expect(outcome.final.versions == Array(1...40))
+  }
+
   /// `--single-transaction`: after a kill the file is exactly at the old state or the new.
   @Test func killDuringSingleTransactionMigrate() throws {
     let scenario = try Scenario()
@@ -345,6 +379,7 @@ struct Scenario {
     start: URL,
     arguments: [String],
     allowsMissingFile: Bool = false,
+    journalMode: String = "delete",
     measured: (DatabaseFingerprint) -> Void = { _ in },
     check: (DatabaseFingerprint?) -> String?
   ) throws -> Outcome {
@@ -356,6 +391,11 @@ struct Scenario {
     try #require(cleanRun.exitCode == 0, "\(cleanRun.standardError)")
     let final = try DatabaseFingerprint.of(clean.path("app.sqlite3"))
     measured(final)
+    // Run again on the finished state: what a rerun gives when the kill came after the work was
+    // committed (migrate and init change nothing; seed records a second ledger row).
+    let second = try StrataProcess.run(arguments, in: clean.url)
+    try #require(second.exitCode == 0, "\(second.standardError)")
+    let again = try DatabaseFingerprint.of(clean.path("app.sqlite3"))
 
     var killed = 0
     var hotJournals = 0
@@ -377,7 +417,9 @@ struct Scenario {
       } else {
         #expect(process.terminationStatus == 0, "\(label): finished with an error")
       }
-      if FileManager.default.fileExists(atPath: dir.path("app.sqlite3-journal").path) {
+      if FileManager.default.fileExists(atPath: dir.path("app.sqlite3-journal").path)
+        || FileManager.default.fileExists(atPath: dir.path("app.sqlite3-wal").path)
+      {
         hotJournals += 1
       }
 
@@ -404,13 +446,18 @@ struct Scenario {
       // Run it again: it finishes the job.
       let rerun = try StrataProcess.run(arguments, in: dir.url)
       #expect(rerun.exitCode == 0, "\(label): rerun: \(rerun.standardError)")
-      #expect(try DatabaseFingerprint.of(database) == final, "\(label): rerun state")
+      let expected = after == final ? again : final
+      #expect(try DatabaseFingerprint.of(database) == expected, "\(label): rerun state")
+      let mode = try DatabaseProbe.rows(database, "PRAGMA journal_mode").first?.first
+      #expect(mode == .text(journalMode), "\(label): journal mode \(String(describing: mode))")
 
       // Nothing else left behind, except what an interrupted template copy left (the copy, and
       // the journal of its history stamp): init sweeps those once they are ten minutes old, so
       // that an install in progress is never touched. Aged, the next init removes them.
       let names = try FileManager.default.contentsOfDirectory(atPath: dir.url.path)
-      let stray = names.filter { $0 != "app.sqlite3" }
+      // A WAL database's -wal and -shm are part of it (a read-only reader leaves them).
+      let own = journalMode == "wal" ? ["app.sqlite3-wal", "app.sqlite3-shm"] : []
+      let stray = names.filter { $0 != "app.sqlite3" && !own.contains($0) }
       let copies = stray.filter { $0.hasPrefix(".app.sqlite3.strata-") }
       #expect(stray == copies, "\(label): left \(stray)")
       if !copies.isEmpty {
@@ -424,13 +471,14 @@ struct Scenario {
         let sweep = try StrataProcess.run(arguments, in: dir.url)
         #expect(sweep.exitCode == 0, "\(label): sweep: \(sweep.standardError)")
         let left = try FileManager.default.contentsOfDirectory(atPath: dir.url.path)
+          .filter { !own.contains($0) }
         #expect(left == ["app.sqlite3"], "\(label): \(copies) not swept: \(left)")
       }
     }
     print(
       "FaultInjection \(name): \(FaultInjectionTests.runs) runs, uninterrupted run "
         + "\(Int(duration * 1000)) ms; \(killed) killed before finishing, \(hotJournals) left a "
-        + "hot journal, \(intermediate) stopped between the start and the end state, "
+        + "hot journal or WAL, \(intermediate) stopped between the start and the end state, "
         + "\(leftovers) left an interrupted template copy"
     )
     return Outcome(final: final)
