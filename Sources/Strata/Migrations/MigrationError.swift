@@ -59,6 +59,8 @@ public enum MigrationError: StrataError, Equatable {
   case baselineOnManagedDatabase(appliedCount: Int)
   case invalidName(name: String)
   case database(path: String, error: SQLiteError, databaseVersion: Int64?)
+  /// Another connection held the write lock longer than the busy timeout (SQLITE_BUSY).
+  case locked(path: String, error: SQLiteError, databaseVersion: Int64?, keptEarlier: Bool)
 
   public var message: String {
     switch self {
@@ -148,6 +150,14 @@ public enum MigrationError: StrataError, Equatable {
     case .database(let path, let error, let databaseVersion):
       let state = databaseVersion.map { "; the database is at \(versionText($0))" } ?? ""
       return "\(path): \(error)\(state)"
+    case .locked(let path, let error, let databaseVersion, let keptEarlier):
+      let changed =
+        keptEarlier
+        ? "the migrations this run applied before it stay applied"
+        : "nothing was changed"
+      let state = databaseVersion.map { "; the database is at \(versionText($0))" } ?? ""
+      return "\(path) is locked by another process, which held its write lock longer than the "
+        + "busy timeout (\(error.message), SQLite error \(error.extendedCode)); \(changed)\(state)"
     }
   }
 
@@ -187,6 +197,12 @@ public enum MigrationError: StrataError, Equatable {
       return "If the database already has this schema, adopt it with 'strata baseline --version "
         + "V' (V: the newest migration it already has); otherwise fix the file and run "
         + "'strata migrate' again."
+    case .failed(_, _, _, let error, _, _) where error.isFull:
+      return "The disk is full (or the database's PRAGMA max_page_count is reached); the file "
+        + "is not at fault. Free disk space, then run 'strata migrate' again."
+    case .rollbackFailed(_, _, _, let error, _) where error.isFull:
+      return "The disk is full (or the database's PRAGMA max_page_count is reached); the file "
+        + "is not at fault. Free disk space, then run 'strata rollback' again."
     case .failed:
       return "Fix the file and run 'strata migrate' again."
     case .rollbackFailed:
@@ -216,6 +232,8 @@ public enum MigrationError: StrataError, Equatable {
       return "Run 'strata status' to see the history; 'strata migrate' applies what is pending."
     case .invalidName:
       return "Use letters, digits and underscores, such as add_email."
+    case .locked:
+      return "Retry when the other process has finished, or raise --busy-timeout (milliseconds)."
     case .database(_, let error, _) where error.isBusy:
       return "Another process holds the database's write lock. Retry, or raise --busy-timeout."
     case .database(_, let error, _) where error.isFull:

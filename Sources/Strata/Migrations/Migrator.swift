@@ -285,16 +285,18 @@ public struct Migrator: Sendable {
       throw MigrationError.unknownTarget(version: version)
     }
     let recorded = migrations.migrations.filter { $0.version <= version }
-    try connection.transaction(.immediate) {
-      let history = try HistoryWriter(connection)
-      try history.createTableIfNeeded()
-      let existing = try History.read(connection)
-      guard existing.isEmpty else {
-        throw MigrationError.baselineOnManagedDatabase(appliedCount: existing.count)
-      }
-      let now = Date()
-      for migration in recorded {
-        try history.record(migration, appliedAt: now, durationMs: 0)
+    try reportingState(connection) {
+      try connection.transaction(.immediate) {
+        let history = try HistoryWriter(connection)
+        try history.createTableIfNeeded()
+        let existing = try History.read(connection)
+        guard existing.isEmpty else {
+          throw MigrationError.baselineOnManagedDatabase(appliedCount: existing.count)
+        }
+        let now = Date()
+        for migration in recorded {
+          try history.record(migration, appliedAt: now, durationMs: 0)
+        }
       }
     }
     return recorded
@@ -556,6 +558,13 @@ public struct Migrator: Sendable {
       return try body()
     } catch let error as MigrationError {
       throw withState(error, connection, keptEarlier: keptEarlier())
+    } catch let error as SQLiteError where error.isBusy {
+      throw MigrationError.locked(
+        path: connection.path,
+        error: error,
+        databaseVersion: try? databaseVersion(connection),
+        keptEarlier: keptEarlier()
+      )
     } catch let error as SQLiteError {
       throw MigrationError.database(
         path: connection.path,

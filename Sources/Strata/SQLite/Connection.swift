@@ -18,6 +18,10 @@ public final class Connection {
     case readWrite
     /// Read and write, creating the file when it does not exist.
     case readWriteCreate
+    /// Read only, from a file that does not change while it is open (a template in an app
+    /// bundle): SQLite takes no locks and creates no `-shm` or `-journal`, so the file's folder
+    /// may be read-only even when the file is in WAL mode. A `-wal` file beside it is ignored.
+    case immutable
   }
 
   let handle: OpaquePointer
@@ -39,9 +43,15 @@ public final class Connection {
     case .readOnly: flags |= SQLITE_OPEN_READONLY
     case .readWrite: flags |= SQLITE_OPEN_READWRITE
     case .readWriteCreate: flags |= SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE
+    case .immutable: flags |= SQLITE_OPEN_READONLY | SQLITE_OPEN_URI
+    }
+    var name = path
+    if mode == .immutable {
+      let escaped = path.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? path
+      name = "file:\(escaped)?immutable=1"
     }
     var db: OpaquePointer?
-    let rc = sqlite3_open_v2(path, &db, flags, nil)
+    let rc = sqlite3_open_v2(name, &db, flags, nil)
     guard let db else {
       throw SQLiteError(extendedCode: rc, message: String(cString: sqlite3_errstr(rc)))
     }

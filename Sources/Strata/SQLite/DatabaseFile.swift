@@ -30,3 +30,12 @@ public func databaseFileKind(at path: String) -> DatabaseFileKind {
   if head.isEmpty { return .empty }
   return Array(head) == sqliteHeader ? .sqlite : .notSQLite
 }
+
+/// Whether the file at `path` is a database in WAL mode (its header's read and write format
+/// versions, bytes 18 and 19, are 2).
+public func isWALDatabase(at path: String) -> Bool {
+  guard let handle = FileHandle(forReadingAtPath: path) else { return false }
+  defer { try? handle.close() }
+  guard let head = try? handle.read(upToCount: 20), head.count == 20 else { return false }
+  return Array(head.prefix(16)) == sqliteHeader && head[18] == 2 && head[19] == 2
+}

@@ -36,6 +36,10 @@ public struct SQLiteError: Error, Hashable, Sendable {
   public var isConstraint: Bool { code == SQLITE_CONSTRAINT }
   /// The file could not be opened or written because it is read-only.
   public var isReadOnly: Bool { code == SQLITE_READONLY }
+  /// A read-only connection met a hot journal, left by a writer that stopped in the middle of
+  /// a transaction (SQLITE_READONLY_ROLLBACK): only a connection that may write can roll it
+  /// back.
+  public var isHotJournal: Bool { extendedCode == SQLITE_READONLY | (3 << 8) }
 }
 
 extension SQLiteError: CustomStringConvertible {

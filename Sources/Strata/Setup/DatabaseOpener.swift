@@ -12,6 +12,14 @@ public enum DatabaseOpenError: StrataError, Equatable {
   case folderMissing(path: String, folder: String)
   /// The file cannot be written.
   case readOnly(path: String)
+  /// The file's folder cannot be written, so SQLite cannot create the journal (`-journal`, or
+  /// `-wal` and `-shm`) it needs to change the database safely, nor a new database.
+  case folderReadOnly(path: String, folder: String, creating: Bool)
+  /// A WAL database whose `-shm` file cannot be created, because its folder is read-only.
+  case walInReadOnlyFolder(path: String, folder: String)
+  /// A writer stopped in the middle of a transaction and left a hot journal, which this
+  /// read-only open cannot roll back.
+  case hotJournal(path: String)
   /// SQLite refused to open or read the file.
   case sqlite(path: String, SQLiteError)
 
@@ -28,6 +36,23 @@ public enum DatabaseOpenError: StrataError, Equatable {
       "cannot create \(path): the folder \(folder) does not exist; nothing was created"
     case .readOnly(let path):
       "\(path) is read-only; nothing was changed"
+    case .folderReadOnly(let path, let folder, let creating):
+      creating
+        ? "cannot create \(path): the folder \(folder) is not writable; nothing was created"
+        : "cannot write \(path): its folder \(folder) is not writable, so SQLite cannot create "
+          + "the journal it needs to change the database safely; nothing was changed"
+    case .walInReadOnlyFolder(let path, let folder):
+      "cannot read \(path): it is in WAL mode, and SQLite must create \(path)-shm beside it "
+        + "to read it, but the folder \(folder) is not writable; nothing was changed"
+    case .hotJournal(let path):
+      "cannot read \(path): a process stopped in the middle of writing it (a crash or kill) "
+        + "and left its journal \(path)-journal, which must be rolled back first, and strata "
+        + "cannot write the file or its folder to do so; the file is unchanged and still holds "
+        + "its last committed state"
+    case .sqlite(let path, let error) where error.isBusy:
+      "cannot use \(path): it is locked by another process, which held its lock longer than "
+        + "the busy timeout (\(error.message), SQLite error \(error.extendedCode)); "
+        + "nothing was changed"
     case .sqlite(let path, let error):
       "cannot use \(path): \(error.message) (SQLite error \(error.extendedCode)); "
         + "nothing was changed"
@@ -46,6 +71,18 @@ public enum DatabaseOpenError: StrataError, Equatable {
       "Create \(folder) first (mkdir -p), or point --database at an existing folder."
     case .readOnly(let path):
       "Make it writable (chmod u+w \(path)) or point --database at a writable copy."
+    case .folderReadOnly(_, let folder, _):
+      "Make the folder writable (chmod u+w \(folder)), or copy the database to a writable "
+        + "folder and point --database there. 'strata status', 'validate' and 'inspect' can "
+        + "read it where it is."
+    case .walInReadOnlyFolder(_, let folder):
+      "Make the folder writable (chmod u+w \(folder)), or read a copy in a writable folder; "
+        + "a database in rollback-journal mode (PRAGMA journal_mode = DELETE) can be read in a "
+        + "read-only folder."
+    case .hotJournal(let path):
+      "Run the command with write access to \(path) and its folder (or run 'strata migrate'), "
+        + "so SQLite can roll the interrupted write back. Do not delete the -journal file: "
+        + "without it the database may be corrupt."
     case .sqlite(_, let error) where error.isBusy:
       "Another process is writing to the database. Retry, or raise --busy-timeout."
     case .sqlite:
@@ -89,11 +126,13 @@ public func openDatabase(
       throw DatabaseOpenError.missing(path: path)
     case .create:
       try prepareFolder(for: url, creating: createsFolder)
+      try checkWritableFolder(for: url)
     }
   case .empty, .sqlite:
     if access != .read, !isWritable(path) {
       throw DatabaseOpenError.readOnly(path: path)
     }
+    if access != .read { try checkWritableFolder(for: url) }
   }
   let mode: Connection.OpenMode =
     switch access {
@@ -102,18 +141,45 @@ public func openDatabase(
     case .create: .readWriteCreate
     }
   do {
-    let connection = try Connection(path: path, mode: mode, busyTimeout: busyTimeout)
-    // Reading the schema catches a corrupt or encrypted file before any work starts.
-    _ = try connection.scalar("SELECT count(*) FROM sqlite_master")
-    if access != .read {
-      try connection.execute("PRAGMA foreign_keys = ON")
+    do {
+      return try connect(path, mode: mode, access: access, busyTimeout: busyTimeout)
+    } catch let error as SQLiteError where access == .read && error.isHotJournal {
+      // A writer stopped in the middle of a transaction (a crash, kill -9, power loss) and left
+      // its journal. A read-only connection cannot roll it back; a connection that may write
+      // does so as it opens, exactly as the next writer would: the file returns to its last
+      // committed state. Then read as asked.
+      guard isWritable(path), isWritableFolder(url.deletingLastPathComponent().path) else {
+        throw DatabaseOpenError.hotJournal(path: path)
+      }
+      _ = try connect(path, mode: .readWrite, access: .read, busyTimeout: busyTimeout)
+      return try connect(path, mode: mode, access: access, busyTimeout: busyTimeout)
     }
-    return connection
   } catch let error as SQLiteError {
     if error.isNotADatabase { throw DatabaseOpenError.notADatabase(path: path) }
+    if error.isHotJournal { throw DatabaseOpenError.hotJournal(path: path) }
+    let folder = url.deletingLastPathComponent().path
+    if access == .read, error.isReadOnly, isWALDatabase(at: path), !isWritableFolder(folder) {
+      throw DatabaseOpenError.walInReadOnlyFolder(path: path, folder: folder)
+    }
     if error.isReadOnly { throw DatabaseOpenError.readOnly(path: path) }
     throw DatabaseOpenError.sqlite(path: path, error)
   }
+}
+
+/// Opens `path` and reads its schema, which catches a corrupt or encrypted file (and makes
+/// SQLite roll back a hot journal, when the connection may write) before any work starts.
+private func connect(
+  _ path: String,
+  mode: Connection.OpenMode,
+  access: DatabaseAccess,
+  busyTimeout: Int
+) throws -> Connection {
+  let connection = try Connection(path: path, mode: mode, busyTimeout: busyTimeout)
+  _ = try connection.scalar("SELECT count(*) FROM sqlite_master")
+  if access != .read {
+    try connection.execute("PRAGMA foreign_keys = ON")
+  }
+  return connection
 }
 
 /// Whether anyone may write the file, by its permission bits (root ignores them, so
@@ -123,6 +189,26 @@ private func isWritable(_ path: String) -> Bool {
     let permissions = attributes[.posixPermissions] as? NSNumber
   else { return FileManager.default.isWritableFile(atPath: path) }
   return permissions.intValue & 0o222 != 0 && FileManager.default.isWritableFile(atPath: path)
+}
+
+/// Whether files can be created in `folder` (a journal, `-wal`, `-shm`), by its permission bits
+/// as well as `access(2)`, for the same reason as `isWritable`.
+private func isWritableFolder(_ folder: String) -> Bool {
+  isWritable(folder)
+}
+
+/// A database is changed by writing a journal beside it (`-journal`, or `-wal` and `-shm`), and
+/// created by writing a new file: either needs a writable folder. Checked before anything is
+/// written, so that SQLite's "attempt to write a readonly database" never comes half-way
+/// through, and for root too (which ignores the folder's permission bits).
+func checkWritableFolder(for url: URL) throws {
+  let folder = url.deletingLastPathComponent().path
+  guard !isWritableFolder(folder) else { return }
+  throw DatabaseOpenError.folderReadOnly(
+    path: url.path,
+    folder: folder,
+    creating: databaseFileKind(at: url.path) == .missing
+  )
 }
 
 /// Makes sure the folder that will hold a new database at `url` exists: creates it, or

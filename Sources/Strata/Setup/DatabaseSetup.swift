@@ -63,6 +63,11 @@ public struct DatabaseSetup: Sendable {
     var templateCopied = false
     if databaseFileKind(at: path) == .missing {
       try prepareFolder(for: database, creating: createsFolder)
+    }
+    // Before the template is copied: a read-only folder fails here, with nothing created.
+    try checkWritableFolder(for: database)
+    TemplateInstaller.removeLeftovers(of: database)
+    if databaseFileKind(at: path) == .missing {
       if let template {
         try Self.checkTemplate(template, against: set)
         templateCopied = try TemplateInstaller.install(
@@ -126,7 +131,7 @@ public struct DatabaseSetup: Sendable {
   /// The template's history must agree with the files: same checksums, no unknown versions.
   static func checkTemplate(_ template: URL, against set: MigrationSet) throws {
     try TemplateInstaller.verify(template)
-    let connection = try Connection(path: template.path, mode: .readOnly)
+    let connection = try Connection(path: template.path, mode: .immutable)
     let plan = try Migrator(set).plan(connection)
     let problems = Migrator(set).problems(in: plan).filter {
       if case .outOfOrder = $0 { return false }

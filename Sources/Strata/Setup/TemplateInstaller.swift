@@ -29,7 +29,10 @@ enum TemplateInstaller {
     case .sqlite: break
     }
     do {
-      let connection = try Connection(path: path, mode: .readOnly)
+      // Immutable: a template in a read-only bundle may be in WAL mode, which an ordinary
+      // read-only open cannot read without creating its -shm; and what is checked is then the
+      // file alone, exactly what is copied.
+      let connection = try Connection(path: path, mode: .immutable)
       let result = try connection.rows("PRAGMA quick_check").compactMap { $0.first?.textValue }
       guard result == ["ok"] else {
         throw SetupError.templateInvalid(
@@ -40,6 +43,24 @@ enum TemplateInstaller {
     } catch let error as SQLiteError {
       throw SetupError.templateInvalid(path: path, reason: error.message)
     }
+  }
+
+  /// Temporary copies for `destination` are named `.<name>.strata-<UUID>.tmp`.
+  private static func temporaryPrefix(_ destination: URL) -> String {
+    ".\(destination.lastPathComponent).strata-"
+  }
+
+  /// Removes what an interrupted install left beside `destination` (a `kill -9` between copying
+  /// and linking): the temporary copy, and the journal SQLite wrote beside it while its history
+  /// was stamped. Only once they are old, so that an install in progress in another process is
+  /// never touched. Runs on every setup, since once the database exists no install follows.
+  static func removeLeftovers(of destination: URL) {
+    removeStaleFiles(
+      in: destination.deletingLastPathComponent(),
+      prefix: temporaryPrefix(destination),
+      suffixes: [".tmp", ".tmp-journal", ".tmp-wal", ".tmp-shm"],
+      olderThan: staleAfter
+    )
   }
 
   /// Installs `template` at `destination` unless a file is already there.
@@ -53,10 +74,10 @@ enum TemplateInstaller {
     prepare: (URL) throws -> Void = { _ in },
     beforeLink: () throws -> Void = {}
   ) throws -> Bool {
+    removeLeftovers(of: destination)
     if databaseFileKind(at: destination.path) != .missing { return false }
     let folder = destination.deletingLastPathComponent()
-    let prefix = ".\(destination.lastPathComponent).strata-"
-    removeStaleFiles(in: folder, prefix: prefix, suffixes: [".tmp"], olderThan: staleAfter)
+    let prefix = temporaryPrefix(destination)
     let temporary = folder.appendingPathComponent("\(prefix)\(UUID().uuidString).tmp")
     defer { unlink(temporary.path) }
     do {

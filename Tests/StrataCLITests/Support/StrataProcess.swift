@@ -23,13 +23,21 @@ enum StrataProcess {
   }()
 
   /// Runs `strata arguments…` in `directory` with a clean environment (plus `environment`).
+  ///
+  /// - Parameter launcher: a command that runs strata, such as `setpriv --reuid=65534 …` to run
+  ///   it as another user; the binary's path and `arguments` follow it.
   @discardableResult
   static func run(
     _ arguments: [String],
     in directory: URL,
-    environment: [String: String] = [:]
+    environment: [String: String] = [:],
+    launcher: [String] = []
   ) throws -> ProcessResult {
     let process = makeProcess(arguments, in: directory, environment: environment)
+    if let command = launcher.first {
+      process.executableURL = URL(fileURLWithPath: command)
+      process.arguments = Array(launcher.dropFirst()) + [executable.path] + arguments
+    }
     let out = Pipe()
     let err = Pipe()
     process.standardOutput = out

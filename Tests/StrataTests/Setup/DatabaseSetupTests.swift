@@ -327,3 +327,30 @@ struct SetupFixture {
     #expect(left == [fresh.lastPathComponent, other.lastPathComponent, "data.sqlite3"])
   }
 }
+
+@Suite struct SetupLeftoverTests {
+  /// A `kill -9` while the copy's history is stamped leaves the copy *and its rollback
+  /// journal*; and once the database exists no install runs again. Every later run sweeps
+  /// both, once they are old.
+  @Test func staleCopiesAndTheirJournalsAreSweptOnceTheDatabaseExists() throws {
+    let fixture = try SetupFixture()
+    try fixture.setup(template: fixture.template).run()
+    let folder = fixture.database.deletingLastPathComponent()
+    let names = [
+      ".data.sqlite3.strata-OLD.tmp", ".data.sqlite3.strata-OLD.tmp-journal",
+      ".data.sqlite3.strata-OLD.tmp-wal", ".data.sqlite3.strata-OLD.tmp-shm",
+    ]
+    for name in names {
+      let url = try fixture.dir.write("Documents/\(name)", "leftover")
+      try FileManager.default.setAttributes(
+        [.modificationDate: Date(timeIntervalSinceNow: -3600)],
+        ofItemAtPath: url.path
+      )
+    }
+    let fresh = try fixture.dir.write("Documents/.data.sqlite3.strata-NEW.tmp-journal", "young")
+    let report = try fixture.setup(template: fixture.template).run()
+    #expect(!report.changedAnything)
+    let left = Set(try FileManager.default.contentsOfDirectory(atPath: folder.path))
+    #expect(left == [fresh.lastPathComponent, "data.sqlite3"])
+  }
+}
