@@ -21,10 +21,15 @@ seconds=$2
 shift 2
 
 scratch=.build/fuzz
-swift build --product strata-fuzz --scratch-path "$scratch" \
-  -Xswiftc -sanitize=fuzzer,address -Xswiftc -DFUZZING 2>&1 | grep -v "Cannot export local symbol" || true
+mkdir -p .build
+# The linker warns once per sanitizer symbol it cannot export; the rest of its output stays.
+if ! swift build --product strata-fuzz --scratch-path "$scratch" \
+  -Xswiftc -sanitize=fuzzer,address -Xswiftc -DFUZZING > "$scratch.log" 2>&1; then
+  grep -v "Cannot export local symbol" "$scratch.log" >&2
+  echo "Fuzz/run.sh: the fuzz build failed" >&2
+  exit 1
+fi
 binary="$scratch/debug/strata-fuzz"
-[ -x "$binary" ] || { echo "Fuzz/run.sh: the fuzz build failed" >&2; exit 1; }
 
 corpus="$scratch/corpus/$target"
 artifacts="$scratch/artifacts/$target"
