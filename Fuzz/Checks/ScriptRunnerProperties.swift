@@ -62,9 +62,11 @@ enum ScriptRunnerProperties {
         Array(statement.sql.utf8) == Array(bytes[range]),
         "statement \(index + 1) says '\(statement.sql)' but bytes \(range) differ"
       )
+      let head = bytes[range.lowerBound...]
       try require(
-        !isOnlySpaceAndComments(bytes[range.lowerBound..<range.lowerBound + 1]),
-        "statement \(index + 1) starts with white space or a comment mark: \(statement.sql.debugDescription)"
+        !isOnlySpaceAndComments(head.prefix(1)) && !head.starts(with: [0x2D, 0x2D])
+          && !head.starts(with: [0x2F, 0x2A]),
+        "statement \(index + 1) starts with white space, `;` or a comment: \(statement.sql.debugDescription)"
       )
       let line = firstLine + bytes[..<range.lowerBound].count { $0 == 0x0A }
       try require(
@@ -96,10 +98,18 @@ enum ScriptRunnerProperties {
       error.statementNumber == started.count || error.statementNumber == started.count + 1,
       "error in statement \(error.statementNumber) after \(started.count) started"
     )
-    // The SQL the error quotes is the failing statement, as it stands in the script.
+    // The SQL the error quotes is the failing statement, as it stands in the script: when the
+    // statement started (it failed while running) exactly that statement's text.
     if let quoted = error.underlying.sql {
-      let from = error.statementNumber == started.count ? started.last?.byteRange.lowerBound ?? 0
-        : started.last?.byteRange.upperBound ?? 0
+      if error.statementNumber == started.count, let last = started.last {
+        try require(
+          quoted == last.sql,
+          "statement \(started.count) failed, but the error quotes \(quoted.debugDescription)"
+        )
+      }
+      let from =
+        error.statementNumber == started.count
+        ? started.last?.byteRange.lowerBound ?? 0 : started.last?.byteRange.upperBound ?? 0
       let text = Array(quoted.utf8)
       try require(
         !text.isEmpty && bytes[from...].firstRange(of: text) != nil,
