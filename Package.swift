@@ -65,7 +65,10 @@ let package = Package(
       dependencies: ["StrataCLI", "Strata", "StrataArguments", "StrataTestSupport"]
     ),
     // Every seed input and every input a fuzzer ever crashed on, through the fuzz checks.
-    .testTarget(name: "StrataFuzzTests", dependencies: ["StrataFuzzChecks", "Strata"]),
+    .testTarget(
+      name: "StrataFuzzTests",
+      dependencies: ["StrataFuzzChecks", "Strata", "StrataArguments"]
+    ),
   ],
   swiftLanguageModes: [.v6]
 )

@@ -120,9 +120,8 @@ enum ArgumentParserProperties {
       + ["--"] + parsed.positionals
   }
 
-  /// No line breaks, no other control characters (C0, DEL, C1).
+  /// No line breaks, no other control characters (C0, DEL, C1, line separators, bidi controls).
   static func isPrintableLine(_ text: String) -> Bool {
-    !text.isEmpty
-      && !text.unicodeScalars.contains { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) }
+    !text.isEmpty && !text.unicodeScalars.contains(where: isHiddenControl)
   }
 }

@@ -1,7 +1,8 @@
 import Strata
 
 /// The migration folder reader's promises, checked on a folder made from the input (files
-/// separated by NUL bytes; in each, the first line is the file name, the rest its content):
+/// separated by two NUL bytes, so that one NUL can still be in a file; in each, the first line
+/// is the file name, the rest its content):
 /// - the result does not change when every file gets CRLF line ends and a byte order mark;
 /// - a folder that reads has one migration per version, in order, each part a slice of its
 ///   file starting at the line it names, with SQL in it;
@@ -13,8 +14,8 @@ enum MigrationFileProperties {
   static func check(_ input: [UInt8]) throws(PropertyViolation) {
     let files = decodeFolder(input)
     for file in files { try checkFileName(file.name) }
-    let result = read(files)
-    let windows = read(files.map { ($0.name, withCRLFAndBOM($0.bytes)) })
+    let result = try read(files)
+    let windows = try read(files.map { ($0.name, withCRLFAndBOM($0.bytes)) })
     try require(
       windows == result,
       "with CRLF and a BOM the folder reads as \(windows), without as \(result)"
@@ -25,10 +26,17 @@ enum MigrationFileProperties {
     }
   }
 
-  /// At most eight files: NUL separates them, the first line of each is its name.
+  /// At most eight files: two NUL bytes separate them, the first line of each is its name.
   static func decodeFolder(_ input: [UInt8]) -> [(name: String, bytes: [UInt8])] {
     var files: [(name: String, bytes: [UInt8])] = []
-    for part in input.split(separator: 0, omittingEmptySubsequences: false).prefix(8) {
+    var parts: [ArraySlice<UInt8>] = []
+    var start = input.startIndex
+    while parts.count < 8, let separator = input[start...].firstRange(of: [0, 0]) {
+      parts.append(input[start..<separator.lowerBound])
+      start = separator.upperBound
+    }
+    if parts.count < 8 { parts.append(input[start...]) }
+    for part in parts {
       let newline = part.firstIndex(of: 0x0A) ?? part.endIndex
       let name = String(decoding: part[part.startIndex..<newline], as: UTF8.self)
       let bytes = Array(part[min(newline + 1, part.endIndex)...])
@@ -40,14 +48,15 @@ enum MigrationFileProperties {
     return files
   }
 
-  static func read(_ files: [(name: String, bytes: [UInt8])]) -> Result<[Migration], MigrationError>
-  {
+  static func read(
+    _ files: [(name: String, bytes: [UInt8])]
+  ) throws(PropertyViolation) -> Result<[Migration], MigrationError> {
     do {
       return .success(try MigrationSet(files: files, directory: folder).migrations)
     } catch let error as MigrationError {
       return .failure(error)
     } catch {
-      fatalError("MigrationSet threw something other than a MigrationError: \(error)")
+      throw PropertyViolation("MigrationSet threw something other than a MigrationError: \(error)")
     }
   }
 
@@ -153,7 +162,12 @@ enum MigrationFileProperties {
         "'\(path)' refused as unreadable although it is UTF-8 text without NUL bytes"
       )
     case .emptyMigration(let path):
-      _ = try file(path)
+      // No SQL at all, or (with markers) none in the up part.
+      let text = MigrationParser.normalize(try file(path).bytes)
+      try require(
+        !containsSQL(text) || text.firstRange(of: Array("migrate:up".utf8)) != nil,
+        "'\(path)' refused as empty although it holds SQL and no markers"
+      )
     case .invalidMarker(let path, let line, _):
       let text = MigrationParser.normalize(try file(path).bytes)
       let lineCount = text.count { $0 == 0x0A } + 1

@@ -25,7 +25,9 @@ struct StrataFuzz {
   }
 
   static func replay(_ arguments: [String]) -> Int32 {
-    guard let name = arguments.first, let target = FuzzTarget(rawValue: name) else {
+    guard let name = arguments.first, let target = FuzzTarget(rawValue: name),
+      arguments.count > 1
+    else {
       let names = FuzzTarget.allCases.map(\.rawValue).joined(separator: "|")
       FileHandle.standardError.write(Data("usage: strata-fuzz \(names) FILE...\n".utf8))
       return 64

@@ -69,9 +69,9 @@ public struct ParsedArguments: Sendable, Equatable {
           name = String(rest)
         }
       } else {
-        let letter = argument.dropFirst()
-        guard letter.count == 1,
-          let option = spec.options.first(where: { $0.short == letter.first })
+        let letter = String(scalars.dropFirst())
+        guard letter.unicodeScalars.count == 1,
+          let option = spec.options.first(where: { $0.short.map(String.init) == letter })
         else {
           throw UsageError(
             message: "unknown option \(quotedArgument(argument))",

@@ -1,14 +1,27 @@
 /// `text` in single quotes for a message, with control characters (line breaks, escape
-/// sequences, C1 codes) written as `\u{1B}`: an argument is the user's text, and echoing it
-/// raw could break the message's line or drive the terminal.
+/// sequences, C1 codes, Unicode line separators and bidirectional controls) written as
+/// `\u{1B}`: an argument is the user's text, and echoing it raw could break the message's
+/// line, reorder what the terminal shows, or drive the terminal.
 public func quotedArgument(_ text: String) -> String {
   var shown = "'"
   for scalar in text.unicodeScalars {
-    if scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value) {
+    if isHiddenControl(scalar) {
       shown += "\\u{" + String(scalar.value, radix: 16, uppercase: true) + "}"
     } else {
       shown.unicodeScalars.append(scalar)
     }
   }
   return shown + "'"
+}
+
+/// Scalars a terminal acts on or hides instead of showing: C0, DEL, C1, U+2028/U+2029, and the
+/// bidirectional embeddings, overrides and isolates.
+public func isHiddenControl(_ scalar: Unicode.Scalar) -> Bool {
+  switch scalar.value {
+  case 0x00...0x1F, 0x7F...0x9F, 0x2028, 0x2029, 0x200E, 0x200F, 0x202A...0x202E,
+    0x2066...0x2069:
+    true
+  default:
+    false
+  }
 }

@@ -31,7 +31,13 @@ import Testing
     #expect(parsed.value("to") == "\u{301}x")
   }
 
+  @Test func aShortOptionIsOneScalar() {
+    #expect(throws: UsageError.self) { try ParsedArguments(["-\u{301}q"], spec: Self.spec) }
+    #expect(throws: UsageError.self) { try ParsedArguments(["-q\u{301}"], spec: Self.spec) }
+  }
+
   @Test func messagesEscapeControlCharacters() {
+    #expect(quotedArgument("a\u{202E}b\u{2028}") == "'a\\u{202E}b\\u{2028}'")
     #expect(quotedArgument("a\u{1B}[2J\nb\u{85}é") == "'a\\u{1B}[2J\\u{A}b\\u{85}é'")
     let error = #expect(throws: UsageError.self) {
       try ParsedArguments(["--format=\u{7}"], spec: Self.spec)

@@ -1,3 +1,4 @@
+import StrataArguments
 import Testing
 
 @testable import Strata
@@ -70,14 +71,67 @@ import Testing
 
   @Test func migrationFoldersDecodeFromNulSeparatedFiles() {
     let files = MigrationFileProperties.decodeFolder(
-      Array("0001_a.sql\nSELECT 1;\u{0}0002_b.sql\nSELECT 2;\u{0}0001_a.sql\nagain".utf8)
+      Array("0001_a.sql\nSELECT 1;\u{0}\u{0}0002_b.sql\nSELECT\u{0}2;\u{0}\u{0}0001_a.sql\nx".utf8)
     )
     #expect(files.map(\.name) == ["0001_a.sql", "0002_b.sql"])
-    #expect(files.map { String(decoding: $0.bytes, as: UTF8.self) } == ["SELECT 1;", "SELECT 2;"])
+    #expect(
+      files.map { String(decoding: $0.bytes, as: UTF8.self) } == ["SELECT 1;", "SELECT\u{0}2;"]
+    )
     #expect(
       MigrationFileProperties.withCRLFAndBOM(Array("a\nb\r\n".utf8))
         == [0xEF, 0xBB, 0xBF] + Array("a\r\nb\r\n".utf8)
     )
+  }
+
+  @Test func migrationChecksCatchAPartOutOfPlaceAndAnErrorNamingNoFile() throws {
+    let files = [(name: "0001_a.sql", bytes: Array("-- c\nSELECT 1;\n".utf8))]
+    let good = try MigrationSet(files: files, directory: MigrationFileProperties.folder).migrations
+    #expect(throws: Never.self) { try MigrationFileProperties.checkMigrations(good, of: files) }
+    let up = good[0].up
+    let moved = Migration(
+      version: 1,
+      name: "a",
+      up: MigrationScript(sql: up.sql, file: up.file, firstLine: 2, isTransactional: true),
+      down: nil,
+      checksum: good[0].checksum
+    )
+    #expect(throws: PropertyViolation.self) {
+      try MigrationFileProperties.checkMigrations([moved], of: files)
+    }
+    #expect(throws: PropertyViolation.self) {
+      try MigrationFileProperties.checkMigrations([], of: files)
+    }
+    #expect(throws: PropertyViolation.self) {
+      try MigrationFileProperties.checkError(
+        .emptyMigration(file: "migrations/0002_b.sql"),
+        of: files
+      )
+    }
+    #expect(throws: PropertyViolation.self) {
+      try MigrationFileProperties.checkError(
+        .invalidMarker(file: "migrations/0001_a.sql", line: 4, reason: "x"),
+        of: files
+      )
+    }
+  }
+
+  @Test func argumentChecksCatchWhatTheCommandDoesNotTake() throws {
+    let seed = ArgumentParserProperties.specs[3]
+    let parsed = try ParsedArguments(["a.csv", "b.csv", "-q"], spec: seed)
+    #expect(throws: Never.self) {
+      try ArgumentParserProperties.checkParsed(
+        parsed,
+        spec: seed,
+        arguments: ["a.csv", "b.csv", "-q"]
+      )
+    }
+    #expect(throws: PropertyViolation.self) {
+      try ArgumentParserProperties.checkParsed(
+        parsed,
+        spec: ArgumentParserProperties.specs[0],
+        arguments: ["a.csv", "b.csv", "-q"]
+      )
+    }
   }
 
   @Test func usageMessagesMustBeOnePrintableLine() {

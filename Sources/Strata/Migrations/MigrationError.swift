@@ -59,7 +59,8 @@ public enum MigrationError: StrataError, Equatable {
   case baselineOnManagedDatabase(appliedCount: Int)
   case invalidName(name: String)
   case database(path: String, error: SQLiteError, databaseVersion: Int64?)
-  /// Another connection held the write lock longer than the busy timeout (SQLITE_BUSY).
+  /// Another connection held a lock longer than the busy timeout (SQLITE_BUSY): a writer, or a
+  /// reader that keeps a commit waiting.
   case locked(path: String, error: SQLiteError, databaseVersion: Int64?, keptEarlier: Bool)
 
   public var message: String {
@@ -156,7 +157,7 @@ public enum MigrationError: StrataError, Equatable {
         ? "the migrations this run applied before it stay applied"
         : "nothing was changed"
       let state = databaseVersion.map { "; the database is at \(versionText($0))" } ?? ""
-      return "\(path) is locked by another process, which held its write lock longer than the "
+      return "\(path) is locked by another process, which held a lock longer than the "
         + "busy timeout (\(error.message), SQLite error \(error.extendedCode)); \(changed)\(state)"
     }
   }

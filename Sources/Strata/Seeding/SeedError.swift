@@ -167,9 +167,9 @@ public enum SeedError: StrataError, Equatable {
     case .sameTableTwice(let table, let files):
       return "\(files.joined(separator: " and ")) both load table \(table)"
     case .database(let file, let error) where error.isBusy:
-      let place = file.map { "\($0) " } ?? "the database "
-      return "\(place)is locked by another process, which held its write lock longer than the "
-        + "busy timeout (\(error.message), SQLite error \(error.extendedCode))"
+      let place = file.map { "\($0): " } ?? ""
+      return "\(place)the database is locked by another process, which held a lock longer than "
+        + "the busy timeout (\(error.message), SQLite error \(error.extendedCode))"
     case .database(let file, let error):
       let place = file.map { "\($0): " } ?? ""
       return "\(place)\(error.message) (SQLite error \(error.extendedCode))"

@@ -47,10 +47,10 @@ public enum DatabaseOpenError: StrataError, Equatable {
     case .hotJournal(let path):
       "cannot read \(path): a process stopped in the middle of writing it (a crash or kill) "
         + "and left its journal \(path)-journal, which must be rolled back first, and strata "
-        + "cannot write the file or its folder to do so; the file is unchanged and still holds "
-        + "its last committed state"
+        + "cannot write the file or its folder to do so; strata changed nothing, and the file "
+        + "together with its -journal still holds the last committed state"
     case .sqlite(let path, let error) where error.isBusy:
-      "cannot use \(path): it is locked by another process, which held its lock longer than "
+      "cannot use \(path): it is locked by another process, which held a lock longer than "
         + "the busy timeout (\(error.message), SQLite error \(error.extendedCode)); "
         + "nothing was changed"
     case .sqlite(let path, let error):
@@ -72,19 +72,20 @@ public enum DatabaseOpenError: StrataError, Equatable {
     case .readOnly(let path):
       "Make it writable (chmod u+w \(path)) or point --database at a writable copy."
     case .folderReadOnly(_, let folder, _):
-      "Make the folder writable (chmod u+w \(folder)), or copy the database to a writable "
-        + "folder and point --database there. 'strata status', 'validate' and 'inspect' can "
-        + "read it where it is."
+      "Make the folder writable (chmod u+w \(folder)), or copy the database (with its -wal "
+        + "or -journal file, if there is one) to a writable folder and point --database there. "
+        + "'strata status', 'validate' and 'inspect' can read it where it is."
     case .walInReadOnlyFolder(_, let folder):
-      "Make the folder writable (chmod u+w \(folder)), or read a copy in a writable folder; "
+      "Make the folder writable (chmod u+w \(folder)), or read a copy (with its -wal file) in "
+        + "a writable folder; "
         + "a database in rollback-journal mode (PRAGMA journal_mode = DELETE) can be read in a "
         + "read-only folder."
     case .hotJournal(let path):
-      "Run the command with write access to \(path) and its folder (or run 'strata migrate'), "
-        + "so SQLite can roll the interrupted write back. Do not delete the -journal file: "
-        + "without it the database may be corrupt."
+      "Run the same command again with write access to \(path) and its folder, so SQLite "
+        + "can roll the interrupted write back. Do not delete the -journal file, and copy or "
+        + "move the database only together with it: without it the file may be corrupt."
     case .sqlite(_, let error) where error.isBusy:
-      "Another process is writing to the database. Retry, or raise --busy-timeout."
+      "Another process is using the database. Retry, or raise --busy-timeout."
     case .sqlite:
       "Check that the file is a complete SQLite database ('sqlite3 FILE \"PRAGMA integrity_check\"')."
     }
@@ -93,7 +94,9 @@ public enum DatabaseOpenError: StrataError, Equatable {
 
 /// What strata will do with a database it opens.
 public enum DatabaseAccess: Sendable {
-  /// Read only; the file must exist. Never creates or writes anything.
+  /// Read only; the file must exist. Creates nothing; writes only to roll back a hot journal a
+  /// crashed writer left (as the next writer would), so that what is read is the last
+  /// committed state rather than a half-written one.
   case read
   /// Read and write; the file must exist.
   case write

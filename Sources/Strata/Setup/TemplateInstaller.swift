@@ -83,9 +83,10 @@ enum TemplateInstaller {
     do {
       try FileManager.default.copyItem(at: template, to: temporary)
       // The copy keeps the template's mode; a template in a bundle or a package is often
-      // read-only, and the app's database must not be.
+      // read-only, and the app's database must not be. It may keep the template's date too
+      // (Apple's copy does): a fresh copy must not look stale to another process's sweep.
       try FileManager.default.setAttributes(
-        [.posixPermissions: 0o644],
+        [.posixPermissions: 0o644, .modificationDate: Date()],
         ofItemAtPath: temporary.path
       )
       try prepare(temporary)
