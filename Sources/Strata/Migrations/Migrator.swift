@@ -562,7 +562,7 @@ public struct Migrator: Sendable {
       throw MigrationError.locked(
         path: connection.path,
         error: error,
-        databaseVersion: try? databaseVersion(connection),
+        databaseVersion: try? connection.withoutWaitingForLocks { try databaseVersion(connection) },
         keptEarlier: keptEarlier()
       )
     } catch let error as SQLiteError {

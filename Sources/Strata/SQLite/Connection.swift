@@ -25,6 +25,8 @@ public final class Connection {
   }
 
   let handle: OpaquePointer
+  /// How long a statement waits for another connection's lock, in milliseconds.
+  private var busyTimeout: Int32 = 0
   /// The path this connection was opened with (`:memory:` for an in-memory database).
   public let path: String
 
@@ -66,7 +68,8 @@ public final class Connection {
     self.handle = db
     self.path = path
     sqlite3_extended_result_codes(db, 1)
-    sqlite3_busy_timeout(db, Int32(clamping: busyTimeout))
+    self.busyTimeout = Int32(clamping: busyTimeout)
+    sqlite3_busy_timeout(db, self.busyTimeout)
   }
 
   /// An in-memory database, private to this connection.
@@ -144,6 +147,14 @@ public final class Connection {
 
   /// SQLite's message for the most recent failure on this connection.
   public var lastErrorMessage: String { String(cString: sqlite3_errmsg(handle)) }
+
+  /// Runs `body` without waiting for locks: after a command gave up on a lock, reading the
+  /// database's state for its message must not wait a second full busy timeout.
+  package func withoutWaitingForLocks<T>(_ body: () throws -> T) rethrows -> T {
+    sqlite3_busy_timeout(handle, 0)
+    defer { sqlite3_busy_timeout(handle, busyTimeout) }
+    return try body()
+  }
 
   /// Fences in SQL from an untrusted source (the fuzzer): no attached files (so no
   /// `ATTACH` or `VACUUM INTO` writes one), strings and blobs of at most `maximumLength`
