@@ -24,38 +24,16 @@ import Testing
 
   /// Default per-migration transactions: after a kill the file is at a migration boundary.
   @Test func killDuringMigrate() throws {
-    let scenario = try Scenario()
-    try scenario.writeMigrations(Self.dataMovingMigrations(count: 40), to: "migrations")
-    let start = try scenario.prepare { dir in
-      try Self.strata(
-        [
-          "migrate", "--database", "app.sqlite3", "--to", "1", "-q",
-          "--migrations", scenario.path("migrations"),
-        ],
-        dir,
-        scenario
-      )
-    }
-    let boundaries = try scenario.boundaries(from: start, through: 40, migrations: "migrations")
-    let outcome = try scenario.killRuns(
-      name: "migrate",
-      start: start,
-      arguments: [
-        "migrate", "--database", "app.sqlite3", "--migrations", scenario.path("migrations"),
-      ]
-    ) { fingerprint in
-      guard let fingerprint else { return "the database file is gone" }
-      let version = fingerprint.versions.last ?? 0
-      guard let boundary = boundaries[version] else { return "unknown version \(version)" }
-      return fingerprint == boundary
-        ? nil : "not the state of a clean migration to version \(version): \(fingerprint)"
-    }
-    #expect(outcome.final.versions == Array(1...40))
+    try killDuringPerMigrationMigrate(wal: false)
   }
 
   /// The same in WAL mode: the kill leaves `-wal` and `-shm` files, which readers and the
   /// rerun recover from; the database stays in WAL mode.
   @Test func killDuringMigrateInWALMode() throws {
+    try killDuringPerMigrationMigrate(wal: true)
+  }
+
+  private func killDuringPerMigrationMigrate(wal: Bool) throws {
     let scenario = try Scenario()
     try scenario.writeMigrations(Self.dataMovingMigrations(count: 40), to: "migrations")
     let start = try scenario.prepare { dir in
@@ -67,21 +45,24 @@ import Testing
         dir,
         scenario
       )
-      try Connection(path: dir.appendingPathComponent("app.sqlite3").path)
-        .execute("PRAGMA journal_mode = WAL")
+      if wal {
+        try Connection(path: dir.appendingPathComponent("app.sqlite3").path)
+          .execute("PRAGMA journal_mode = WAL")
+      }
     }
     let boundaries = try scenario.boundaries(from: start, through: 40, migrations: "migrations")
     let outcome = try scenario.killRuns(
-      name: "migrate (WAL)",
+      name: wal ? "migrate (WAL)" : "migrate",
       start: start,
       arguments: [
         "migrate", "--database", "app.sqlite3", "--migrations", scenario.path("migrations"),
       ],
-      journalMode: "wal"
+      journalMode: wal ? "wal" : "delete"
     ) { fingerprint in
       guard let fingerprint else { return "the database file is gone" }
       let version = fingerprint.versions.last ?? 0
-      return fingerprint == boundaries[version]
+      guard let boundary = boundaries[version] else { return "unknown version \(version)" }
+      return fingerprint == boundary
         ? nil : "not the state of a clean migration to version \(version): \(fingerprint)"
     }
     #expect(outcome.final.versions == Array(1...40))
