@@ -175,11 +175,15 @@ public final class CSVReader {
   public func nextRecord() throws -> CSVRecord? {
     releaseRecords()
     guard try readRecord() else { return nil }
-    let record = held.base[0]
+    return copyOut(held[0])
+  }
+
+  /// A held record with its fields copied out of the buffer.
+  private func copyOut(_ record: Held) -> CSVRecord {
     let fields = (record.firstField..<record.firstField + record.fieldCount).map { index in
-      let span = spans.base[index]
+      let span = spans[index]
       return CSVField(
-        bytes: Array(UnsafeBufferPointer(start: buffer + span.start, count: span.count)),
+        bytes: Array(UnsafeBufferPointer(start: fieldPointer(span), count: span.count)),
         isQuoted: span.isQuoted
       )
     }
@@ -207,17 +211,7 @@ public final class CSVReader {
           break
         }
       }
-      for index in 0..<held.count {
-        let record = held[index]
-        let fields = (record.firstField..<record.firstField + record.fieldCount).map { field in
-          let span = spans[field]
-          return CSVField(
-            bytes: Array(UnsafeBufferPointer(start: fieldPointer(span), count: span.count)),
-            isQuoted: span.isQuoted
-          )
-        }
-        records.append(CSVRecord(line: record.line, fields: fields))
-      }
+      for index in 0..<held.count { records.append(copyOut(held[index])) }
     }
     releaseRecords()
     return records
