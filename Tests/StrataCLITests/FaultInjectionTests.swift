@@ -34,22 +34,7 @@ import Testing
   }
 
   private func killDuringPerMigrationMigrate(wal: Bool) throws {
-    let scenario = try Scenario()
-    try scenario.writeMigrations(Self.dataMovingMigrations(count: 40), to: "migrations")
-    let start = try scenario.prepare { dir in
-      try Self.strata(
-        [
-          "migrate", "--database", "app.sqlite3", "--to", "1", "-q",
-          "--migrations", scenario.path("migrations"),
-        ],
-        dir,
-        scenario
-      )
-      if wal {
-        try Connection(path: dir.appendingPathComponent("app.sqlite3").path)
-          .execute("PRAGMA journal_mode = WAL")
-      }
-    }
+    let (scenario, start) = try Self.fortyMigrationsAtVersion1(wal: wal)
     let boundaries = try scenario.boundaries(from: start, through: 40, migrations: "migrations")
     let outcome = try scenario.killRuns(
       name: wal ? "migrate (WAL)" : "migrate",
@@ -68,12 +53,12 @@ import Testing
     #expect(outcome.final.versions == Array(1...40))
   }
 
-  /// `--single-transaction`: after a kill the file is exactly at the old state or the new.
-  @Test func killDuringSingleTransactionMigrate() throws {
+  /// The migrate scenarios' start: 40 data-moving migrations, the database migrated to 1.
+  private static func fortyMigrationsAtVersion1(wal: Bool) throws -> (Scenario, URL) {
     let scenario = try Scenario()
-    try scenario.writeMigrations(Self.dataMovingMigrations(count: 40), to: "migrations")
+    try scenario.writeMigrations(dataMovingMigrations(count: 40), to: "migrations")
     let start = try scenario.prepare { dir in
-      try Self.strata(
+      try strata(
         [
           "migrate", "--database", "app.sqlite3", "--to", "1", "-q",
           "--migrations", scenario.path("migrations"),
@@ -81,7 +66,17 @@ import Testing
         dir,
         scenario
       )
+      if wal {
+        try Connection(path: dir.appendingPathComponent("app.sqlite3").path)
+          .execute("PRAGMA journal_mode = WAL")
+      }
     }
+    return (scenario, start)
+  }
+
+  /// `--single-transaction`: after a kill the file is exactly at the old state or the new.
+  @Test func killDuringSingleTransactionMigrate() throws {
+    let (scenario, start) = try Self.fortyMigrationsAtVersion1(wal: false)
     let old = try DatabaseFingerprint.of(start.appendingPathComponent("app.sqlite3"))
     var new: DatabaseFingerprint?
     let outcome = try scenario.killRuns(

@@ -32,29 +32,7 @@ import Testing
   /// `kill -9` in the middle of a slow migration: the file is intact, at the old version, and
   /// the next `migrate` completes.
   @Test func killDuringASlowMigrationLeavesTheOldVersion() throws {
-    let project = try Project([
-      "0001_a.sql": "CREATE TABLE a (x);",
-      "0002_slow.sql": """
-      CREATE TABLE big (n INTEGER, filler TEXT);
-      WITH RECURSIVE c(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM c LIMIT 3000000)
-      INSERT INTO big SELECT n, hex(randomblob(16)) FROM c;
-      """,
-    ])
-    try project.strata("migrate", "--database", "app.sqlite3", "--to", "1")
-    let journal = project.dir.path("app.sqlite3-journal")
-    let process = try StrataProcess.start(
-      ["migrate", "--database", "app.sqlite3"],
-      in: project.dir.url
-    )
-    // Wait until the migration is writing (the rollback journal exists), then kill it.
-    let deadline = Date().addingTimeInterval(20)
-    while !FileManager.default.fileExists(atPath: journal.path), Date() < deadline {
-      usleep(2_000)
-    }
-    usleep(200_000)
-    kill(process.processIdentifier, SIGKILL)
-    process.waitUntilExit()
-    #expect(process.terminationReason == .uncaughtSignal)
+    let project = try Project.killedDuringSlowMigration()
     let db = try Connection(path: project.database.path)
     #expect(try db.scalar("PRAGMA integrity_check") == .text("ok"))
     #expect(try db.scalar("SELECT max(version) FROM strata_migrations") == .integer(1))
