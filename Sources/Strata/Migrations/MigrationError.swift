@@ -157,8 +157,7 @@ public enum MigrationError: StrataError, Equatable {
         ? "the migrations this run applied before it stay applied"
         : "nothing was changed"
       let state = databaseVersion.map { "; the database is at \(versionText($0))" } ?? ""
-      return "\(path) is locked by another process, which held a lock longer than the "
-        + "busy timeout (\(error.message), SQLite error \(error.extendedCode)); \(changed)\(state)"
+      return "\(path) \(error.lockedReason); \(changed)\(state)"
     }
   }
 
@@ -234,9 +233,9 @@ public enum MigrationError: StrataError, Equatable {
     case .invalidName:
       return "Use letters, digits and underscores, such as add_email."
     case .locked:
-      return "Retry when the other process has finished, or raise --busy-timeout (milliseconds)."
+      return SQLiteError.lockedHelp
     case .database(_, let error, _) where error.isBusy:
-      return "Another process holds the database's write lock. Retry, or raise --busy-timeout."
+      return SQLiteError.lockedHelp
     case .database(_, let error, _) where error.isFull:
       return "Free disk space (or raise PRAGMA max_page_count), then run the command again."
     case .database:

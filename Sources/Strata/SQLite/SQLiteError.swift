@@ -28,6 +28,16 @@ public struct SQLiteError: Error, Hashable, Sendable {
 
   /// The database is locked by another connection (SQLITE_BUSY).
   public var isBusy: Bool { code == SQLITE_BUSY || code == SQLITE_LOCKED }
+
+  /// For a busy error: why, in the words every command's message uses ("is locked by …").
+  public var lockedReason: String {
+    "is locked by another process, which held a lock longer than the busy timeout "
+      + "(\(message), SQLite error \(extendedCode))"
+  }
+
+  /// For a busy error: what to do, the same for every command.
+  public static let lockedHelp =
+    "Retry when the other process has finished, or raise --busy-timeout (milliseconds)."
   /// The disk or the database's `max_page_count` is full (SQLITE_FULL).
   public var isFull: Bool { code == SQLITE_FULL }
   /// The file is not a database (SQLITE_NOTADB).

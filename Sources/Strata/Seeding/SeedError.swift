@@ -168,8 +168,7 @@ public enum SeedError: StrataError, Equatable {
       return "\(files.joined(separator: " and ")) both load table \(table)"
     case .database(let file, let error) where error.isBusy:
       let place = file.map { "\($0): " } ?? ""
-      return "\(place)the database is locked by another process, which held a lock longer than "
-        + "the busy timeout (\(error.message), SQLite error \(error.extendedCode))"
+      return "\(place)the database \(error.lockedReason)"
     case .database(let file, let error):
       let place = file.map { "\($0): " } ?? ""
       return "\(place)\(error.message) (SQLite error \(error.extendedCode))"
@@ -249,7 +248,7 @@ public enum SeedError: StrataError, Equatable {
     case .rowFailed(_, _, _, let error) where error.isBusy,
       .batchFailed(_, _, _, let error) where error.isBusy,
       .database(_, let error) where error.isBusy:
-      return "Another process holds the database's write lock. Retry, or raise --busy-timeout."
+      return SQLiteError.lockedHelp
     case .database(_, let error) where error.extendedCode == 787:
       // SQLITE_CONSTRAINT_FOREIGNKEY at COMMIT: a deferred foreign key is still broken.
       return "The seeded rows leave a foreign key without its parent row: make sure every "

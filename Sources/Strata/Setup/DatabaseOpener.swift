@@ -50,9 +50,7 @@ public enum DatabaseOpenError: StrataError, Equatable {
         + "cannot write the file or its folder to do so; strata changed nothing, and the file "
         + "together with its -journal still holds the last committed state"
     case .sqlite(let path, let error) where error.isBusy:
-      "cannot use \(path): it is locked by another process, which held a lock longer than "
-        + "the busy timeout (\(error.message), SQLite error \(error.extendedCode)); "
-        + "nothing was changed"
+      "cannot use \(path): it \(error.lockedReason); nothing was changed"
     case .sqlite(let path, let error):
       "cannot use \(path): \(error.message) (SQLite error \(error.extendedCode)); "
         + "nothing was changed"
@@ -85,7 +83,7 @@ public enum DatabaseOpenError: StrataError, Equatable {
         + "can roll the interrupted write back. Do not delete the -journal file, and copy or "
         + "move the database only together with it: without it the file may be corrupt."
     case .sqlite(_, let error) where error.isBusy:
-      "Another process is using the database. Retry, or raise --busy-timeout."
+      SQLiteError.lockedHelp
     case .sqlite:
       "Check that the file is a complete SQLite database ('sqlite3 FILE \"PRAGMA integrity_check\"')."
     }
