@@ -47,17 +47,23 @@ enum CommandLineTool {
   }
 
   static func run(arguments: [String], context: CommandContext) -> Int32 {
+    let code = dispatch(arguments, context)
+    return ErrorOutput.reportOutputFailure(context, code: code)
+  }
+
+  private static func dispatch(_ arguments: [String], _ context: CommandContext) -> Int32 {
+    let json = ErrorOutput.wantsJSON(arguments)
     guard let first = arguments.first else {
-      context.standardError(helpText)
+      context.errors.write(helpText)
       return ExitCode.usage
     }
     if first == "--help" || first == "-h" || first == "help" {
       if first == "help", arguments.count > 1,
         let command = commands.first(where: { $0.spec.name == arguments[1] })
       {
-        context.standardOutput(command.spec.helpText)
+        context.printText(command.spec.helpText)
       } else {
-        context.standardOutput(helpText)
+        context.printText(helpText)
       }
       return ExitCode.success
     }
@@ -68,11 +74,12 @@ enum CommandLineTool {
     guard let command = commands.first(where: { $0.spec.name == first }) else {
       let names = commands.map(\.spec.name)
       let hint = ParsedArguments.closest(to: first, in: names).map { "Did you mean '\($0)'?" }
-      return report(
+      return ErrorOutput.report(
         UsageError(
           message: "unknown command \(quotedArgument(first))",
           help: hint ?? "Commands: \(names.joined(separator: ", "))."
         ),
+        json: json,
         context
       )
     }
@@ -80,34 +87,13 @@ enum CommandLineTool {
       let parsed = try ParsedArguments(Array(arguments.dropFirst()), spec: command.spec)
       return try command.run(parsed, context)
     } catch is HelpRequested {
-      context.standardOutput(command.spec.helpText)
+      context.printText(command.spec.helpText)
       return ExitCode.success
     } catch var usage as UsageError {
       usage.help = usage.help ?? "See 'strata \(command.spec.name) --help'."
-      return report(usage, context)
+      return ErrorOutput.report(usage, json: json, context)
     } catch {
-      return report(error, context)
-    }
-  }
-
-  /// Prints `Error: …` and `Help: …` on standard error and picks the exit code.
-  static func report(_ error: any Error, _ context: CommandContext) -> Int32 {
-    switch error {
-    case let usage as UsageError:
-      context.printError("Error: \(usage.message)")
-      if let help = usage.help { context.printError("Help: \(help)") }
-      return ExitCode.usage
-    case let failure as any StrataError:
-      context.printError("Error: \(failure.message)")
-      context.printError("Help: \(failure.help)")
-      return ExitCode.failure
-    case let failure as SQLiteError:
-      context.printError("Error: \(failure)")
-      context.printError("Help: Check the database file and run the command again.")
-      return ExitCode.failure
-    default:
-      context.printError("Error: \(error)")
-      return ExitCode.failure
+      return ErrorOutput.report(error, json: json, context)
     }
   }
 }

@@ -29,6 +29,10 @@ enum BaselineCommand: Command {
     )
     let recorded = try Migrator(migrations).baseline(connection, version: version)
     let database = CommonOptions.shown(location.url, context)
+    context.finished(
+      "\(recorded.count) migration(s) up to version \(version) were recorded as applied in "
+        + "\(database)."
+    )
     switch CommonOptions.format(arguments) {
     case .json:
       struct Report: Encodable {
@@ -36,10 +40,8 @@ enum BaselineCommand: Command {
         let version: Int64
         let recorded: [Int64]
       }
-      context.print(
-        try JSONOutput.render(
-          Report(database: database, version: version, recorded: recorded.map(\.version))
-        )
+      try context.printJSON(
+        Report(database: database, version: version, recorded: recorded.map(\.version))
       )
     case .text:
       if !arguments.flag("quiet") {

@@ -40,9 +40,14 @@ enum InitCommand: Command {
     setup.busyTimeout = try CommonOptions.busyTimeout(arguments)
     let report = try setup.run()
     let database = CommonOptions.shown(location.url, context)
+    context.finished(
+      report.changedAnything
+        ? "\(database) was set up and is at version \(report.version)."
+        : "Nothing was changed: \(database) is up to date at version \(report.version)."
+    )
     switch CommonOptions.format(arguments) {
     case .json:
-      context.print(try JSONOutput.render(report))
+      try context.printJSON(report)
     case .text:
       guard !arguments.flag("quiet") else { break }
       render(report, database: database, context)

@@ -66,7 +66,13 @@ enum InspectCommand: Command {
         tables: arguments.positionals,
         migrations: try migrations(arguments, context)
       )
-      context.standardOutput(try schema.rendered(as: chosen, databaseName: shown))
+      let rendered = try schema.rendered(as: chosen, databaseName: shown)
+      switch chosen {
+      // SQL stays exactly SQLite's text, so that the dump recreates the schema.
+      case .sql: context.standardOutput(rendered)
+      case .json: context.printJSON(rendered: rendered)
+      case .text, .markdown, .mermaid: context.printText(rendered)
+      }
       return ExitCode.success
     } catch let error as SQLiteError where error.isBusy {
       throw InspectionError.locked(path: shown, busyTimeoutMs: busyTimeout)
@@ -114,9 +120,7 @@ enum InspectCommand: Command {
         let drift: Bool
         let report: DriftReport
       }
-      context.print(
-        try JSONOutput.render(Output(database: database, drift: report.hasDrift, report: report))
-      )
+      try context.printJSON(Output(database: database, drift: report.hasDrift, report: report))
       return code
     }
     if arguments.flag("quiet") { return code }

@@ -17,9 +17,10 @@ enum NewCommand: Command {
       name: arguments.positionals[0]
     )
     let file = "\(directory.shown)/\(url.lastPathComponent)"
+    context.finished("Created \(file).")
     switch CommonOptions.format(arguments) {
     case .json:
-      context.print(try JSONOutput.render(["file": file]))
+      try context.printJSON(["file": file])
     case .text:
       if !arguments.flag("quiet") { context.print("Created \(file)") }
     }

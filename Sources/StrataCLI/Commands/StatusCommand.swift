@@ -38,15 +38,13 @@ enum StatusCommand: Command {
     let database = CommonOptions.shown(location.url, context)
     switch CommonOptions.format(arguments) {
     case .json:
-      context.print(
-        try JSONOutput.render(
-          Report(
-            database: database,
-            exists: exists,
-            currentVersion: plan.currentVersion,
-            migrations: plan.migrations,
-            counts: counts
-          )
+      try context.printJSON(
+        Report(
+          database: database,
+          exists: exists,
+          currentVersion: plan.currentVersion,
+          migrations: plan.migrations,
+          counts: counts
         )
       )
     case .text:

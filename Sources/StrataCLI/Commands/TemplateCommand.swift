@@ -29,9 +29,10 @@ enum TemplateCommand: Command {
       )
     }
     let report = try TemplateBuilder.build(migrations, to: output)
+    context.finished("\(given) was written at version \(report.version).")
     switch CommonOptions.format(arguments) {
     case .json:
-      context.print(try JSONOutput.render(report))
+      try context.printJSON(report)
     case .text:
       if !arguments.flag("quiet") {
         context.print(

@@ -31,10 +31,8 @@ enum ValidateCommand: Command {
     let database = CommonOptions.shown(location.url, context)
     switch CommonOptions.format(arguments) {
     case .json:
-      context.print(
-        try JSONOutput.render(
-          Report(migrations: migrations.migrations.count, database: database, problems: problems)
-        )
+      try context.printJSON(
+        Report(migrations: migrations.migrations.count, database: database, problems: problems)
       )
     case .text:
       for problem in problems {

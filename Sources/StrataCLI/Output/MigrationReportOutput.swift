@@ -18,6 +18,7 @@ enum MigrationReportOutput {
     quiet: Bool,
     _ context: CommandContext
   ) {
+    context.finished(outcome(report, database: database))
     if format == .json {
       let json = JSONReport(
         database: database,
@@ -27,7 +28,7 @@ enum MigrationReportOutput {
         pendingCount: report.pendingCount,
         steps: report.steps
       )
-      context.print((try? JSONOutput.render(json)) ?? "{}")
+      try? context.printJSON(json)
       return
     }
     if quiet { return }
@@ -59,5 +60,16 @@ enum MigrationReportOutput {
       let pending = report.pendingCount > 0 ? " (\(report.pendingCount) still pending)" : ""
       context.print("\(database) is now at version \(report.toVersion)\(pending).")
     }
+  }
+
+  /// What was done, in a sentence that stays true when the report cannot be written.
+  static func outcome(_ report: MigrationReport, database: String) -> String {
+    if report.dryRun || report.steps.isEmpty {
+      return "Nothing was changed: \(database) is at version \(report.fromVersion)."
+    }
+    let count = report.steps.count
+    let what = count == 1 ? "1 migration was" : "\(count) migrations were"
+    let verb = report.steps.allSatisfy { $0.direction == .up } ? "applied" : "rolled back"
+    return "\(what) \(verb): \(database) is now at version \(report.toVersion)."
   }
 }

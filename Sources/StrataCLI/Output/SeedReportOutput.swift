@@ -1,5 +1,6 @@
 import Foundation
 import Strata
+import StrataArguments
 
 /// Renders what `seed` did: a table per file, or JSON.
 enum SeedReportOutput {
@@ -29,6 +30,12 @@ enum SeedReportOutput {
     quiet: Bool,
     _ context: CommandContext
   ) {
+    context.finished(
+      report.dryRun || report.tables.isEmpty
+        ? "Nothing was changed in \(database)."
+        : "The seed was committed to \(database): \(report.inserted) inserted, "
+          + "\(report.updated) updated, \(report.deleted) deleted."
+    )
     if format == .json {
       let json = JSONReport(
         database: database,
@@ -44,7 +51,7 @@ enum SeedReportOutput {
           deleted: report.deleted
         )
       )
-      context.print((try? JSONOutput.render(json)) ?? "{}")
+      try? context.printJSON(json)
       return
     }
     if quiet { return }
@@ -122,7 +129,7 @@ final class SeedProgressBar {
     let bar = String(repeating: "#", count: filled) + String(repeating: ".", count: width - filled)
     let counter = progress.fileCount > 1 ? " (\(progress.fileNumber)/\(progress.fileCount))" : ""
     context.standardError(
-      "\r\u{1B}[2KSeeding \(progress.table)\(counter) [\(bar)] \(percent)%  "
+      "\r\u{1B}[2KSeeding \(escapingControls(progress.table))\(counter) [\(bar)] \(percent)%  "
         + "\(progress.rowsRead) rows"
     )
     drawn = true

@@ -1,3 +1,5 @@
+import StrataArguments
+
 /// Aligned columns for text output.
 enum TextTable {
   static func print(_ header: [String], _ rows: [[String]], _ context: CommandContext) {
@@ -5,7 +7,8 @@ enum TextTable {
   }
 
   static func render(_ header: [String], _ rows: [[String]]) -> [String] {
-    let all = [header] + rows
+    // Escaped before measuring, so that a name's escapes keep the columns aligned.
+    let all = ([header] + rows).map { $0.map { escapingControls($0, keepingTabs: false) } }
     let widths = header.indices.map { column in
       all.map { $0.indices.contains(column) ? $0[column].count : 0 }.max() ?? 0
     }
