@@ -66,12 +66,14 @@ enum InspectCommand: Command {
         tables: arguments.positionals,
         migrations: try migrations(arguments, context)
       )
-      let rendered = try schema.rendered(as: chosen, databaseName: shown)
       switch chosen {
       // SQL stays exactly SQLite's text, so that the dump recreates the schema.
-      case .sql: context.standardOutput(rendered)
-      case .json: context.printJSON(rendered: rendered)
-      case .text, .markdown, .mermaid: context.printText(rendered)
+      case .sql: context.standardOutput(try schema.rendered(as: .sql))
+      case .json: context.printJSON(rendered: try schema.rendered(as: .json))
+      case .text, .markdown, .mermaid:
+        context.printText(
+          try SchemaDisplay.shown(schema).rendered(as: chosen, databaseName: shown)
+        )
       }
       return ExitCode.success
     } catch let error as SQLiteError where error.isBusy {

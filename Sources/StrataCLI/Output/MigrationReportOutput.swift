@@ -42,8 +42,9 @@ enum MigrationReportOutput {
         }
       if report.dryRun {
         context.print("\(verb) \(step.file):")
+        // A CRLF file's carriage returns are its layout, not content to show escaped.
         for line in (step.sql ?? "").split(separator: "\n", omittingEmptySubsequences: false) {
-          context.print("    \(line)")
+          context.print("    " + (line.hasSuffix("\r") ? line.dropLast() : line))
         }
       } else {
         context.print("\(verb) \(step.file) (\(step.durationMs) ms)")

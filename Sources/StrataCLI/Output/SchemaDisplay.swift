@@ -1,0 +1,87 @@
+import Foundation
+import Strata
+import StrataArguments
+
+/// The schema as `inspect` shows it to a person (text, Markdown, Mermaid): every name and
+/// value with its controls escaped (`escapingControls`), and in the CREATE statements the line
+/// breaks inside a quoted name or a string written as `\u{A}`, so that a table named
+/// "a\nError: …" cannot start a line of its own. The statements' own line breaks stay.
+///
+/// The library renders for any reader; the terminal rule is applied here, at the CLI's
+/// boundary. `--format sql` and `--format json` never come through here: SQL stays SQLite's
+/// text, which sqlite3 reads back, and JSON escapes as JSON does.
+enum SchemaDisplay {
+  static func shown(_ schema: Schema) throws -> Schema {
+    let tree = try JSONSerialization.jsonObject(with: JSONEncoder().encode(schema))
+    let data = try JSONSerialization.data(withJSONObject: escaped(tree, key: nil))
+    return try JSONDecoder().decode(Schema.self, from: data)
+  }
+
+  private static func escaped(_ value: Any, key: String?) -> Any {
+    switch value {
+    case let object as [String: Any]:
+      var result: [String: Any] = [:]
+      for (name, item) in object { result[name] = escaped(item, key: name) }
+      return result
+    case let array as [Any]:
+      return array.map { escaped($0, key: key) }
+    case let text as String:
+      return key == "sql" ? escapingQuotedLineBreaks(text) : escapingControls(text)
+    default:
+      return value
+    }
+  }
+
+  /// `sql` with the line breaks inside `"…"`, `` `…` ``, `[…]` and `'…'` written as `\u{A}`
+  /// and `\u{D}`; those between tokens and in comments are the statement's layout and stay.
+  static func escapingQuotedLineBreaks(_ sql: String) -> String {
+    let scalars = Array(sql.unicodeScalars)
+    var shown = String.UnicodeScalarView()
+    var closer: Unicode.Scalar?
+    var inLineComment = false
+    var inBlockComment = false
+    var index = 0
+    while index < scalars.count {
+      let scalar = scalars[index]
+      let next = index + 1 < scalars.count ? scalars[index + 1] : nil
+      if let quote = closer {
+        if scalar == quote {
+          shown.append(scalar)
+          if quote != "]", next == quote {
+            shown.append(quote)
+            index += 1
+          } else {
+            closer = nil
+          }
+        } else if scalar == "\n" || scalar == "\r" {
+          shown.append(contentsOf: (scalar == "\n" ? "\\u{A}" : "\\u{D}").unicodeScalars)
+        } else {
+          shown.append(scalar)
+        }
+      } else {
+        shown.append(scalar)
+        if inLineComment {
+          inLineComment = scalar != "\n"
+        } else if inBlockComment {
+          if scalar == "*", next == "/" {
+            shown.append("/")
+            index += 1
+            inBlockComment = false
+          }
+        } else if scalar == "-", next == "-" {
+          inLineComment = true
+        } else if scalar == "/", next == "*" {
+          shown.append("*")
+          index += 1
+          inBlockComment = true
+        } else if scalar == "\"" || scalar == "`" || scalar == "'" {
+          closer = scalar
+        } else if scalar == "[" {
+          closer = "]"
+        }
+      }
+      index += 1
+    }
+    return String(shown)
+  }
+}
