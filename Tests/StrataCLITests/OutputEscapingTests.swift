@@ -132,6 +132,42 @@ import Testing
     )
   }
 
+  @Test func seedReportsAndSeedErrorsShowTheFileEscaped() throws {
+    let project = try Project([
+      "0001_person.sql": "-- migrate:up\nCREATE TABLE person (id INTEGER PRIMARY KEY, name TEXT);\n"
+    ])
+    try project.strata("migrate", "--database", project.database.path)
+    let file = "p\n\u{1B}[31mError: forged\u{202E}.csv"
+    try project.dir.write(file, "id,name\n1,Ada\n")
+    let seeded = try project.strata(
+      "seed",
+      file,
+      "--table",
+      "person",
+      "--database",
+      project.database.path
+    )
+    #expect(seeded.exitCode == 0)
+    expectEscaped(seeded, "seed", showsNames: false)
+    #expect(seeded.standardOutput.contains("p\\u{A}\\u{1B}[31mError: forged\\u{202E}.csv"))
+    #expect(try DatabaseProbe.integer(project.database, "SELECT count(*) FROM person") == 1)
+
+    try project.dir.write(file, "id,nome\n2,Bob\n")
+    let failed = try project.strata(
+      "seed",
+      file,
+      "--table",
+      "person",
+      "--database",
+      project.database.path
+    )
+    #expect(failed.exitCode == 1)
+    expectEscaped(failed, "seed error", showsNames: false)
+    #expect(
+      failed.standardError.split(separator: "\n").filter { $0.hasPrefix("Error:") }.count == 1
+    )
+  }
+
   @Test func jsonCarriesTheExactNameEscapedAsJSON() throws {
     let project = try Self.project()
     try project.strata("migrate", "--database", project.database.path)
