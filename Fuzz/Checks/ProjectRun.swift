@@ -114,23 +114,31 @@ struct ProjectRun {
       "\(command) died of signal \(result.status): \(String(decoding: result.standardError, as: UTF8.self))"
     )
     try require([0, 1, 64].contains(result.status), "\(command) exited \(result.status)")
-    for (name, bytes) in [
-      ("standard output", result.standardOutput), ("standard error", result.standardError),
-    ] {
-      let text = String(decoding: bytes, as: UTF8.self)
-      let hidden = text.unicodeScalars.first { $0 != "\n" && $0 != "\t" && isHiddenControl($0) }
-      try require(
-        hidden == nil,
-        "\(command) wrote U+\(String(hidden?.value ?? 0, radix: 16, uppercase: true)) to \(name): \(text.debugDescription)"
-      )
-      try require(!text.contains(ProjectProperties.secret), "\(command) showed the secret file")
-    }
+    try Self.checkOutput(result.standardOutput, of: command, stream: "standard output")
+    try Self.checkOutput(result.standardError, of: command, stream: "standard error")
     if writesOnlyTheDatabase {
       let changed = FolderSnapshot(root).changes(since: before).filter { !isDatabaseFile($0) }
       try require(changed.isEmpty, "\(command) wrote outside the database: \(changed)")
     }
     let output = String(decoding: result.standardOutput + result.standardError, as: UTF8.self)
     return Outcome(exitCode: result.status, output: output)
+  }
+
+  /// What a command wrote holds no control character but line breaks and tabs, and not the
+  /// secret.
+  static func checkOutput(
+    _ bytes: [UInt8],
+    of command: String,
+    stream: String
+  ) throws(PropertyViolation) {
+    let text = String(decoding: bytes, as: UTF8.self)
+    let hidden = text.unicodeScalars.first { $0 != "\n" && $0 != "\t" && isHiddenControl($0) }
+    try require(
+      hidden == nil,
+      "\(command) wrote U+\(String(hidden?.value ?? 0, radix: 16, uppercase: true)) to "
+        + "\(stream): \(text.debugDescription)"
+    )
+    try require(!text.contains(ProjectProperties.secret), "\(command) showed the secret file")
   }
 }
 
