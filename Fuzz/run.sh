@@ -2,7 +2,7 @@
 # Fuzzes one target of strata-fuzz with libFuzzer (and AddressSanitizer) for SECONDS.
 #
 #   Fuzz/run.sh TARGET SECONDS [libFuzzer flags...]
-#   TARGET: csv | migration-file | script | arguments
+#   TARGET: csv | migration-file | script | arguments | project
 #
 # The working corpus grows in .build/fuzz/corpus/TARGET (seeded from Fuzz/Corpus/TARGET);
 # an input that breaks a property is written to .build/fuzz/artifacts/TARGET/. Keep it as a
@@ -11,7 +11,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-targets="csv migration-file script arguments"
+targets="csv migration-file script arguments project"
 if [ $# -lt 2 ] || ! [[ " $targets " == *" $1 "* ]] || ! [[ $2 =~ ^[0-9]+$ ]]; then
   echo "usage: Fuzz/run.sh TARGET SECONDS [libFuzzer flags...]  (TARGET: ${targets// / | })" >&2
   exit 64
@@ -31,6 +31,19 @@ if ! swift build --product strata-fuzz --scratch-path "$scratch" \
 fi
 binary="$scratch/debug/strata-fuzz"
 
+# The project target runs the real strata binary, built plainly (libFuzzer brings its own main).
+per_input_timeout=10
+if [ "$target" = project ]; then
+  if ! swift build --product strata > "$scratch-strata.log" 2>&1; then
+    cat "$scratch-strata.log" >&2
+    echo "Fuzz/run.sh: the strata build failed" >&2
+    exit 1
+  fi
+  export STRATA_BINARY="$PWD/.build/debug/strata"
+  # Five commands of up to ProjectRun.timeLimit seconds each.
+  per_input_timeout=60
+fi
+
 corpus="$scratch/corpus/$target"
 artifacts="$scratch/artifacts/$target"
 mkdir -p "$corpus" "$artifacts"
@@ -41,5 +54,5 @@ STRATA_FUZZ_TARGET=$target SWIFT_BACKTRACE=enable=no \
   ASAN_OPTIONS="detect_leaks=0:${ASAN_OPTIONS:-}" \
   "$binary" "$corpus" "Fuzz/Corpus/$target" \
   -dict="Fuzz/Dictionaries/$target.dict" \
-  -max_total_time="$seconds" -max_len=4096 -timeout=10 -rss_limit_mb=4096 \
+  -max_total_time="$seconds" -max_len=4096 -timeout="$per_input_timeout" -rss_limit_mb=4096 \
   -artifact_prefix="$artifacts/" -print_final_stats=1 "$@"

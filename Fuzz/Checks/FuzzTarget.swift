@@ -10,6 +10,9 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
   case script
   /// The CLI's argument parser.
   case arguments
+  /// The real `strata` binary on a whole project: migrations and seeds folders with special
+  /// names, links and FIFOs, through `validate`, `migrate`, `status` and `seed`.
+  case project
 
   /// Runs the target on one input; throws the first property the input breaks.
   public func check(_ input: [UInt8]) throws(PropertyViolation) {
@@ -18,6 +21,7 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
     case .migrationFile: try MigrationFileProperties.check(input)
     case .script: try ScriptRunnerProperties.check(input)
     case .arguments: try ArgumentParserProperties.check(input)
+    case .project: try ProjectProperties.check(input)
     }
   }
 }
