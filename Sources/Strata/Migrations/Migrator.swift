@@ -507,9 +507,14 @@ public struct Migrator: Sendable {
     -> T
   {
     let wasOn = try connection.scalar("PRAGMA foreign_keys")?.integerValue == 1
-    guard wasOn else { return try body() }
+    guard wasOn, connection.isAutocommit else { return try body() }
     try connection.execute("PRAGMA foreign_keys = OFF")
-    defer { try? connection.execute("PRAGMA foreign_keys = ON") }
+    defer {
+      // A `transaction:false` migration that failed after its own BEGIN leaves that transaction
+      // open, and inside it the pragma is a no-op: end it (as closing the connection would).
+      if !connection.isAutocommit { try? connection.execute("ROLLBACK") }
+      try? connection.execute("PRAGMA foreign_keys = ON")
+    }
     return try body()
   }
 

@@ -253,6 +253,10 @@ public enum SeedError: StrataError, Equatable {
       // SQLITE_CONSTRAINT_FOREIGNKEY at COMMIT: a deferred foreign key is still broken.
       return "The seeded rows leave a foreign key without its parent row: make sure every "
         + "row they reference is in the database or in a seed file of the same run."
+    case .rowFailed(_, _, _, let error) where error.extendedCode == 1299:
+      // SQLITE_CONSTRAINT_NOTNULL. A schema's `NOT NULL ON CONFLICT REPLACE` does not apply.
+      return "An unquoted empty field is NULL: give the column a value in this row (a column's "
+        + "default applies only when the header leaves the column out)."
     case .rowFailed:
       return "Fix the row so it satisfies the table's constraints, then run the command again."
     case .batchFailed, .database:

@@ -235,12 +235,20 @@ final class SeedLoader {
 
   // MARK: - Statements
 
+  /// Every INSERT names its conflict resolution (`OR FAIL` or `OR ABORT`): a statement's own
+  /// algorithm overrides the one the schema declares (`UNIQUE ON CONFLICT REPLACE` would delete
+  /// an existing row that collides on a constraint other than the key, `IGNORE` would skip a row
+  /// silently, `ROLLBACK` would end the run's (or the caller's) transaction, and
+  /// `NOT NULL ON CONFLICT REPLACE` would store the default for a NULL). The `ON CONFLICT (key)`
+  /// of `missing` and `upsert` still applies to its key alone, and the `DO UPDATE` of an upsert
+  /// always resolves with `ABORT`.
+  ///
   /// `append` and `replace` insert with `OR FAIL`: a failing row stops the statement and keeps
   /// the rows before it, so SQLite needs no statement journal (with `ABORT`, every multi-row
   /// INSERT journals each page it touches to undo itself), and `changes()` then counts the rows
   /// before the failing one. The run's transaction is rolled back on any failure anyway.
   /// `missing` and `upsert` skip or update rows on their key, so the count does not locate the
-  /// failure: they keep `ABORT` and replay the rows one at a time.
+  /// failure: they use `ABORT` and replay the rows one at a time.
   private var stopsAtFailure: Bool { mode == .append || mode == .replace }
 
   private func insertStatement(rows: Int) throws -> Statement {
@@ -249,7 +257,7 @@ final class SeedLoader {
     let columns = fieldColumns.map { quoteIdentifier(table.columns[$0].name) }
     let tuple = "(" + Array(repeating: "?", count: columns.count).joined(separator: ",") + ")"
     var sql =
-      "INSERT \(stopsAtFailure ? "OR FAIL " : "")INTO main.\(quoteIdentifier(table.name)) "
+      "INSERT \(stopsAtFailure ? "OR FAIL" : "OR ABORT") INTO main.\(quoteIdentifier(table.name)) "
       + "(\(columns.joined(separator: ", "))) "
       + "VALUES " + Array(repeating: tuple, count: rows).joined(separator: ",")
     if let key {
@@ -399,7 +407,8 @@ final class SeedLoader {
   ) throws -> SeedError {
     let first = reader.held[0].line
     let last = reader.held[count - 1].line
-    guard error.isConstraint else {
+    // Replaying rows needs the run's transaction; had SQLite ended it, they would commit.
+    guard error.isConstraint, !connection.isAutocommit else {
       return SeedError.batchFailed(
         file: file.displayPath,
         firstLine: first,

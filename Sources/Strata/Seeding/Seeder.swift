@@ -146,11 +146,12 @@ public struct Seeder {
     } catch let error as SQLiteError {
       throw SeedError.database(file: connection.path, error: error)
     }
+    // Restored after the commit or rollback below, whichever way the run ends.
+    var restoreDeferral: () -> Void = {}
+    defer { restoreDeferral() }
     do {
-      let deferred = try connection.scalar("PRAGMA defer_foreign_keys")?.integerValue ?? 0
-      try connection.execute("PRAGMA defer_foreign_keys = ON")
+      restoreDeferral = try deferForeignKeys()
       let tables = try run(files, options: options, progress: progress)
-      if !ownTransaction { try connection.execute("PRAGMA defer_foreign_keys = \(deferred)") }
       if options.dryRun {
         rollBack(ownTransaction)
       } else {
@@ -179,6 +180,20 @@ public struct Seeder {
       try? connection.execute("ROLLBACK TO strata_seed")
       try? connection.execute("RELEASE strata_seed")
     }
+  }
+
+  /// Defers foreign keys for the run, so cycles load; returns how to put the setting back.
+  /// COMMIT and ROLLBACK turn it off, but releasing or rolling back to a savepoint does not,
+  /// so inside a caller's transaction it would otherwise stay on after the run. A caller that
+  /// already deferred them is left alone: turning the pragma off also forgets the violations
+  /// it deferred.
+  private func deferForeignKeys() throws -> () -> Void {
+    guard try connection.scalar("PRAGMA defer_foreign_keys")?.integerValue != 1 else {
+      return {}
+    }
+    try connection.execute("PRAGMA defer_foreign_keys = ON")
+    let connection = self.connection
+    return { try? connection.execute("PRAGMA defer_foreign_keys = OFF") }
   }
 
   /// A large page cache for the load (SQLite's default is 2 MiB); returns how to restore it.
