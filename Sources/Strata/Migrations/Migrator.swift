@@ -398,8 +398,16 @@ public struct Migrator: Sendable {
   /// Names a statement that SQLite refuses, or silently ignores, inside a transaction.
   /// Statements that begin or end a transaction.
   static let transactionControl: Set<String> = ["BEGIN", "COMMIT", "END", "ROLLBACK"]
+  /// The first words `forbiddenInTransaction` looks further at.
+  static let checkedFirstWords = transactionControl.union(["VACUUM", "PRAGMA"])
 
   static func forbiddenInTransaction(_ sql: String) -> String? {
+    // The first word decides; looking at it alone keeps a file of many large INSERTs linear.
+    let firstWord = sql.drop { !$0.isLetter && $0 != "_" && $0 != "=" }
+      .prefix { $0.isLetter || $0 == "_" || $0 == "=" }
+    guard firstWord.count <= 8, Self.checkedFirstWords.contains(firstWord.uppercased()) else {
+      return nil
+    }
     let words = sql.uppercased().split(whereSeparator: { !$0.isLetter && $0 != "_" && $0 != "=" })
     guard let first = words.first else { return nil }
     if first == "VACUUM" { return "VACUUM" }
