@@ -180,8 +180,9 @@ public enum MigrationError: StrataError, Equatable {
     case .emptyMigration:
       return "Write the migration's SQL after '-- migrate:up', or delete the file."
     case .invalidMarker:
-      return "Use '-- migrate:up' and '-- migrate:down' once each, optionally followed by "
-        + "'transaction:false'."
+      return "Use '-- migrate:up' and '-- migrate:down' (exactly so, lowercase) once each, "
+        + "optionally followed by 'transaction:false'; reword any other comment that looks "
+        + "like a marker."
     case .changedAfterApplied:
       return "Restore the original file and put the change in a new migration "
         + "('strata new NAME'); or pass --allow-changed to accept the edit."

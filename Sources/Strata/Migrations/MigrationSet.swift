@@ -151,6 +151,7 @@ public struct MigrationSet: Sendable {
           )
         }
         let upBytes = MigrationParser.normalize(try read(upFile))
+        try MigrationParser.refuseMarkers(bytes: upBytes, file: upFile.shown)
         guard containsSQL(upBytes) else { throw MigrationError.emptyMigration(file: upFile.shown) }
         let up = MigrationScript(
           sql: String(decoding: upBytes, as: UTF8.self),
@@ -161,6 +162,7 @@ public struct MigrationSet: Sendable {
         var down: MigrationScript?
         if let downFile = parts.down {
           let downBytes = MigrationParser.normalize(try read(downFile))
+          try MigrationParser.refuseMarkers(bytes: downBytes, file: downFile.shown)
           if containsSQL(downBytes) {
             down = MigrationScript(
               sql: String(decoding: downBytes, as: UTF8.self),
