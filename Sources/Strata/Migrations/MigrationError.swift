@@ -4,6 +4,10 @@
 public enum MigrationError: StrataError, Equatable {
   case directoryNotFound(path: String)
   case invalidFileName(file: String)
+  /// The file's version has more digits than a 64-bit version holds.
+  case versionTooLarge(file: String)
+  /// `strata new` after a migration whose version is the largest there is.
+  case noVersionLeft(file: String)
   case duplicateVersion(version: Int64, files: [String])
   case downWithoutUp(file: String)
   /// `.up.sql` and `.down.sql` files share a version but not a name.
@@ -69,6 +73,12 @@ public enum MigrationError: StrataError, Equatable {
       return "migrations folder \(path) does not exist"
     case .invalidFileName(let file):
       return "\(file): file name must start with a version number and a name"
+    case .versionTooLarge(let file):
+      return "\(file): the version number is larger than \(Int64.max), the largest a "
+        + "migration version can be (a signed 64-bit integer, as SQLite stores it)"
+    case .noVersionLeft(let file):
+      return "\(file) has version \(Int64.max), the largest a migration version can be, so "
+        + "no migration can come after it; nothing was created"
     case .duplicateVersion(let version, let files):
       return "two migrations have version \(version): \(files.joined(separator: ", "))"
     case .downWithoutUp(let file):
@@ -168,6 +178,14 @@ public enum MigrationError: StrataError, Equatable {
         + "'strata new NAME'."
     case .invalidFileName:
       return "Rename it like 0004_add_email.sql (digits, underscore, name)."
+    case .versionTooLarge:
+      return "Rename it with a shorter version, such as a UTC timestamp (20240131120000) or the "
+        + "next number after the folder's newest."
+    case .noVersionLeft:
+      return "If that migration has not been applied to any database yet, rename it with a "
+        + "smaller version (such as a UTC timestamp), then run 'strata new' again; otherwise "
+        + "write the new migration's file by hand with a version below it and apply it with "
+        + "--allow-out-of-order."
     case .duplicateVersion:
       return "Give each migration a unique version number."
     case .downWithoutUp:

@@ -1,5 +1,15 @@
 /// Reads migration file names and contents (dbmate markers, golang-migrate pairs).
 package enum MigrationParser {
+  /// True when `fileName` would be a migration's name but for a version too large for 64 bits.
+  package static func hasOversizedVersion(_ fileName: String) -> Bool {
+    guard parseFileName(fileName) == nil, fileName.lowercased().hasSuffix(".sql") else {
+      return false
+    }
+    let digits = fileName.prefix { $0.isASCII && $0.isNumber }
+    let rest = fileName.dropFirst(digits.count)
+    return !digits.isEmpty && Int64(digits) == nil && rest.first == "_"
+  }
+
   /// What a `.sql` file name says.
   package struct FileName: Equatable, Sendable {
     package enum Part: Equatable, Sendable { case whole, up, down }

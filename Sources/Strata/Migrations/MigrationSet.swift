@@ -81,6 +81,9 @@ public struct MigrationSet: Sendable {
     {
       let file = shown + "/" + name
       guard let parsed = MigrationParser.parseFileName(name) else {
+        if MigrationParser.hasOversizedVersion(name) {
+          throw MigrationError.versionTooLarge(file: file)
+        }
         throw MigrationError.invalidFileName(file: file)
       }
       let entry = File(name: name, shown: file, parsed: parsed)
