@@ -74,4 +74,9 @@ public struct MigrationReport: Hashable, Sendable, Codable {
   public let dryRun: Bool
   /// Pending migrations left (below `--to`, or none).
   public let pendingCount: Int
+  /// Foreign key violations that were in the database before the run and that it left as they
+  /// were: not blamed on any migration, but worth fixing (at most 100 listed).
+  public var foreignKeyViolationsKept: [ForeignKeyViolation] = []
+  /// How many there are in all.
+  public var foreignKeyViolationsKeptCount = 0
 }

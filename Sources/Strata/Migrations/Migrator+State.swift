@@ -14,29 +14,46 @@ extension Migrator {
   }
 
   /// Runs `body`; a failure comes out as a `MigrationError` that says what state the database
-  /// is in now (its transaction is rolled back by then).
+  /// is in now (its transaction is rolled back by then) and which steps of the run, committed
+  /// before it (`completed`), stay done.
   func reportingState<T>(
     _ connection: Connection,
-    keptEarlier: () -> Bool = { false },
+    completed: () -> [MigrationStep] = { [] },
     _ body: () throws -> T
   ) throws -> T {
     do {
       return try body()
-    } catch let error as MigrationError {
-      throw withState(error, connection, keptEarlier: keptEarlier())
-    } catch let error as SQLiteError where error.isBusy {
-      throw MigrationError.locked(
+    } catch {
+      let done = completed()
+      let reported = stateError(error, connection, keptEarlier: !done.isEmpty)
+      guard let reported else { throw error }
+      throw done.isEmpty ? reported : .stoppedAfter(completed: done, error: reported)
+    }
+  }
+
+  private func stateError(
+    _ error: any Error,
+    _ connection: Connection,
+    keptEarlier: Bool
+  ) -> MigrationError? {
+    switch error {
+    case let error as MigrationError:
+      return withState(error, connection, keptEarlier: keptEarlier)
+    case let error as SQLiteError where error.isBusy:
+      return MigrationError.locked(
         path: connection.path,
         error: error,
         databaseVersion: try? connection.withoutWaitingForLocks { try databaseVersion(connection) },
-        keptEarlier: keptEarlier()
+        keptEarlier: keptEarlier
       )
-    } catch let error as SQLiteError {
-      throw MigrationError.database(
+    case let error as SQLiteError:
+      return MigrationError.database(
         path: connection.path,
         error: error,
         databaseVersion: try? databaseVersion(connection)
       )
+    default:
+      return nil
     }
   }
 
@@ -67,11 +84,13 @@ extension Migrator {
         error: underlying,
         databaseVersion: version
       )
-    case .foreignKeyViolation(let v, let file, let violations, _):
+    case .foreignKeyViolation(let v, let file, let violations, let preexisting, let isRollback, _):
       return .foreignKeyViolation(
         version: v,
         file: file,
         violations: violations,
+        preexisting: preexisting,
+        isRollback: isRollback,
         databaseVersion: version
       )
     case .needsNoTransaction(let v, let file, let line, let statement, _):

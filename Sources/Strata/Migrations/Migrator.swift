@@ -92,16 +92,19 @@ public struct Migrator: Sendable {
         pendingCount: remaining
       )
     }
+    let baseline = ForeignKeyBaseline()
     let steps =
       options.singleTransaction
-      ? try applyAll(toApply, connection, startVersion: plan.currentVersion)
-      : try applyEach(toApply, connection)
+      ? try applyAll(toApply, connection, startVersion: plan.currentVersion, baseline: baseline)
+      : try applyEach(toApply, connection, baseline: baseline)
     return MigrationReport(
       fromVersion: plan.currentVersion,
       toVersion: try databaseVersion(connection),
       steps: steps,
       dryRun: false,
-      pendingCount: remaining
+      pendingCount: remaining,
+      foreignKeyViolationsKept: baseline.kept,
+      foreignKeyViolationsKeptCount: baseline.keptCount
     )
   }
 
@@ -154,21 +157,31 @@ public struct Migrator: Sendable {
       )
     }
     var done: [MigrationStep] = []
-    try reportingState(connection) {
+    let baseline = ForeignKeyBaseline()
+    try reportingState(connection, completed: { done }) {
       try withForeignKeysDeferred(connection) {
         let history = try HistoryWriter(connection)
         for (migration, down) in toRevert {
           let started = ContinuousClock.now
           let ran: Bool
           if down.isTransactional {
-            ran = try connection.transaction(.immediate) { () -> Bool in
-              guard try history.isApplied(migration.version) else { return false }
-              try run(down, of: migration, connection, isRollback: true)
-              try history.remove(migration.version)
-              try checkForeignKeys(connection, migration: migration, file: down.file)
-              return true
+            ran = try withForeignKeyBaseline(connection, baseline) {
+              try connection.transaction(.immediate) { () -> Bool in
+                guard try history.isApplied(migration.version) else { return false }
+                try run(down, of: migration, connection, isRollback: true)
+                try history.remove(migration.version)
+                try checkForeignKeys(
+                  connection,
+                  migration: migration,
+                  file: down.file,
+                  isRollback: true,
+                  baseline: baseline
+                )
+                return true
+              }
             }
           } else {
+            baseline.before = nil
             // `-- migrate:down transaction:false`: the statements run on their own; the history
             // row goes only after they all succeed.
             let applied = try connection.transaction(.immediate) {
@@ -197,7 +210,9 @@ public struct Migrator: Sendable {
       toVersion: try databaseVersion(connection),
       steps: done,
       dryRun: false,
-      pendingCount: try self.plan(connection).migrations(in: .pending).count
+      pendingCount: try self.plan(connection).migrations(in: .pending).count,
+      foreignKeyViolationsKept: baseline.kept,
+      foreignKeyViolationsKeptCount: baseline.keptCount
     )
   }
 
@@ -230,31 +245,41 @@ public struct Migrator: Sendable {
 
   private func applyEach(
     _ toApply: [Migration],
-    _ connection: Connection
+    _ connection: Connection,
+    baseline: ForeignKeyBaseline
   ) throws
     -> [MigrationStep]
   {
     var steps: [MigrationStep] = []
-    try reportingState(connection, keptEarlier: { !steps.isEmpty }) {
+    try reportingState(connection, completed: { steps }) {
       try withForeignKeysDeferred(connection) {
         let history = try HistoryWriter(connection)
         for migration in toApply {
           let started = ContinuousClock.now
           let ran: Bool
           if migration.up.isTransactional {
-            ran = try connection.transaction(.immediate) { () -> Bool in
-              try history.createTableIfNeeded()
-              guard try !history.isApplied(migration.version) else { return false }
-              try run(migration.up, of: migration, connection, isRollback: false)
-              try checkForeignKeys(connection, migration: migration, file: migration.up.file)
-              try history.record(
-                migration,
-                appliedAt: Date(),
-                durationMs: milliseconds(ContinuousClock.now - started)
-              )
-              return true
+            ran = try withForeignKeyBaseline(connection, baseline) {
+              try connection.transaction(.immediate) { () -> Bool in
+                try history.createTableIfNeeded()
+                guard try !history.isApplied(migration.version) else { return false }
+                try run(migration.up, of: migration, connection, isRollback: false)
+                try checkForeignKeys(
+                  connection,
+                  migration: migration,
+                  file: migration.up.file,
+                  isRollback: false,
+                  baseline: baseline
+                )
+                try history.record(
+                  migration,
+                  appliedAt: Date(),
+                  durationMs: milliseconds(ContinuousClock.now - started)
+                )
+                return true
+              }
             }
           } else {
+            baseline.before = nil
             ran = try applyOutsideTransaction(migration, history, connection, started: started)
           }
           guard ran else { continue }
@@ -300,7 +325,8 @@ public struct Migrator: Sendable {
   private func applyAll(
     _ toApply: [Migration],
     _ connection: Connection,
-    startVersion: Int64
+    startVersion: Int64,
+    baseline: ForeignKeyBaseline
   ) throws -> [MigrationStep] {
     if let loose = toApply.first(where: { !$0.up.isTransactional }) {
       throw MigrationError.noTransactionInSingleTransaction(
@@ -310,22 +336,30 @@ public struct Migrator: Sendable {
     }
     return try reportingState(connection) {
       try withForeignKeysDeferred(connection) {
-        try connection.transaction(.immediate) { () -> [MigrationStep] in
-          let history = try HistoryWriter(connection)
-          try history.createTableIfNeeded()
-          var steps: [MigrationStep] = []
-          for migration in toApply {
-            let started = ContinuousClock.now
-            guard try !history.isApplied(migration.version) else { continue }
-            try run(migration.up, of: migration, connection, isRollback: false)
-            try checkForeignKeys(connection, migration: migration, file: migration.up.file)
-            let duration = milliseconds(ContinuousClock.now - started)
-            try history.record(migration, appliedAt: Date(), durationMs: duration)
-            steps.append(
-              MigrationStep(migration, migration.up, .up, durationMs: duration)
-            )
+        try withForeignKeyBaseline(connection, baseline) {
+          try connection.transaction(.immediate) { () -> [MigrationStep] in
+            let history = try HistoryWriter(connection)
+            try history.createTableIfNeeded()
+            var steps: [MigrationStep] = []
+            for migration in toApply {
+              let started = ContinuousClock.now
+              guard try !history.isApplied(migration.version) else { continue }
+              try run(migration.up, of: migration, connection, isRollback: false)
+              try checkForeignKeys(
+                connection,
+                migration: migration,
+                file: migration.up.file,
+                isRollback: false,
+                baseline: baseline
+              )
+              let duration = milliseconds(ContinuousClock.now - started)
+              try history.record(migration, appliedAt: Date(), durationMs: duration)
+              steps.append(
+                MigrationStep(migration, migration.up, .up, durationMs: duration)
+              )
+            }
+            return steps
           }
-          return steps
         }
       }
     }
