@@ -8,6 +8,7 @@ let workloads: [String: () throws -> Void] = [
   "init": InitBenchmark.run,
   "seed": SeedBenchmark.run,
   "inspect": InspectBenchmark.run,
+  "large-migration": LargeMigrationBenchmark.run,
 ]
 
 let arguments = CommandLine.arguments.dropFirst()

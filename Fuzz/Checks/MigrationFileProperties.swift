@@ -135,6 +135,11 @@ enum MigrationFileProperties {
         MigrationParser.parseFileName(try file(path).name) == nil,
         "'\(path)' refused as a name that parses"
       )
+    case .versionTooLarge(let path):
+      try require(
+        MigrationParser.hasOversizedVersion(try file(path).name),
+        "'\(path)' refused as too large a version"
+      )
     case .duplicateVersion(let version, let paths):
       for path in paths {
         try require(

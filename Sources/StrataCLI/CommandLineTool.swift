@@ -58,9 +58,12 @@ enum CommandLineTool {
       return ExitCode.usage
     }
     if first == "--help" || first == "-h" || first == "help" {
-      if first == "help", arguments.count > 1,
-        let command = commands.first(where: { $0.spec.name == arguments[1] })
-      {
+      if first == "help", arguments.count > 1 {
+        // `strata help NAME` for a command that does not exist is a usage error, as
+        // `strata NAME` is.
+        guard let command = commands.first(where: { $0.spec.name == arguments[1] }) else {
+          return run(arguments: Array(arguments.dropFirst()), context: context)
+        }
         context.printText(command.spec.helpText)
       } else {
         context.printText(helpText)

@@ -4,6 +4,10 @@
 public enum MigrationError: StrataError, Equatable {
   case directoryNotFound(path: String)
   case invalidFileName(file: String)
+  /// The file's version has more digits than a 64-bit version holds.
+  case versionTooLarge(file: String)
+  /// `strata new` after a migration whose version is the largest there is.
+  case noVersionLeft(file: String)
   case duplicateVersion(version: Int64, files: [String])
   case downWithoutUp(file: String)
   /// `.up.sql` and `.down.sql` files share a version but not a name.
@@ -29,10 +33,14 @@ public enum MigrationError: StrataError, Equatable {
     error: SQLiteError,
     databaseVersion: Int64
   )
+  /// A step left foreign key violations that were not there before it (`preexisting`: those
+  /// that were, which it is not blamed for).
   case foreignKeyViolation(
     version: Int64,
     file: String,
     violations: [ForeignKeyViolation],
+    preexisting: Int,
+    isRollback: Bool,
     databaseVersion: Int64
   )
   case needsNoTransaction(
@@ -62,6 +70,15 @@ public enum MigrationError: StrataError, Equatable {
   /// Another connection held a lock longer than the busy timeout (SQLITE_BUSY): a writer, or a
   /// reader that keeps a commit waiting.
   case locked(path: String, error: SQLiteError, databaseVersion: Int64?, keptEarlier: Bool)
+  /// A run stopped at `error` after it had committed `completed` (applied or rolled back),
+  /// which stay as they are.
+  indirect case stoppedAfter(completed: [MigrationStep], error: MigrationError)
+
+  /// The failure itself, without the steps a run completed before it (`stoppedAfter`).
+  public var underlyingFailure: MigrationError {
+    if case .stoppedAfter(_, let error) = self { return error.underlyingFailure }
+    return self
+  }
 
   public var message: String {
     switch self {
@@ -69,6 +86,12 @@ public enum MigrationError: StrataError, Equatable {
       return "migrations folder \(path) does not exist"
     case .invalidFileName(let file):
       return "\(file): file name must start with a version number and a name"
+    case .versionTooLarge(let file):
+      return "\(file): the version number is larger than \(Int64.max), the largest a "
+        + "migration version can be (a signed 64-bit integer, as SQLite stores it)"
+    case .noVersionLeft(let file):
+      return "\(file) has version \(Int64.max), the largest a migration version can be, so "
+        + "no migration can come after it; nothing was created"
     case .duplicateVersion(let version, let files):
       return "two migrations have version \(version): \(files.joined(separator: ", "))"
     case .downWithoutUp(let file):
@@ -94,18 +117,32 @@ public enum MigrationError: StrataError, Equatable {
     case .outOfOrder(let versions, let newestApplied):
       return "pending \(list(versions)) \(versions.count == 1 ? "is" : "are") older than "
         + "version \(newestApplied), already applied (merged out of order)"
-    case .failed(let version, let file, let line, let error, let databaseVersion, let keptEarlier):
-      let earlier = keptEarlier ? "; earlier migrations of this run stay applied" : ""
-      return "migration \(file):\(line) failed: \(error); nothing from \(version) was applied"
-        + "\(earlier); the database is at \(versionText(databaseVersion))"
+    case .failed(let version, let file, let line, let error, let databaseVersion, _):
+      // After earlier steps of the run, `stoppedAfter` around this error names them.
+      return "migration \(file):\(line) failed: \(error); nothing from \(version) was applied; "
+        + "the database is at \(versionText(databaseVersion))"
     case .rollbackFailed(let version, let file, let line, let error, let databaseVersion):
       return "rollback \(file):\(line) failed: \(error); version \(version) was not rolled back; "
         + "the database is at \(versionText(databaseVersion))"
-    case .foreignKeyViolation(let version, let file, let violations, let databaseVersion):
+    case .foreignKeyViolation(
+      let version,
+      let file,
+      let violations,
+      let preexisting,
+      let isRollback,
+      let databaseVersion
+    ):
       let shown = violations.prefix(5).map(\.description).joined(separator: "; ")
       let more = violations.count > 5 ? " and \(violations.count - 5) more" : ""
-      return "migration \(file) leaves \(violations.count) foreign key violation(s): "
-        + "\(shown)\(more); nothing from \(version) was applied; "
+      let earlier =
+        preexisting > 0
+        ? " (besides \(preexisting) that the database already had before it, which it is not "
+          + "blamed for)" : ""
+      let outcome =
+        isRollback
+        ? "version \(version) was not rolled back" : "nothing from \(version) was applied"
+      return "\(isRollback ? "rollback" : "migration") \(file) leaves \(violations.count) new "
+        + "foreign key violation(s): \(shown)\(more)\(earlier); \(outcome); "
         + "the database is at \(versionText(databaseVersion))"
     case .needsNoTransaction(let version, let file, let line, let statement, let databaseVersion)
     where Migrator.transactionControl.contains(statement):
@@ -154,10 +191,16 @@ public enum MigrationError: StrataError, Equatable {
     case .locked(let path, let error, let databaseVersion, let keptEarlier):
       let changed =
         keptEarlier
-        ? "the migrations this run applied before it stay applied"
+        ? "the step it was on was not committed"
         : "nothing was changed"
       let state = databaseVersion.map { "; the database is at \(versionText($0))" } ?? ""
       return "\(path) \(error.lockedReason); \(changed)\(state)"
+    case .stoppedAfter(let completed, let error):
+      let undone = completed.first?.direction == .down
+      let files = completed.map { "\($0.file) (version \($0.version))" }
+      return "\(error.message); before that, this run \(undone ? "rolled back" : "applied") "
+        + "\(files.joined(separator: ", ")), which \(completed.count == 1 ? "stays" : "stay") "
+        + "\(undone ? "rolled back" : "applied")"
     }
   }
 
@@ -168,6 +211,14 @@ public enum MigrationError: StrataError, Equatable {
         + "'strata new NAME'."
     case .invalidFileName:
       return "Rename it like 0004_add_email.sql (digits, underscore, name)."
+    case .versionTooLarge:
+      return "Rename it with a shorter version, such as a UTC timestamp (20240131120000) or the "
+        + "next number after the folder's newest."
+    case .noVersionLeft:
+      return "If that migration has not been applied to any database yet, rename it with a "
+        + "smaller version (such as a UTC timestamp), then run 'strata new' again; otherwise "
+        + "write the new migration's file by hand with a version below it and apply it with "
+        + "--allow-out-of-order."
     case .duplicateVersion:
       return "Give each migration a unique version number."
     case .downWithoutUp:
@@ -180,8 +231,9 @@ public enum MigrationError: StrataError, Equatable {
     case .emptyMigration:
       return "Write the migration's SQL after '-- migrate:up', or delete the file."
     case .invalidMarker:
-      return "Use '-- migrate:up' and '-- migrate:down' once each, optionally followed by "
-        + "'transaction:false'."
+      return "Use '-- migrate:up' and '-- migrate:down' (exactly so, lowercase) once each, "
+        + "optionally followed by 'transaction:false'; reword any other comment that looks "
+        + "like a marker."
     case .changedAfterApplied:
       return "Restore the original file and put the change in a new migration "
         + "('strata new NAME'); or pass --allow-changed to accept the edit."
@@ -207,6 +259,9 @@ public enum MigrationError: StrataError, Equatable {
       return "Fix the file and run 'strata migrate' again."
     case .rollbackFailed:
       return "Fix the file's down part and run 'strata rollback' again."
+    case .foreignKeyViolation(_, _, _, _, true, _):
+      return "Make the down part keep every child row's parent (or delete the orphans in it), "
+        + "then run 'strata rollback' again."
     case .foreignKeyViolation:
       return "Make the migration keep every child row's parent (or delete the orphans in it), "
         + "then run 'strata migrate' again."
@@ -232,6 +287,8 @@ public enum MigrationError: StrataError, Equatable {
       return "Run 'strata status' to see the history; 'strata migrate' applies what is pending."
     case .invalidName:
       return "Use letters, digits and underscores, such as add_email."
+    case .stoppedAfter(_, let error):
+      return error.help
     case .locked:
       return SQLiteError.lockedHelp
     case .database(_, let error, _) where error.isBusy:

@@ -1,5 +1,15 @@
 /// Reads migration file names and contents (dbmate markers, golang-migrate pairs).
 package enum MigrationParser {
+  /// True when `fileName` would be a migration's name but for a version too large for 64 bits.
+  package static func hasOversizedVersion(_ fileName: String) -> Bool {
+    guard parseFileName(fileName) == nil, fileName.lowercased().hasSuffix(".sql") else {
+      return false
+    }
+    let digits = fileName.prefix { $0.isASCII && $0.isNumber }
+    let rest = fileName.dropFirst(digits.count)
+    return !digits.isEmpty && Int64(digits) == nil && rest.first == "_"
+  }
+
   /// What a `.sql` file name says.
   package struct FileName: Equatable, Sendable {
     package enum Part: Equatable, Sendable { case whole, up, down }
@@ -80,30 +90,35 @@ package enum MigrationParser {
     var lineNumber = 1
     while lineStart <= bytes.count {
       let lineEnd = bytes[lineStart...].firstIndex(of: 0x0A) ?? bytes.count
-      if let marker = try parseMarker(bytes[lineStart..<lineEnd], file: file, line: lineNumber) {
-        if sections.contains(where: { $0.isUp == marker.isUp }) {
-          throw MigrationError.invalidMarker(
-            file: file,
-            line: lineNumber,
-            reason: "a second '-- migrate:\(marker.isUp ? "up" : "down")' marker"
-          )
-        }
-        if sections.isEmpty {
-          preambleEnd = lineStart
-        } else {
-          sections[sections.count - 1].end = max(sections[sections.count - 1].start, lineStart - 1)
-        }
-        let bodyStart = min(lineEnd + 1, bytes.count)
-        sections.append(
-          Section(
-            isUp: marker.isUp,
-            markerLine: lineNumber,
-            isTransactional: marker.isTransactional,
-            start: bodyStart,
-            end: bytes.count
-          )
+      let line = bytes[lineStart..<lineEnd]
+      guard let marker = try parseMarker(line, file: file, line: lineNumber) else {
+        try refuseLookalike(line, file: file, line: lineNumber)
+        lineStart = lineEnd + 1
+        lineNumber += 1
+        continue
+      }
+      if sections.contains(where: { $0.isUp == marker.isUp }) {
+        throw MigrationError.invalidMarker(
+          file: file,
+          line: lineNumber,
+          reason: "a second '-- migrate:\(marker.isUp ? "up" : "down")' marker"
         )
       }
+      if sections.isEmpty {
+        preambleEnd = lineStart
+      } else {
+        sections[sections.count - 1].end = max(sections[sections.count - 1].start, lineStart - 1)
+      }
+      let bodyStart = min(lineEnd + 1, bytes.count)
+      sections.append(
+        Section(
+          isUp: marker.isUp,
+          markerLine: lineNumber,
+          isTransactional: marker.isTransactional,
+          start: bodyStart,
+          end: bytes.count
+        )
+      )
       lineStart = lineEnd + 1
       lineNumber += 1
     }
@@ -148,6 +163,45 @@ package enum MigrationParser {
     guard let up = script(upSection) else { throw MigrationError.emptyMigration(file: file) }
     let down = sections.first { !$0.isUp }.flatMap(script)
     return (up, down)
+  }
+
+  /// Refuses a file of an `.up.sql`/`.down.sql` pair that holds a marker line (the pair's
+  /// files are one part each, so a `-- migrate:down` inside one would run as part of it), or a
+  /// line that looks like one.
+  static func refuseMarkers(bytes: [UInt8], file: String) throws {
+    var lineStart = 0
+    var lineNumber = 1
+    while lineStart <= bytes.count {
+      let lineEnd = bytes[lineStart...].firstIndex(of: 0x0A) ?? bytes.count
+      let line = bytes[lineStart..<lineEnd]
+      if let marker = try parseMarker(line, file: file, line: lineNumber) {
+        throw MigrationError.invalidMarker(
+          file: file,
+          line: lineNumber,
+          reason: "'-- migrate:\(marker.isUp ? "up" : "down")' in one file of an "
+            + ".up.sql/.down.sql pair, which holds one part only; none of it was run"
+        )
+      }
+      try refuseLookalike(line, file: file, line: lineNumber)
+      lineStart = lineEnd + 1
+      lineNumber += 1
+    }
+  }
+
+  /// Throws for a line that looks like a marker strata does not read (`MarkerLookalike`).
+  private static func refuseLookalike(
+    _ line: ArraySlice<UInt8>,
+    file: String,
+    line lineNumber: Int
+  ) throws {
+    guard let (tool, marker) = MarkerLookalike.match(line) else { return }
+    let reason =
+      tool.hasPrefix("dbmate")
+      ? "'\(marker)' looks like a marker but is not one: strata, like dbmate, reads exactly "
+        + "'-- migrate:up' and '-- migrate:down' (lowercase, with the colon); none of the file "
+        + "was run"
+      : "'\(marker)' is a \(tool) marker, which strata does not read; none of the file was run"
+    throw MigrationError.invalidMarker(file: file, line: lineNumber, reason: reason)
   }
 
   /// `-- migrate:up [transaction:false]` or `-- migrate:down`; nil for any other line.

@@ -81,6 +81,9 @@ public struct MigrationSet: Sendable {
     {
       let file = shown + "/" + name
       guard let parsed = MigrationParser.parseFileName(name) else {
+        if MigrationParser.hasOversizedVersion(name) {
+          throw MigrationError.versionTooLarge(file: file)
+        }
         throw MigrationError.invalidFileName(file: file)
       }
       let entry = File(name: name, shown: file, parsed: parsed)
@@ -151,6 +154,7 @@ public struct MigrationSet: Sendable {
           )
         }
         let upBytes = MigrationParser.normalize(try read(upFile))
+        try MigrationParser.refuseMarkers(bytes: upBytes, file: upFile.shown)
         guard containsSQL(upBytes) else { throw MigrationError.emptyMigration(file: upFile.shown) }
         let up = MigrationScript(
           sql: String(decoding: upBytes, as: UTF8.self),
@@ -161,6 +165,7 @@ public struct MigrationSet: Sendable {
         var down: MigrationScript?
         if let downFile = parts.down {
           let downBytes = MigrationParser.normalize(try read(downFile))
+          try MigrationParser.refuseMarkers(bytes: downBytes, file: downFile.shown)
           if containsSQL(downBytes) {
             down = MigrationScript(
               sql: String(decoding: downBytes, as: UTF8.self),

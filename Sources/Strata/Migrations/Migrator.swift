@@ -1,81 +1,5 @@
 import Foundation
 
-/// What `migrate` may do beyond applying pending migrations in order.
-public struct MigrateOptions: Sendable {
-  /// Migrate up or down to this version (0: an empty database).
-  public var target: Int64?
-  /// All pending migrations in one transaction: all applied, or none.
-  public var singleTransaction = false
-  /// Plan only; the database is not opened for writing.
-  public var dryRun = false
-  /// Accept applied migrations whose file changed.
-  public var allowChanged = false
-  /// Accept applied versions that no file has (a database newer than the folder).
-  public var allowUnknown = false
-  /// Apply pending migrations older than the newest applied one.
-  public var allowOutOfOrder = false
-
-  public init(
-    target: Int64? = nil,
-    singleTransaction: Bool = false,
-    dryRun: Bool = false,
-    allowChanged: Bool = false,
-    allowUnknown: Bool = false,
-    allowOutOfOrder: Bool = false
-  ) {
-    self.target = target
-    self.singleTransaction = singleTransaction
-    self.dryRun = dryRun
-    self.allowChanged = allowChanged
-    self.allowUnknown = allowUnknown
-    self.allowOutOfOrder = allowOutOfOrder
-  }
-}
-
-/// One migration applied or rolled back (or, in a dry run, that would be).
-public struct MigrationStep: Hashable, Sendable, Codable {
-  /// Which way a step moved the database.
-  public enum Direction: String, Hashable, Sendable, Codable { case up, down }
-  public let version: Int64
-  public let name: String
-  public let file: String
-  public let direction: Direction
-  /// Wall time of the step; 0 in a dry run.
-  public let durationMs: Int64
-  /// The statements run (in a dry run, the SQL that would run).
-  public let sql: String?
-}
-
-extension MigrationStep {
-  /// A step for one part (`script`) of `migration`.
-  init(
-    _ migration: Migration,
-    _ script: MigrationScript,
-    _ direction: Direction,
-    durationMs: Int64 = 0,
-    sql: String? = nil
-  ) {
-    self.init(
-      version: migration.version,
-      name: migration.name,
-      file: script.file,
-      direction: direction,
-      durationMs: durationMs,
-      sql: sql
-    )
-  }
-}
-
-/// What `migrate` or `rollback` did.
-public struct MigrationReport: Hashable, Sendable, Codable {
-  public let fromVersion: Int64
-  public let toVersion: Int64
-  public let steps: [MigrationStep]
-  public let dryRun: Bool
-  /// Pending migrations left (below `--to`, or none).
-  public let pendingCount: Int
-}
-
 /// Applies, rolls back and reports a folder's migrations against a database.
 ///
 /// Each migration runs in its own `BEGIN IMMEDIATE` transaction together with its history row,
@@ -168,16 +92,19 @@ public struct Migrator: Sendable {
         pendingCount: remaining
       )
     }
+    let baseline = ForeignKeyBaseline()
     let steps =
       options.singleTransaction
-      ? try applyAll(toApply, connection, startVersion: plan.currentVersion)
-      : try applyEach(toApply, connection)
+      ? try applyAll(toApply, connection, startVersion: plan.currentVersion, baseline: baseline)
+      : try applyEach(toApply, connection, baseline: baseline)
     return MigrationReport(
       fromVersion: plan.currentVersion,
       toVersion: try databaseVersion(connection),
       steps: steps,
       dryRun: false,
-      pendingCount: remaining
+      pendingCount: remaining,
+      foreignKeyViolationsKept: baseline.kept,
+      foreignKeyViolationsKeptCount: baseline.keptCount
     )
   }
 
@@ -230,21 +157,31 @@ public struct Migrator: Sendable {
       )
     }
     var done: [MigrationStep] = []
-    try reportingState(connection) {
+    let baseline = ForeignKeyBaseline()
+    try reportingState(connection, completed: { done }) {
       try withForeignKeysDeferred(connection) {
         let history = try HistoryWriter(connection)
         for (migration, down) in toRevert {
           let started = ContinuousClock.now
           let ran: Bool
           if down.isTransactional {
-            ran = try connection.transaction(.immediate) { () -> Bool in
-              guard try history.isApplied(migration.version) else { return false }
-              try run(down, of: migration, connection, isRollback: true)
-              try history.remove(migration.version)
-              try checkForeignKeys(connection, migration: migration, file: down.file)
-              return true
+            ran = try withForeignKeyBaseline(connection, baseline) {
+              try connection.transaction(.immediate) { () -> Bool in
+                guard try history.isApplied(migration.version) else { return false }
+                try run(down, of: migration, connection, isRollback: true)
+                try history.remove(migration.version)
+                try checkForeignKeys(
+                  connection,
+                  migration: migration,
+                  file: down.file,
+                  isRollback: true,
+                  baseline: baseline
+                )
+                return true
+              }
             }
           } else {
+            baseline.before = nil
             // `-- migrate:down transaction:false`: the statements run on their own; the history
             // row goes only after they all succeed.
             let applied = try connection.transaction(.immediate) {
@@ -273,7 +210,9 @@ public struct Migrator: Sendable {
       toVersion: try databaseVersion(connection),
       steps: done,
       dryRun: false,
-      pendingCount: try self.plan(connection).migrations(in: .pending).count
+      pendingCount: try self.plan(connection).migrations(in: .pending).count,
+      foreignKeyViolationsKept: baseline.kept,
+      foreignKeyViolationsKeptCount: baseline.keptCount
     )
   }
 
@@ -306,31 +245,41 @@ public struct Migrator: Sendable {
 
   private func applyEach(
     _ toApply: [Migration],
-    _ connection: Connection
+    _ connection: Connection,
+    baseline: ForeignKeyBaseline
   ) throws
     -> [MigrationStep]
   {
     var steps: [MigrationStep] = []
-    try reportingState(connection, keptEarlier: { !steps.isEmpty }) {
+    try reportingState(connection, completed: { steps }) {
       try withForeignKeysDeferred(connection) {
         let history = try HistoryWriter(connection)
         for migration in toApply {
           let started = ContinuousClock.now
           let ran: Bool
           if migration.up.isTransactional {
-            ran = try connection.transaction(.immediate) { () -> Bool in
-              try history.createTableIfNeeded()
-              guard try !history.isApplied(migration.version) else { return false }
-              try run(migration.up, of: migration, connection, isRollback: false)
-              try checkForeignKeys(connection, migration: migration, file: migration.up.file)
-              try history.record(
-                migration,
-                appliedAt: Date(),
-                durationMs: milliseconds(ContinuousClock.now - started)
-              )
-              return true
+            ran = try withForeignKeyBaseline(connection, baseline) {
+              try connection.transaction(.immediate) { () -> Bool in
+                try history.createTableIfNeeded()
+                guard try !history.isApplied(migration.version) else { return false }
+                try run(migration.up, of: migration, connection, isRollback: false)
+                try checkForeignKeys(
+                  connection,
+                  migration: migration,
+                  file: migration.up.file,
+                  isRollback: false,
+                  baseline: baseline
+                )
+                try history.record(
+                  migration,
+                  appliedAt: Date(),
+                  durationMs: milliseconds(ContinuousClock.now - started)
+                )
+                return true
+              }
             }
           } else {
+            baseline.before = nil
             ran = try applyOutsideTransaction(migration, history, connection, started: started)
           }
           guard ran else { continue }
@@ -376,7 +325,8 @@ public struct Migrator: Sendable {
   private func applyAll(
     _ toApply: [Migration],
     _ connection: Connection,
-    startVersion: Int64
+    startVersion: Int64,
+    baseline: ForeignKeyBaseline
   ) throws -> [MigrationStep] {
     if let loose = toApply.first(where: { !$0.up.isTransactional }) {
       throw MigrationError.noTransactionInSingleTransaction(
@@ -386,22 +336,30 @@ public struct Migrator: Sendable {
     }
     return try reportingState(connection) {
       try withForeignKeysDeferred(connection) {
-        try connection.transaction(.immediate) { () -> [MigrationStep] in
-          let history = try HistoryWriter(connection)
-          try history.createTableIfNeeded()
-          var steps: [MigrationStep] = []
-          for migration in toApply {
-            let started = ContinuousClock.now
-            guard try !history.isApplied(migration.version) else { continue }
-            try run(migration.up, of: migration, connection, isRollback: false)
-            try checkForeignKeys(connection, migration: migration, file: migration.up.file)
-            let duration = milliseconds(ContinuousClock.now - started)
-            try history.record(migration, appliedAt: Date(), durationMs: duration)
-            steps.append(
-              MigrationStep(migration, migration.up, .up, durationMs: duration)
-            )
+        try withForeignKeyBaseline(connection, baseline) {
+          try connection.transaction(.immediate) { () -> [MigrationStep] in
+            let history = try HistoryWriter(connection)
+            try history.createTableIfNeeded()
+            var steps: [MigrationStep] = []
+            for migration in toApply {
+              let started = ContinuousClock.now
+              guard try !history.isApplied(migration.version) else { continue }
+              try run(migration.up, of: migration, connection, isRollback: false)
+              try checkForeignKeys(
+                connection,
+                migration: migration,
+                file: migration.up.file,
+                isRollback: false,
+                baseline: baseline
+              )
+              let duration = milliseconds(ContinuousClock.now - started)
+              try history.record(migration, appliedAt: Date(), durationMs: duration)
+              steps.append(
+                MigrationStep(migration, migration.up, .up, durationMs: duration)
+              )
+            }
+            return steps
           }
-          return steps
         }
       }
     }
@@ -474,8 +432,16 @@ public struct Migrator: Sendable {
   /// Names a statement that SQLite refuses, or silently ignores, inside a transaction.
   /// Statements that begin or end a transaction.
   static let transactionControl: Set<String> = ["BEGIN", "COMMIT", "END", "ROLLBACK"]
+  /// The first words `forbiddenInTransaction` looks further at.
+  static let checkedFirstWords = transactionControl.union(["VACUUM", "PRAGMA"])
 
   static func forbiddenInTransaction(_ sql: String) -> String? {
+    // The first word decides; looking at it alone keeps a file of many large INSERTs linear.
+    let firstWord = sql.drop { !$0.isLetter && $0 != "_" && $0 != "=" }
+      .prefix { $0.isLetter || $0 == "_" || $0 == "=" }
+    guard firstWord.count <= 8, Self.checkedFirstWords.contains(firstWord.uppercased()) else {
+      return nil
+    }
     let words = sql.uppercased().split(whereSeparator: { !$0.isLetter && $0 != "_" && $0 != "=" })
     guard let first = words.first else { return nil }
     if first == "VACUUM" { return "VACUUM" }
@@ -494,145 +460,5 @@ public struct Migrator: Sendable {
       }
     }
     return nil
-  }
-
-  // MARK: - Foreign keys
-
-  /// Foreign keys off before `BEGIN` (inside a transaction the pragma is a no-op), restored
-  /// after, on the same connection; so a table rebuild's `DROP TABLE` cannot cascade.
-  private func withForeignKeysDeferred<T>(
-    _ connection: Connection,
-    _ body: () throws -> T
-  ) throws
-    -> T
-  {
-    let wasOn = try connection.scalar("PRAGMA foreign_keys")?.integerValue == 1
-    guard wasOn, connection.isAutocommit else { return try body() }
-    try connection.execute("PRAGMA foreign_keys = OFF")
-    defer {
-      // A `transaction:false` migration that failed after its own BEGIN leaves that transaction
-      // open, and inside it the pragma is a no-op: end it (as closing the connection would).
-      if !connection.isAutocommit { try? connection.execute("ROLLBACK") }
-      try? connection.execute("PRAGMA foreign_keys = ON")
-    }
-    return try body()
-  }
-
-  private func checkForeignKeys(
-    _ connection: Connection,
-    migration: Migration,
-    file: String
-  ) throws {
-    let rows = try connection.rows("PRAGMA foreign_key_check")
-    guard !rows.isEmpty else { return }
-    let violations = rows.prefix(100).map { row in
-      ForeignKeyViolation(
-        table: row[0].textValue ?? "",
-        rowid: row[1].integerValue,
-        parent: row[2].textValue ?? ""
-      )
-    }
-    throw MigrationError.foreignKeyViolation(
-      version: migration.version,
-      file: file,
-      violations: violations,
-      databaseVersion: 0
-    )
-  }
-
-  // MARK: - State
-
-  private func databaseVersion(_ connection: Connection) throws -> Int64 {
-    try History.currentVersion(connection)
-  }
-
-  private func checkTarget(_ target: Int64, plan: MigrationPlan) throws {
-    guard target == 0 || plan.migrations.contains(where: { $0.version == target }) else {
-      throw MigrationError.unknownTarget(version: target)
-    }
-  }
-
-  /// Runs `body`; a failure comes out as a `MigrationError` that says what state the database
-  /// is in now (its transaction is rolled back by then).
-  private func reportingState<T>(
-    _ connection: Connection,
-    keptEarlier: () -> Bool = { false },
-    _ body: () throws -> T
-  ) throws -> T {
-    do {
-      return try body()
-    } catch let error as MigrationError {
-      throw withState(error, connection, keptEarlier: keptEarlier())
-    } catch let error as SQLiteError where error.isBusy {
-      throw MigrationError.locked(
-        path: connection.path,
-        error: error,
-        databaseVersion: try? connection.withoutWaitingForLocks { try databaseVersion(connection) },
-        keptEarlier: keptEarlier()
-      )
-    } catch let error as SQLiteError {
-      throw MigrationError.database(
-        path: connection.path,
-        error: error,
-        databaseVersion: try? databaseVersion(connection)
-      )
-    }
-  }
-
-  /// Fills in the database's version now that the failed transaction is rolled back.
-  private func withState(
-    _ error: MigrationError,
-    _ connection: Connection,
-    keptEarlier: Bool
-  )
-    -> MigrationError
-  {
-    let version = (try? databaseVersion(connection)) ?? 0
-    switch error {
-    case .failed(let v, let file, let line, let underlying, _, _):
-      return .failed(
-        version: v,
-        file: file,
-        line: line,
-        error: underlying,
-        databaseVersion: version,
-        keptEarlier: keptEarlier
-      )
-    case .rollbackFailed(let v, let file, let line, let underlying, _):
-      return .rollbackFailed(
-        version: v,
-        file: file,
-        line: line,
-        error: underlying,
-        databaseVersion: version
-      )
-    case .foreignKeyViolation(let v, let file, let violations, _):
-      return .foreignKeyViolation(
-        version: v,
-        file: file,
-        violations: violations,
-        databaseVersion: version
-      )
-    case .needsNoTransaction(let v, let file, let line, let statement, _):
-      return .needsNoTransaction(
-        version: v,
-        file: file,
-        line: line,
-        statement: statement,
-        databaseVersion: version
-      )
-    case .partiallyApplied(let v, let file, let line, let run, let underlying, let isRollback, _):
-      return .partiallyApplied(
-        version: v,
-        file: file,
-        line: line,
-        statementsRun: run,
-        error: underlying,
-        isRollback: isRollback,
-        databaseVersion: version
-      )
-    default:
-      return error
-    }
   }
 }

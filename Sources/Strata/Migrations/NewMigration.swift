@@ -20,13 +20,23 @@ extension MigrationSet {
     try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
     let existing = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
     var newest: Int64 = 0
+    var newestFile = ""
     var width = 4
-    for file in existing {
-      guard let parsed = MigrationParser.parseFileName(file) else { continue }
+    for file in existing.sorted() {
+      guard let parsed = MigrationParser.parseFileName(file) else {
+        if MigrationParser.hasOversizedVersion(file) {
+          throw MigrationError.versionTooLarge(file: directory.appendingPathComponent(file).path)
+        }
+        continue
+      }
       if parsed.version >= newest {
         newest = parsed.version
+        newestFile = file
         width = file.prefix { $0.isASCII && $0.isNumber }.count
       }
+    }
+    guard newest < Int64.max else {
+      throw MigrationError.noVersionLeft(file: directory.appendingPathComponent(newestFile).path)
     }
     let versionText: String
     if width >= 14 {

@@ -69,8 +69,11 @@ extension Connection {
         let line = lineCounter.line(at: start, in: buffer)
         var statement: OpaquePointer?
         var tail: UnsafePointer<CChar>?
+        // -1: read to the NUL appended above. A positive length without the NUL makes SQLite
+        // copy the whole rest of the script for every statement (quadratic in the file's size),
+        // and `Int32(total - start)` would trap on a script over 2 GiB.
         let rc = base.withMemoryRebound(to: CChar.self, capacity: buffer.count) { chars in
-          sqlite3_prepare_v2(handle, chars + start, Int32(total - start), &statement, &tail)
+          sqlite3_prepare_v2(handle, chars + start, -1, &statement, &tail)
         }
         let end =
           tail.map { pointer in

@@ -61,6 +61,13 @@ enum MigrationReportOutput {
       let pending = report.pendingCount > 0 ? " (\(report.pendingCount) still pending)" : ""
       context.print("\(database) is now at version \(report.toVersion)\(pending).")
     }
+    if let first = report.foreignKeyViolationsKept.first {
+      context.print(
+        "Note: the database already had \(report.foreignKeyViolationsKeptCount) foreign key "
+          + "violation(s) before this run (such as: \(first)); the migrations did not add any and "
+          + "are not blamed. List them with 'PRAGMA foreign_key_check', then fix or delete those rows."
+      )
+    }
   }
 
   /// What was done, in a sentence that stays true when the report cannot be written.

@@ -98,11 +98,21 @@ import Testing
     }
   }
 
-  @Test(arguments: ["0001.sql", "0001_.sql", "_x.sql", "99999999999999999999_big.sql"])
+  @Test(arguments: ["0001.sql", "0001_.sql", "_x.sql"])
   func malformedNamesAreRejected(name: String) throws {
     let dir = try TemporaryDirectory()
     try dir.write("m/\(name)", "CREATE TABLE b (x);")
     #expect(throws: MigrationError.invalidFileName(file: "m/\(name)")) {
+      try MigrationSet(directory: dir.path("m"), displayPath: "m")
+    }
+  }
+
+  /// A version beyond 64 bits is its own error, not "must start with a version number".
+  @Test(arguments: ["99999999999999999999_big.sql", "9223372036854775808_x.up.sql"])
+  func versionsBeyond64BitsAreNamedAsSuch(name: String) throws {
+    let dir = try TemporaryDirectory()
+    try dir.write("m/\(name)", "CREATE TABLE b (x);")
+    #expect(throws: MigrationError.versionTooLarge(file: "m/\(name)")) {
       try MigrationSet(directory: dir.path("m"), displayPath: "m")
     }
   }

@@ -76,7 +76,9 @@ struct MigrationFixture {
     let fixture = try MigrationFixture(files)
     let db = try fixture.open()
     let error = #expect(throws: MigrationError.self) { try fixture.migrator().migrate(db) }
-    guard case .failed(let version, let file, let line, let sqlite, let dbVersion, let kept) = error
+    guard
+      case .failed(let version, let file, let line, let sqlite, let dbVersion, let kept) = error?
+        .underlyingFailure
     else {
       Issue.record("unexpected \(String(describing: error))")
       return
@@ -261,7 +263,10 @@ struct MigrationFixture {
     ])
     let db = try fixture.open()
     let error = #expect(throws: MigrationError.self) { try fixture.migrator().migrate(db) }
-    guard case .foreignKeyViolation(let version, _, let violations, let dbVersion) = error else {
+    guard
+      case .foreignKeyViolation(let version, _, let violations, _, _, let dbVersion) = error?
+        .underlyingFailure
+    else {
       Issue.record("unexpected \(String(describing: error))")
       return
     }
@@ -279,13 +284,17 @@ struct MigrationFixture {
     ])
     let db = try fixture.open()
     let error = #expect(throws: MigrationError.self) { try fixture.migrator().migrate(db) }
-    guard case .needsNoTransaction(let version, let file, let line, _, let dbVersion) = error else {
+    guard
+      case .needsNoTransaction(let version, let file, let line, _, let dbVersion) = error?
+        .underlyingFailure
+    else {
       Issue.record("unexpected \(String(describing: error))")
       return
     }
     #expect(version == 2 && file == "migrations/0002_maintenance.sql" && line == 3)
     #expect(dbVersion == 1)
-    #expect(error?.message.hasSuffix("the database is at version 1") == true)
+    #expect(error?.message.contains("; the database is at version 1") == true)
+    #expect(error?.message.contains("this run applied migrations/0001_a.sql (version 1)") == true)
     #expect(error?.help.contains("transaction:false") == true)
     #expect(try db.scalar("SELECT count(*) FROM a") == .integer(0))
     #expect(try fixture.migrator().plan(db).currentVersion == 1)
@@ -396,7 +405,7 @@ struct MigrationFixture {
     let db = try fixture.open()
     let error = #expect(throws: MigrationError.self) { try fixture.migrator().migrate(db) }
     #expect(
-      error
+      error?.underlyingFailure
         == .needsNoTransaction(
           version: 2,
           file: "migrations/0002_b.sql",

@@ -1,0 +1,82 @@
+import Foundation
+
+/// What `migrate` may do beyond applying pending migrations in order.
+public struct MigrateOptions: Sendable {
+  /// Migrate up or down to this version (0: an empty database).
+  public var target: Int64?
+  /// All pending migrations in one transaction: all applied, or none.
+  public var singleTransaction = false
+  /// Plan only; the database is not opened for writing.
+  public var dryRun = false
+  /// Accept applied migrations whose file changed.
+  public var allowChanged = false
+  /// Accept applied versions that no file has (a database newer than the folder).
+  public var allowUnknown = false
+  /// Apply pending migrations older than the newest applied one.
+  public var allowOutOfOrder = false
+
+  public init(
+    target: Int64? = nil,
+    singleTransaction: Bool = false,
+    dryRun: Bool = false,
+    allowChanged: Bool = false,
+    allowUnknown: Bool = false,
+    allowOutOfOrder: Bool = false
+  ) {
+    self.target = target
+    self.singleTransaction = singleTransaction
+    self.dryRun = dryRun
+    self.allowChanged = allowChanged
+    self.allowUnknown = allowUnknown
+    self.allowOutOfOrder = allowOutOfOrder
+  }
+}
+
+/// One migration applied or rolled back (or, in a dry run, that would be).
+public struct MigrationStep: Hashable, Sendable, Codable {
+  /// Which way a step moved the database.
+  public enum Direction: String, Hashable, Sendable, Codable { case up, down }
+  public let version: Int64
+  public let name: String
+  public let file: String
+  public let direction: Direction
+  /// Wall time of the step; 0 in a dry run.
+  public let durationMs: Int64
+  /// The statements run (in a dry run, the SQL that would run).
+  public let sql: String?
+}
+
+extension MigrationStep {
+  /// A step for one part (`script`) of `migration`.
+  init(
+    _ migration: Migration,
+    _ script: MigrationScript,
+    _ direction: Direction,
+    durationMs: Int64 = 0,
+    sql: String? = nil
+  ) {
+    self.init(
+      version: migration.version,
+      name: migration.name,
+      file: script.file,
+      direction: direction,
+      durationMs: durationMs,
+      sql: sql
+    )
+  }
+}
+
+/// What `migrate` or `rollback` did.
+public struct MigrationReport: Hashable, Sendable, Codable {
+  public let fromVersion: Int64
+  public let toVersion: Int64
+  public let steps: [MigrationStep]
+  public let dryRun: Bool
+  /// Pending migrations left (below `--to`, or none).
+  public let pendingCount: Int
+  /// Foreign key violations that were in the database before the run and that it left as they
+  /// were: not blamed on any migration, but worth fixing (at most 100 listed).
+  public var foreignKeyViolationsKept: [ForeignKeyViolation] = []
+  /// How many there are in all.
+  public var foreignKeyViolationsKeptCount = 0
+}
