@@ -87,7 +87,7 @@ enum ValidateCommand: Command {
       for statement in result.notChecked {
         context.printError("Warning: \(statement)")
       }
-      if problems.isEmpty, !arguments.flag("quiet") || !result.notChecked.isEmpty {
+      if problems.isEmpty, !arguments.flag("quiet") {
         let checked = "\(migrations.migrations.count) migrations in \(migrations.directory)"
         let subject =
           filesOnly
