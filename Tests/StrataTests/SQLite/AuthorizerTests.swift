@@ -34,6 +34,17 @@ import Testing
     #expect(FileManager.default.fileExists(atPath: attach))
   }
 
+  @Test(arguments: strataOwnTables.sorted() + ["STRATA_SEEDS"])
+  func everyOwnTableIsFenced(table: String) throws {
+    let db = try Connection.inMemory()
+    try db.execute("CREATE TABLE \(table) (x); CREATE TABLE strata_other (x)")
+    let state = db.raiseFence(.strataTables)
+    defer { db.restoreFence(state) }
+    #expect(throws: SQLiteError.self) { try db.execute("INSERT INTO \(table) VALUES (1)") }
+    try db.execute("INSERT INTO strata_other VALUES (1)")
+    #expect(try db.scalar("SELECT count(*) FROM \(table)")?.integerValue == 0)
+  }
+
   @Test func aRefusedFunctionIsExplained() throws {
     let db = try Connection.inMemory()
     let state = db.raiseFence(.noOutsideFiles)
