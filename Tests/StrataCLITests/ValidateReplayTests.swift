@@ -73,7 +73,7 @@ import Testing
     #expect(
       validate.standardOutput.contains(
         "OK, except what was not checked: 2 migrations in migrations are valid; app.sqlite3 "
-          + "agrees with them, but 4 statements were not checked (warnings above)."
+          + "agrees with them; 4 not checked (warnings above)."
       ),
       "\(validate.standardOutput)"
     )
@@ -212,5 +212,53 @@ import Testing
     #expect(!exists(folder, "nope.sqlite3"))
     let help = try StrataProcess.run(["validate", "--help"], in: folder.url)
     #expect(help.standardOutput.contains("--files-only"))
+  }
+
+  @Test func aReplayThatMustStopComparesNothingAndSaysSo() throws {
+    // 0002 adds a row whose parent the user inserted: fine in the database, an orphan in the
+    // replay, which has none of the database's rows.
+    let folder = try TemporaryDirectory()
+    try folder.write(
+      "migrations/0001_tables.sql",
+      "-- migrate:up\nCREATE TABLE parent (id INTEGER PRIMARY KEY);\n"
+        + "CREATE TABLE child (parent_id INTEGER REFERENCES parent (id));\n"
+    )
+    #expect(
+      try StrataProcess.run(["migrate", "--database", "app.sqlite3"], in: folder.url)
+        .exitCode == 0
+    )
+    let db = try Connection(path: folder.path("app.sqlite3").path)
+    try db.execute("INSERT INTO parent VALUES (5)")
+    try folder.write("migrations/0002_child.sql", "-- migrate:up\nINSERT INTO child VALUES (5);\n")
+    #expect(
+      try StrataProcess.run(["migrate", "--database", "app.sqlite3"], in: folder.url)
+        .exitCode == 0
+    )
+    let diff = try StrataProcess.run(
+      ["inspect", "--diff", "--database", "app.sqlite3"],
+      in: folder.url
+    )
+    #expect(diff.exitCode == 1)
+    #expect(
+      diff.standardOutput.contains("Not compared: the replay of migrations (in memory) stopped")
+    )
+    #expect(diff.standardError.contains("Warning: migrations/0002_child.sql: not checked:"))
+    #expect(diff.standardError.contains("foreign key violation"))
+    let validate = try StrataProcess.run(
+      ["validate", "--database", "app.sqlite3"],
+      in: folder.url
+    )
+    #expect(validate.exitCode == 0, "\(validate.standardError)")
+    #expect(
+      validate.standardError.contains(
+        "Warning: migrations: not checked: the schema of app.sqlite3 was not compared"
+      )
+    )
+    #expect(
+      validate.standardOutput
+        == "OK, except what was not checked: 2 migrations in migrations are valid and the "
+        + "history of app.sqlite3 agrees with them, but its schema was not compared; 2 not "
+        + "checked (warnings above).\n"
+    )
   }
 }

@@ -15,6 +15,9 @@ public struct ValidationResult: Hashable, Sendable, Codable {
   /// Statements the replay of the migrations did not run (see `MigrationReplay`): not
   /// problems, but not checked either.
   public let notChecked: [UncheckedStatement]
+  /// Whether the database's schema was compared with the migrations' (false for the files
+  /// alone, or when the replay had to stop).
+  public let schemaCompared: Bool
 }
 
 /// Checks a database against its migrations, for CI and for an app's own health check: the
@@ -58,7 +61,8 @@ public struct Validator: Sendable {
     } catch let error as InspectionError {
       return ValidationResult(
         problems: problems + [ValidationProblem(message: error.message, help: error.help)],
-        notChecked: []
+        notChecked: [],
+        schemaCompared: false
       )
     }
     if let failure {
@@ -94,6 +98,10 @@ public struct Validator: Sendable {
         )
       )
     }
-    return ValidationResult(problems: problems, notChecked: notChecked)
+    return ValidationResult(
+      problems: problems,
+      notChecked: notChecked,
+      schemaCompared: connection != nil && drift.schemaCompared
+    )
   }
 }

@@ -31,6 +31,8 @@ enum ValidateCommand: Command {
     let database: String?
     let problems: [ValidationProblem]
     let notChecked: [UncheckedStatement]
+    /// Whether the database's schema was compared with the migrations'.
+    let schemaCompared: Bool
   }
 
   /// `--database` names no file, and the user did not ask for the files alone.
@@ -75,7 +77,8 @@ enum ValidateCommand: Command {
             migrations: migrations.migrations.count,
             database: filesOnly ? nil : database,
             problems: problems,
-            notChecked: result.notChecked
+            notChecked: result.notChecked,
+            schemaCompared: result.schemaCompared
           )
         )
       )
@@ -88,20 +91,33 @@ enum ValidateCommand: Command {
         context.printError("Warning: \(statement)")
       }
       if problems.isEmpty, !arguments.flag("quiet") {
-        let checked = "\(migrations.migrations.count) migrations in \(migrations.directory)"
-        let subject =
-          filesOnly
-          ? "\(checked) are valid (files only; no database was read)"
-          : "\(checked) are valid; \(database) agrees with them"
-        let unchecked = result.notChecked.count
-        context.print(
-          unchecked == 0
-            ? "OK: \(subject)."
-            : "OK, except what was not checked: \(subject), but \(unchecked) "
-              + "statement\(unchecked == 1 ? " was" : "s were") not checked (warnings above)."
-        )
+        context.print(summary(migrations, database: filesOnly ? nil : database, result))
       }
     }
     return problems.isEmpty ? ExitCode.success : ExitCode.failure
+  }
+
+  /// The success line; it never says more was checked than was.
+  private static func summary(
+    _ migrations: MigrationSet,
+    database: String?,
+    _ result: ValidationResult
+  ) -> String {
+    let checked = "\(migrations.migrations.count) migrations in \(migrations.directory) are valid"
+    let unchecked = result.notChecked.count
+    guard let database else {
+      let files = "\(checked) (files only; no database was read)"
+      return unchecked == 0
+        ? "OK: \(files)."
+        : "OK, except what was not checked: \(files), but \(unchecked) not checked (warnings above)."
+    }
+    if unchecked == 0 { return "OK: \(checked); \(database) agrees with them." }
+    let subject =
+      result.schemaCompared
+      ? "\(checked); \(database) agrees with them"
+      : "\(checked) and the history of \(database) agrees with them, but its schema was not "
+        + "compared"
+    return "OK, except what was not checked: \(subject); \(unchecked) not checked "
+      + "(warnings above)."
   }
 }
