@@ -147,6 +147,7 @@ import Testing
     #expect(result.exitCode == 1)
     #expect(result.standardError.contains("seeds/a.csv"))
     #expect(result.standardError.contains("deletes from strata_migrations (through trigger wipe)"))
+    #expect(result.standardError.contains("Help: Change the trigger named above"))
     #expect(try history(folder) == before)
     #expect(try DatabaseProbe.integer(folder.path("app.sqlite3"), "SELECT count(*) FROM a") == 0)
   }

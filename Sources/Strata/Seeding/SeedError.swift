@@ -253,6 +253,9 @@ public enum SeedError: StrataError, Equatable {
       // SQLITE_CONSTRAINT_FOREIGNKEY at COMMIT: a deferred foreign key is still broken.
       return "The seeded rows leave a foreign key without its parent row: make sure every "
         + "row they reference is in the database or in a seed file of the same run."
+    case .database(_, let error) where error.changesStrataTable:
+      return "Change the trigger named above (in a new migration) so that it leaves strata's "
+        + "tables alone, then run the command again."
     case .rowFailed:
       return "Fix the row so it satisfies the table's constraints, then run the command again."
     case .batchFailed, .database:
