@@ -57,6 +57,7 @@ import Testing
     let firstLine = statement.split(separator: "\n").last.map(String.init) ?? statement
     #expect(result.standardError.contains("`\(firstLine)`"))
     #expect(result.standardError.contains("the database is at version 1"))
+    #expect(result.standardError.contains("Help: strata keeps its own tables itself"))
     #expect(try history(folder) == before)
     #expect(try DatabaseProbe.tables(folder.path("app.sqlite3")).contains("b") == false)
   }
