@@ -261,4 +261,21 @@ import Testing
         + "checked (warnings above).\n"
     )
   }
+
+  @Test func aSkippedTriggerIsSkippedWholeBodyAndAll() throws {
+    let folder = try TemporaryDirectory()
+    try folder.write(
+      "migrations/0001_t.sql",
+      "-- migrate:up transaction:false\nATTACH 'o.db' AS o;\nCREATE TABLE a (x);\n"
+        + "CREATE TRIGGER o.tr AFTER INSERT ON o.t BEGIN\n  INSERT INTO o.t VALUES (1);\nEND;\n"
+        + "CREATE TABLE b (y);\n"
+    )
+    try folder.write("migrations/0002_b.sql", "-- migrate:up\nCREATE INDEX b_y ON b (y);\n")
+    let result = try StrataProcess.run(["validate", "--files-only"], in: folder.url)
+    #expect(result.exitCode == 0, "\(result.standardError)")
+    let warnings = result.standardError.split(separator: "\n")
+    #expect(warnings.count == 2, "\(result.standardError)")
+    #expect(warnings.last?.hasPrefix("Warning: migrations/0001_t.sql:4 `CREATE TRIGGER") == true)
+    #expect(!FileManager.default.fileExists(atPath: folder.path("o.db").path))
+  }
 }

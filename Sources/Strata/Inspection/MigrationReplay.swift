@@ -122,13 +122,23 @@ final class MigrationReplay {
       let file = migration.up.file
       let statement = oneLine(failed.error.sql)
       let reason: String
-      if failed.error.isRefusedByFence, !failed.error.changesStrataTable {
+      if failed.error.changesStrataTable {
+        // migrate refuses it too.
+        return ReplayFailure(
+          version: migration.version,
+          file: file,
+          line: failed.line,
+          reason: failed.error.description
+        )
+      } else if failed.error.isRefusedByFence {
         reason = "\(failed.error.message); the replay of the migrations (in memory) skipped it"
       } else if failed.error.isConstraint {
         reason =
           "it fails in the replay of the migrations, which has none of the database's rows "
           + "(\(failed.error.message)); the replay skipped it"
-      } else if !unchecked.isEmpty, !isSyntaxError(failed.error) {
+      } else if skipped > 0 || (!unchecked.isEmpty && !isSyntaxError(failed.error)) {
+        // After a skip in this file, even a syntax error may be what is left of the skipped
+        // statement (a trigger body holds `;`).
         reason =
           "it fails in the replay of the migrations (\(failed.error.message)) after the replay "
           + "skipped a statement it may depend on; the replay skipped it too"
@@ -196,7 +206,16 @@ final class MigrationReplay {
       index += 1
     }
     guard let start else { return nil }
-    for position in (withEverythingBefore ? 0 : start)..<(start + needle.count)
+    // A statement that failed to compile is quoted up to its first `;`, which may sit inside
+    // a trigger's body: blank on to the `;` that completes it.
+    var end = start + needle.count
+    while end < bytes.count,
+      !isCompleteStatement(String(decoding: bytes[start..<end], as: UTF8.self))
+    {
+      end += 1
+      while end < bytes.count, bytes[end - 1] != UInt8(ascii: ";") { end += 1 }
+    }
+    for position in (withEverythingBefore ? 0 : start)..<end
     where bytes[position] != UInt8(ascii: "\n") {
       bytes[position] = UInt8(ascii: " ")
     }
