@@ -231,7 +231,7 @@ import Testing
     #expect(validate.exitCode == 1)
     #expect(
       validate.standardError.contains(
-        "Error: schema drift: column student.nickname TEXT: in the database, not created by the "
+        "Error: schema drift in data.sqlite3: column student.nickname TEXT: in the database, not created by the "
           + "migrations"
       )
     )

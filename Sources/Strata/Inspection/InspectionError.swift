@@ -20,7 +20,8 @@ public enum InspectionError: StrataError, Equatable {
         + "a write lock for longer than the busy timeout (\(busyTimeoutMs) ms); nothing was changed"
     case .replayFailed(let directory, let reason):
       return
-        "cannot replay \(directory) into an in-memory database to compare with: \(reason)"
+        "replaying \(directory) into an in-memory database (the replay, not the database "
+        + "itself) failed, so there is nothing to compare with: \(reason)"
     }
   }
 

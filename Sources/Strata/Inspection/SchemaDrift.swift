@@ -82,58 +82,6 @@ public struct SchemaDifference: Codable, Equatable, Sendable, CustomStringConver
   }
 }
 
-/// The outcome of comparing a database with its migrations replayed in memory.
-public struct DriftReport: Codable, Equatable, Sendable {
-  /// The migrations folder, as the user named it.
-  public let migrationsDirectory: String
-  /// The versions replayed: those the database records as applied (every one when it has no
-  /// history).
-  public let replayedVersions: [Int64]
-  /// Applied versions that have no file, which could not be replayed.
-  public let unreplayableVersions: [Int64]
-  public let differences: [SchemaDifference]
-
-  public var hasDrift: Bool { !differences.isEmpty }
-}
-
-/// Compares a live database's schema with the one its migrations produce: replays them into an
-/// in-memory database and compares tables, columns, indexes, foreign keys, checks, triggers
-/// and views. strata's own tables, shadow tables and row counts are not compared.
-public struct DriftCheck: Sendable {
-  public let migrations: MigrationSet
-
-  public init(_ migrations: MigrationSet) {
-    self.migrations = migrations
-  }
-
-  /// Replays the migrations the database records as applied (all of them when it has no
-  /// history), so pending migrations are not reported as drift, and compares.
-  public func check(_ connection: Connection) throws -> DriftReport {
-    let live = try SchemaInspector(connection).inspect()
-    let applied = try History.read(connection).map(\.version)
-    let hasHistory = try History.exists(connection)
-    let wanted = Set(applied)
-    let replayed = migrations.migrations.filter { !hasHistory || wanted.contains($0.version) }
-    let known = Set(migrations.migrations.map(\.version))
-    let expected: Schema
-    do {
-      let memory = try Connection.inMemory()
-      _ = try Migrator(try MigrationSet(replayed, directory: migrations.directory)).migrate(memory)
-      expected = try SchemaInspector(memory).inspect()
-    } catch let error as any StrataError {
-      throw InspectionError.replayFailed(directory: migrations.directory, reason: error.message)
-    } catch let error as SQLiteError {
-      throw InspectionError.replayFailed(directory: migrations.directory, reason: error.description)
-    }
-    return DriftReport(
-      migrationsDirectory: migrations.directory,
-      replayedVersions: replayed.map(\.version),
-      unreplayableVersions: applied.filter { !known.contains($0) },
-      differences: SchemaComparison.differences(expected: expected, actual: live)
-    )
-  }
-}
-
 /// Compares two schemas object by object.
 public enum SchemaComparison {
   /// What differs between `expected` (from the migrations) and `actual` (the database), in a

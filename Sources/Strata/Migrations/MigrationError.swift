@@ -249,6 +249,11 @@ public enum MigrationError: StrataError, Equatable {
       return "If the database already has this schema, adopt it with 'strata baseline --version "
         + "V' (V: the newest migration it already has); otherwise fix the file and run "
         + "'strata migrate' again."
+    case .failed(_, _, _, let error, _, _) where error.changesStrataTable,
+      .rollbackFailed(_, _, _, let error, _) where error.changesStrataTable,
+      .partiallyApplied(_, _, _, _, let error, _, _) where error.changesStrataTable:
+      return "strata keeps its own tables itself: remove the statement (to undo a migration, "
+        + "run 'strata rollback'; to adopt a database that predates strata, 'strata baseline')."
     case .failed(_, _, _, let error, _, _) where error.isFull:
       return "The disk is full (or the database's PRAGMA max_page_count is reached); the file "
         + "is not at fault. Free disk space, then run 'strata migrate' again."

@@ -373,6 +373,9 @@ public struct Migrator: Sendable {
     _ connection: Connection,
     isRollback: Bool
   ) throws {
+    // The user's SQL may read strata's own tables but never change them (Authorizer.swift).
+    let fence = connection.raiseFence(.strataTables)
+    defer { connection.restoreFence(fence) }
     do {
       try connection.executeScript(script.sql, firstLine: script.firstLine) { statement in
         if script.isTransactional, let forbidden = Self.forbiddenInTransaction(statement.sql) {

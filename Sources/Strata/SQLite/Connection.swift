@@ -29,6 +29,8 @@ public final class Connection {
   private var busyTimeout: Int32 = 0
   /// The path this connection was opened with (`:memory:` for an in-memory database).
   public let path: String
+  /// The fence's rules and last refusal (Authorizer.swift); nil until a fence is first raised.
+  var authorizer: Authorizer?
 
   /// Configures SQLite once, before the first connection.
   private static let configured: Void = {
@@ -94,7 +96,7 @@ public final class Connection {
     if rc != SQLITE_OK {
       let text = message.map { String(cString: $0) } ?? lastErrorMessage
       sqlite3_free(message)
-      throw SQLiteError(extendedCode: sqlite3_extended_errcode(handle), message: text, sql: sql)
+      throw fencedError(code: sqlite3_extended_errcode(handle), message: text, sql: sql)
     }
   }
 
@@ -157,22 +159,20 @@ public final class Connection {
   }
 
   /// Fences in SQL from an untrusted source (the fuzzer): no attached files (so no
-  /// `ATTACH` or `VACUUM INTO` writes one), strings and blobs of at most `maximumLength`
-  /// bytes, and every statement stopped with SQLITE_INTERRUPT after about
+  /// `ATTACH` or `VACUUM INTO` writes one), no `load_extension()` (the authorizer's
+  /// `.noOutsideFiles`, as in the migrations' replay), strings and blobs of at most
+  /// `maximumLength` bytes, and every statement stopped with SQLITE_INTERRUPT after about
   /// `instructionBudget` virtual-machine steps, so that no input can loop forever.
   package func restrictForUntrustedSQL(maximumLength: Int32 = 100_000, instructionBudget: Int32) {
     sqlite3_limit(handle, SQLITE_LIMIT_ATTACHED, 0)
     sqlite3_limit(handle, SQLITE_LIMIT_LENGTH, maximumLength)
     sqlite3_limit(handle, SQLITE_LIMIT_SQL_LENGTH, maximumLength)
     sqlite3_progress_handler(handle, instructionBudget, { _ in 1 }, nil)
+    _ = raiseFence(.noOutsideFiles)
   }
 
   func error(sql: String?) -> SQLiteError {
-    SQLiteError(
-      extendedCode: sqlite3_extended_errcode(handle),
-      message: lastErrorMessage,
-      sql: sql
-    )
+    fencedError(code: sqlite3_extended_errcode(handle), message: lastErrorMessage, sql: sql)
   }
 
 }

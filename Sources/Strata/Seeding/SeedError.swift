@@ -257,6 +257,9 @@ public enum SeedError: StrataError, Equatable {
       // SQLITE_CONSTRAINT_NOTNULL. A schema's `NOT NULL ON CONFLICT REPLACE` does not apply.
       return "An unquoted empty field is NULL: give the column a value in this row (a column's "
         + "default applies only when the header leaves the column out)."
+    case .database(_, let error) where error.changesStrataTable:
+      return "Change the trigger named above (in a new migration) so that it leaves strata's "
+        + "tables alone, then run the command again."
     case .rowFailed:
       return "Fix the row so it satisfies the table's constraints, then run the command again."
     case .batchFailed, .database:

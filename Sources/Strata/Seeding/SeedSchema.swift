@@ -57,7 +57,7 @@ extension Seeder {
   static func readTable(named name: String, file: String, _ connection: Connection) throws -> Table
   {
     let lowered = folded(name)
-    if lowered.hasPrefix("sqlite_") || lowered.hasPrefix("strata_") {
+    if lowered.hasPrefix("sqlite_") || isStrataOwnTable(lowered) {
       throw SeedError.protectedTable(file: file, table: name)
     }
     let found = try connection.rows(

@@ -9,10 +9,23 @@ public struct ValidationProblem: Hashable, Sendable, Codable {
   }
 }
 
+/// What `validate` found: the problems, and what it could not check.
+public struct ValidationResult: Hashable, Sendable, Codable {
+  public let problems: [ValidationProblem]
+  /// Statements the replay of the migrations did not run (see `MigrationReplay`): not
+  /// problems, but not checked either.
+  public let notChecked: [UncheckedStatement]
+  /// Whether the database's schema was compared with the migrations' (false for the files
+  /// alone, or when the replay had to stop).
+  public let schemaCompared: Bool
+}
+
 /// Checks a database against its migrations, for CI and for an app's own health check: the
-/// history agrees with the files (nothing changed, unknown or out of order), and the schema is
-/// what the applied migrations produce (no drift). The files themselves are checked when the
-/// `MigrationSet` is read.
+/// history agrees with the files (nothing changed, unknown or out of order), the schema is
+/// what the applied migrations produce (no drift), and every pending migration runs against
+/// the schema the earlier ones produce. The files themselves are checked when the
+/// `MigrationSet` is read. The migrations run only in a fenced in-memory replay, never in the
+/// database, and never reach a file.
 public struct Validator: Sendable {
   public let migrations: MigrationSet
 
@@ -22,23 +35,73 @@ public struct Validator: Sendable {
 
   /// Every problem found; empty when the database agrees with the migrations. Reads only.
   public func problems(in connection: Connection) throws -> [ValidationProblem] {
-    let migrator = Migrator(migrations)
-    var problems = migrator.problems(in: try migrator.plan(connection)).map {
-      ValidationProblem(message: $0.message, help: $0.help)
+    try validate(connection).problems
+  }
+
+  /// Checks `connection`'s database (nil: the files only, every migration pending).
+  ///
+  /// - Parameter databaseName: how messages name the database (default: its path).
+  public func validate(
+    _ connection: Connection?,
+    databaseName: String? = nil
+  ) throws -> ValidationResult {
+    let name = databaseName ?? connection?.path ?? "the database"
+    let untouched = connection == nil ? "" : "; \(name) was not changed"
+    var problems: [ValidationProblem] = []
+    if let connection {
+      let migrator = Migrator(migrations)
+      problems = migrator.problems(in: try migrator.plan(connection)).map {
+        ValidationProblem(message: "\(name): \($0.message)", help: $0.help)
+      }
     }
     let drift: DriftReport
+    let failure: ReplayFailure?
     do {
-      drift = try DriftCheck(migrations).check(connection)
+      (drift, failure) = try DriftCheck(migrations).check(connection, replayingPending: true)
     } catch let error as InspectionError {
-      return problems + [ValidationProblem(message: error.message, help: error.help)]
+      return ValidationResult(
+        problems: problems + [ValidationProblem(message: error.message, help: error.help)],
+        notChecked: [],
+        schemaCompared: false
+      )
+    }
+    if let failure {
+      let applied = drift.replayedVersions.contains(failure.version)
+      problems.append(
+        ValidationProblem(
+          message: "\(applied ? "migration" : "pending migration") \(failure) (in the replay of "
+            + "the migrations, an in-memory database\(untouched))",
+          help: applied
+            ? "The database already has this migration: check that the file is the one that "
+              + "was applied ('strata status'); the replay never touches \(name)."
+            : "Fix the migration so that it runs after the ones before it, then run "
+              + "'strata validate' again."
+        )
+      )
     }
     problems += drift.differences.map {
       ValidationProblem(
-        message: "schema drift: \($0)",
+        message: "schema drift in \(name): \($0)",
         help: "Put schema changes in a new migration ('strata new NAME') rather than changing "
           + "the database directly; 'strata inspect --diff' lists every difference."
       )
     }
-    return problems
+    var notChecked = drift.notChecked
+    if connection != nil, !drift.schemaCompared, failure == nil {
+      notChecked.append(
+        UncheckedStatement(
+          file: migrations.directory,
+          line: nil,
+          statement: nil,
+          reason: "the schema of \(name) was not compared with the migrations, because the "
+            + "replay of the migrations stopped"
+        )
+      )
+    }
+    return ValidationResult(
+      problems: problems,
+      notChecked: notChecked,
+      schemaCompared: connection != nil && drift.schemaCompared
+    )
   }
 }

@@ -21,7 +21,9 @@ enum InspectCommand: Command {
       Reads the database without changing it. With table names, shows only those tables (and
       the triggers on them). --diff replays the applied migrations into an in-memory database,
       compares tables, columns, indexes, foreign keys, checks, triggers and views with the
-      file, prints each difference and exits 1 when there is any.
+      file, prints each difference and exits 1 when there is any. The replay never reaches a
+      file: a statement that would (ATTACH of a file, VACUUM INTO, load_extension()) is skipped
+      and reported as not checked; when the replay cannot go on, nothing is compared (exit 1).
       """,
     positionals: [
       PositionalSpec(
@@ -114,7 +116,8 @@ enum InspectCommand: Command {
     _ arguments: ParsedArguments,
     _ context: CommandContext
   ) throws -> Int32 {
-    let code = report.hasDrift ? ExitCode.failure : ExitCode.success
+    // Without a comparison there is no answer: not "no drift".
+    let code = report.hasDrift || !report.schemaCompared ? ExitCode.failure : ExitCode.success
     if arguments.value("format") == "json" {
       struct Output: Encodable {
         let format = 1
@@ -125,8 +128,18 @@ enum InspectCommand: Command {
       try context.printJSON(Output(database: database, drift: report.hasDrift, report: report))
       return code
     }
+    for statement in report.notChecked {
+      context.printError("Warning: \(statement)")
+    }
     if arguments.flag("quiet") { return code }
     let replayed = plural(report.replayedVersions.count, "migration")
+    guard report.schemaCompared else {
+      context.print(
+        "Not compared: the replay of \(report.migrationsDirectory) (in memory) stopped, so "
+          + "drift between \(database) and its migrations is unknown; \(database) was only read."
+      )
+      return code
+    }
     for version in report.unreplayableVersions {
       context.print(
         "Warning: version \(version) is applied but has no file in "
@@ -134,9 +147,13 @@ enum InspectCommand: Command {
       )
     }
     guard report.hasDrift else {
+      let unchecked = report.notChecked.count
+      let caveat =
+        unchecked == 0
+        ? "" : "; \(plural(unchecked, "statement")) not checked in the replay (warnings above)"
       context.print(
         "No drift: \(database) matches its migrations (\(report.migrationsDirectory), "
-          + "\(replayed) replayed in memory)."
+          + "\(replayed) replayed in memory\(caveat))."
       )
       return code
     }

@@ -1,51 +1,121 @@
 import Strata
 import StrataArguments
 
-/// `strata validate`: the files parse, the history agrees with them, and the schema is what
-/// the applied migrations produce (no drift).
+/// `strata validate`: the files parse, the history agrees with them, the schema is what the
+/// applied migrations produce (no drift), and every pending migration runs after the ones
+/// before it. The migrations run only in a fenced in-memory replay.
 enum ValidateCommand: Command {
   static let spec = CommandSpec(
     name: "validate",
     abstract: "Check the migration files, the history and the schema (drift); exit 1 on a problem.",
-    options: CommonOptions.databaseOptions
+    discussion: """
+      Replays the migrations into an in-memory database (the replay) to compare the schema
+      with the database's and to check that each pending migration runs after the ones before
+      it; the database itself is only read. The replay never reaches a file: a statement that
+      would (ATTACH of a file, VACUUM INTO, load_extension()) is skipped and reported as not
+      checked, with its file and line, as is one that fails there only for want of the
+      database's rows or of a skipped statement. Statements not checked are warnings: validate
+      lists them and still exits 0 when nothing else is wrong. A --database that does not exist
+      is an error, unless --files-only asks to check the migration files alone.
+      """,
+    options: CommonOptions.databaseOptions + [
+      .flag(
+        "files-only",
+        help: "Check only the migration files (each runs in the replay); ignore the database."
+      )
+    ]
   )
 
   struct Report: Encodable {
     let migrations: Int
-    let database: String
+    let database: String?
     let problems: [ValidationProblem]
+    let notChecked: [UncheckedStatement]
+    /// Whether the database's schema was compared with the migrations'.
+    let schemaCompared: Bool
+  }
+
+  /// `--database` names no file, and the user did not ask for the files alone.
+  struct MissingDatabase: StrataError {
+    let path: String
+    var message: String {
+      "no database at \(path), so there is nothing to validate the migrations against; "
+        + "nothing was created"
+    }
+    var help: String {
+      "Check --database (or STRATA_DATABASE), run 'strata migrate' to create the database, or "
+        + "pass --files-only to check the migration files alone."
+    }
   }
 
   static func run(_ arguments: ParsedArguments, _ context: CommandContext) throws -> Int32 {
     let migrations = try CommonOptions.loadMigrations(arguments, context)
+    let filesOnly = arguments.flag("files-only")
     let location = CommonOptions.databaseURL(arguments, context)
-    var problems: [ValidationProblem] = []
-    if databaseFileKind(at: location.url.path) != .missing {
-      let connection = try DatabaseSession.open(
+    let database = CommonOptions.shown(location.url, context)
+    var connection: Connection?
+    if !filesOnly {
+      if databaseFileKind(at: location.url.path) == .missing {
+        throw MissingDatabase(path: database)
+      }
+      connection = try DatabaseSession.open(
         location,
         forWriting: false,
         busyTimeout: try CommonOptions.busyTimeout(arguments)
       )
-      problems = try Validator(migrations).problems(in: connection)
     }
-    let database = CommonOptions.shown(location.url, context)
+    let result = try Validator(migrations).validate(
+      connection,
+      databaseName: filesOnly ? nil : database
+    )
+    let problems = result.problems
     switch CommonOptions.format(arguments) {
     case .json:
       try context.printJSON(
-        Report(migrations: migrations.migrations.count, database: database, problems: problems)
+        Report(
+          migrations: migrations.migrations.count,
+          database: filesOnly ? nil : database,
+          problems: problems,
+          notChecked: result.notChecked,
+          schemaCompared: result.schemaCompared
+        )
       )
     case .text:
       for problem in problems {
         context.printError("Error: \(problem.message)")
         context.printError("Help: \(problem.help)")
       }
+      for statement in result.notChecked {
+        context.printError("Warning: \(statement)")
+      }
       if problems.isEmpty, !arguments.flag("quiet") {
-        context.print(
-          "OK: \(migrations.migrations.count) migrations in \(migrations.directory) are valid; "
-            + "\(database) agrees with them."
-        )
+        context.print(summary(migrations, database: filesOnly ? nil : database, result))
       }
     }
     return problems.isEmpty ? ExitCode.success : ExitCode.failure
+  }
+
+  /// The success line; it never says more was checked than was.
+  private static func summary(
+    _ migrations: MigrationSet,
+    database: String?,
+    _ result: ValidationResult
+  ) -> String {
+    let checked = "\(migrations.migrations.count) migrations in \(migrations.directory) are valid"
+    let unchecked = result.notChecked.count
+    guard let database else {
+      let files = "\(checked) (files only; no database was read)"
+      return unchecked == 0
+        ? "OK: \(files)."
+        : "OK, except what was not checked: \(files), but \(unchecked) not checked (warnings above)."
+    }
+    if unchecked == 0 { return "OK: \(checked); \(database) agrees with them." }
+    let subject =
+      result.schemaCompared
+      ? "\(checked); \(database) agrees with them"
+      : "\(checked) and the history of \(database) agrees with them, but its schema was not "
+        + "compared"
+    return "OK, except what was not checked: \(subject); \(unchecked) not checked "
+      + "(warnings above)."
   }
 }

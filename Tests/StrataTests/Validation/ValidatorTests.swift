@@ -24,7 +24,9 @@ import Testing
     #expect(problems.count >= 2)
     #expect(problems.contains { $0.message.contains("0003_c.sql (version 3) changed") })
     #expect(
-      problems.contains { $0.message.hasPrefix("schema drift:") && $0.message.contains("a.sneaky") }
+      problems.contains {
+        $0.message.hasPrefix("schema drift in ") && $0.message.contains("a.sneaky")
+      }
     )
   }
 }

@@ -1,0 +1,88 @@
+/// The outcome of comparing a database with its migrations replayed in memory.
+public struct DriftReport: Codable, Equatable, Sendable {
+  /// The migrations folder, as the user named it.
+  public let migrationsDirectory: String
+  /// The versions replayed: those the database records as applied (every one when it has no
+  /// history).
+  public let replayedVersions: [Int64]
+  /// Applied versions that have no file, which could not be replayed.
+  public let unreplayableVersions: [Int64]
+  public let differences: [SchemaDifference]
+  /// Statements the replay did not run (it never reaches a file, and has none of the
+  /// database's rows), so they were not checked.
+  public let notChecked: [UncheckedStatement]
+  /// False when the replay stopped before the end, so the schemas were not compared and
+  /// `differences` is empty for want of a comparison.
+  public let schemaCompared: Bool
+
+  public var hasDrift: Bool { !differences.isEmpty }
+}
+
+/// Compares a live database's schema with the one its migrations produce: replays them into an
+/// in-memory database (fenced: see `MigrationReplay`) and compares tables, columns, indexes,
+/// foreign keys, checks, triggers and views. strata's own tables, shadow tables and row counts
+/// are not compared.
+public struct DriftCheck: Sendable {
+  public let migrations: MigrationSet
+
+  public init(_ migrations: MigrationSet) {
+    self.migrations = migrations
+  }
+
+  /// Replays the migrations the database records as applied (all of them when it has no
+  /// history), so pending migrations are not reported as drift, and compares.
+  ///
+  /// - Throws: `InspectionError.replayFailed` when a replayed migration fails in the replay.
+  public func check(_ connection: Connection) throws -> DriftReport {
+    let (report, failure) = try check(connection, replayingPending: false)
+    if let failure {
+      throw InspectionError.replayFailed(directory: migrations.directory, reason: "\(failure)")
+    }
+    return report
+  }
+
+  /// The comparison, and the first migration that fails in the replay. With
+  /// `replayingPending`, the pending migrations run in the replay after the comparison, so each
+  /// is checked against the schema the earlier ones produce. Without a connection (files only),
+  /// every migration is pending and nothing is compared.
+  func check(
+    _ connection: Connection?,
+    replayingPending: Bool
+  ) throws -> (report: DriftReport, failure: ReplayFailure?) {
+    let live = try connection.map { try SchemaInspector($0).inspect() }
+    let applied = try connection.map { try History.read($0).map(\.version) } ?? []
+    let hasHistory = try connection.map { try History.exists($0) } ?? false
+    let wanted = Set(applied)
+    let replayed =
+      connection == nil
+      ? [] : migrations.migrations.filter { !hasHistory || wanted.contains($0.version) }
+    let known = Set(migrations.migrations.map(\.version))
+    do {
+      let replay = try MigrationReplay(directory: migrations.directory)
+      var failure = try replay.replay(replayed)
+      let compared = live != nil && failure == nil && !replay.stopped
+      var differences: [SchemaDifference] = []
+      if compared, let live {
+        let expected = try SchemaInspector(replay.scratch).inspect()
+        differences = SchemaComparison.differences(expected: expected, actual: live)
+      }
+      if replayingPending, failure == nil {
+        let done = Set(replayed.map(\.version))
+        failure = try replay.replay(migrations.migrations.filter { !done.contains($0.version) })
+      }
+      let report = DriftReport(
+        migrationsDirectory: migrations.directory,
+        replayedVersions: replayed.map(\.version),
+        unreplayableVersions: applied.filter { !known.contains($0) },
+        differences: differences,
+        notChecked: replay.unchecked,
+        schemaCompared: compared
+      )
+      return (report, failure)
+    } catch let error as any StrataError {
+      throw InspectionError.replayFailed(directory: migrations.directory, reason: error.message)
+    } catch let error as SQLiteError {
+      throw InspectionError.replayFailed(directory: migrations.directory, reason: error.description)
+    }
+  }
+}

@@ -1,0 +1,249 @@
+import Foundation
+
+/// A statement of a migration that the replay of the migrations did not run, so `validate` and
+/// `inspect --diff` did not check it: where it is and why.
+public struct UncheckedStatement: Hashable, Sendable, Codable, CustomStringConvertible {
+  /// The migration file, as the user named it.
+  public let file: String
+  /// The line on which the statement starts; nil when the whole file was not checked.
+  public let line: Int?
+  /// The statement's first 200 characters, on one line.
+  public let statement: String?
+  /// Why the replay did not run it.
+  public let reason: String
+
+  /// "migrations/0002_x.sql:1 `ATTACH 'o.db' AS o`: not checked: …".
+  public var description: String {
+    let place = line.map { "\(file):\($0)" } ?? file
+    let shown = statement.map { " `\($0)`" } ?? ""
+    return "\(place)\(shown): not checked: \(reason)"
+  }
+}
+
+/// A migration that fails in the replay for a reason of its own, so `migrate` would fail on it
+/// too (a syntax error, a table it needs that the earlier migrations do not create).
+public struct ReplayFailure: Hashable, Sendable, Codable, CustomStringConvertible {
+  public let version: Int64
+  /// The migration file, as the user named it.
+  public let file: String
+  /// The failing statement's line, when the failure is one statement's.
+  public let line: Int?
+  /// What failed, in SQLite's words, with the statement.
+  public let reason: String
+
+  /// "migrations/0003_x.sql:2: SQLite error 1: near "CREAT": syntax error - …".
+  public var description: String {
+    "\(line.map { "\(file):\($0)" } ?? file): \(reason)"
+  }
+}
+
+/// Replays migrations into a scratch in-memory database (the replay), never the user's, fenced
+/// so that no statement reaches a file (Authorizer.swift: no `ATTACH` of a file, no
+/// `VACUUM INTO`, no `load_extension()`); strata's own tables are fenced as `migrate` fences
+/// them. A statement the fence refuses, or one that can only fail for want of the database's
+/// rows (a constraint) or of a statement the replay skipped, is skipped and reported as not
+/// checked; the replay goes on without it.
+final class MigrationReplay {
+  /// The replay's database.
+  let scratch: Connection
+  private let directory: String
+  /// The statements not run, in order.
+  private(set) var unchecked: [UncheckedStatement] = []
+  /// Set when the replay gave up (too many statements skipped in one file, or a foreign-key
+  /// check): later migrations are not run, and the schema it built is not the migrations'.
+  private(set) var stopped = false
+  /// What the scratch's history holds, with skipped statements blanked out.
+  private var replayed: [Migration] = []
+  /// After this many skipped statements in one file, the rest of it is not checked.
+  private static let skipLimit = 20
+
+  init(directory: String) throws {
+    scratch = try Connection.inMemory()
+    _ = scratch.raiseFence(.noOutsideFiles)
+    self.directory = directory
+  }
+
+  /// Runs `migrations` in order after those replayed before; returns the first that fails for
+  /// a reason of its own, after which nothing more is replayed.
+  func replay(_ migrations: [Migration]) throws -> ReplayFailure? {
+    for migration in migrations {
+      if stopped {
+        unchecked.append(
+          UncheckedStatement(
+            file: migration.up.file,
+            line: nil,
+            statement: nil,
+            reason: "the replay of the migrations stopped before this file"
+          )
+        )
+        continue
+      }
+      if let failure = try replayOne(migration) { return failure }
+    }
+    return nil
+  }
+
+  private func replayOne(_ original: Migration) throws -> ReplayFailure? {
+    var migration = original
+    var skipped = 0
+    let options = MigrateOptions(allowChanged: true, allowUnknown: true, allowOutOfOrder: true)
+    while true {
+      let failed: (line: Int, error: SQLiteError, ranBefore: Bool)
+      do {
+        let set = try MigrationSet(replayed + [migration], directory: directory)
+        try Migrator(set).migrate(scratch, options: options)
+        replayed.append(migration)
+        return nil
+      } catch MigrationError.failed(_, _, let line, let error, _, _) {
+        failed = (line, error, false)
+      } catch MigrationError.partiallyApplied(_, _, let line, _, let error, _, _) {
+        failed = (line, error, true)
+      } catch MigrationError.needsNoTransaction(let version, let file, let line, let what, _) {
+        let reason =
+          Migrator.transactionControl.contains(what)
+          ? "\(what) would end the transaction strata runs this migration in"
+          : "\(what) cannot run inside a transaction; mark the part transaction:false"
+        return ReplayFailure(version: version, file: file, line: line, reason: reason)
+      } catch MigrationError.foreignKeyViolation(_, let file, let violations, _, _, _) {
+        stopped = true
+        unchecked.append(
+          UncheckedStatement(
+            file: file,
+            line: nil,
+            statement: nil,
+            reason: "in the replay of the migrations, which has none of the database's rows, "
+              + "it leaves \(violations.count) foreign key violation(s) "
+              + "(\(violations.prefix(3).map(\.description).joined(separator: "; "))); "
+              + "the replay stopped here"
+          )
+        )
+        return nil
+      }
+      let file = migration.up.file
+      let statement = oneLine(failed.error.sql)
+      let reason: String
+      if failed.error.changesStrataTable {
+        // migrate refuses it too.
+        return ReplayFailure(
+          version: migration.version,
+          file: file,
+          line: failed.line,
+          reason: failed.error.description
+        )
+      } else if failed.error.isRefusedByFence {
+        reason = "\(failed.error.message); the replay of the migrations (in memory) skipped it"
+      } else if failed.error.isConstraint {
+        reason =
+          "it fails in the replay of the migrations, which has none of the database's rows "
+          + "(\(failed.error.message)); the replay skipped it"
+      } else if skipped > 0 || (!unchecked.isEmpty && !isSyntaxError(failed.error)) {
+        // After a skip in this file, even a syntax error may be what is left of the skipped
+        // statement (a trigger body holds `;`).
+        reason =
+          "it fails in the replay of the migrations (\(failed.error.message)) after the replay "
+          + "skipped a statement it may depend on; the replay skipped it too"
+      } else {
+        return ReplayFailure(
+          version: migration.version,
+          file: file,
+          line: failed.line,
+          reason: failed.error.description
+        )
+      }
+      unchecked.append(
+        UncheckedStatement(file: file, line: failed.line, statement: statement, reason: reason)
+      )
+      skipped += 1
+      guard skipped <= Self.skipLimit,
+        let blanked = blankingStatement(
+          of: migration,
+          line: failed.line,
+          sql: failed.error.sql ?? "",
+          withEverythingBefore: failed.ranBefore
+        )
+      else {
+        stopped = true
+        unchecked.append(
+          UncheckedStatement(
+            file: file,
+            line: nil,
+            statement: nil,
+            reason: "the replay of the migrations skipped too many of its statements to go on; "
+              + "the replay stopped here"
+          )
+        )
+        return nil
+      }
+      migration = blanked
+    }
+  }
+
+  /// `migration` with the statement starting on `line` turned into spaces (line breaks kept, so
+  /// later lines keep their numbers), and everything before it too when it already ran.
+  private func blankingStatement(
+    of migration: Migration,
+    line: Int,
+    sql: String,
+    withEverythingBefore: Bool
+  ) -> Migration? {
+    let script = migration.up
+    var bytes = Array(script.sql.utf8)
+    var offset = 0
+    var current = script.firstLine
+    while current < line, offset < bytes.count {
+      if bytes[offset] == UInt8(ascii: "\n") { current += 1 }
+      offset += 1
+    }
+    let needle = Array(sql.utf8)
+    guard !needle.isEmpty, offset < bytes.count else { return nil }
+    var start: Int?
+    var index = offset
+    while index + needle.count <= bytes.count {
+      if bytes[index] == needle[0], Array(bytes[index..<index + needle.count]) == needle {
+        start = index
+        break
+      }
+      index += 1
+    }
+    guard let start else { return nil }
+    // A statement that failed to compile is quoted up to its first `;`, which may sit inside
+    // a trigger's body: blank on to the `;` that completes it.
+    var end = start + needle.count
+    while end < bytes.count,
+      !isCompleteStatement(String(decoding: bytes[start..<end], as: UTF8.self))
+    {
+      end += 1
+      while end < bytes.count, bytes[end - 1] != UInt8(ascii: ";") { end += 1 }
+    }
+    for position in (withEverythingBefore ? 0 : start)..<end
+    where bytes[position] != UInt8(ascii: "\n") {
+      bytes[position] = UInt8(ascii: " ")
+    }
+    let up = MigrationScript(
+      sql: String(decoding: bytes, as: UTF8.self),
+      file: script.file,
+      firstLine: script.firstLine,
+      isTransactional: script.isTransactional
+    )
+    return Migration(
+      version: migration.version,
+      name: migration.name,
+      up: up,
+      down: migration.down,
+      checksum: migration.checksum
+    )
+  }
+
+  private func isSyntaxError(_ error: SQLiteError) -> Bool {
+    error.message.contains("syntax error") || error.message.contains("incomplete input")
+      || error.message.contains("unrecognized token")
+  }
+
+  private func oneLine(_ sql: String?) -> String? {
+    guard let sql else { return nil }
+    let text = sql.split(whereSeparator: \.isNewline).map {
+      $0.trimmingCharacters(in: .whitespaces)
+    }.joined(separator: " ")
+    return text.count > 200 ? String(text.prefix(200)) + "…" : text
+  }
+}

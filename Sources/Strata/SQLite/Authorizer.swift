@@ -1,0 +1,190 @@
+import Foundation
+
+#if os(Linux)
+internal import StrataSQLite
+#else
+internal import SQLite3
+#endif
+
+/// What SQLite's authorizer refuses on a connection while a fence is up. Checked when a
+/// statement is prepared (and for `VACUUM INTO`, when it attaches its target), so a refused
+/// statement never runs, and a statement that passes costs nothing more when it runs.
+package struct FenceRules: OptionSet, Sendable {
+  package let rawValue: UInt8
+  package init(rawValue: UInt8) { self.rawValue = rawValue }
+
+  /// strata's own tables (`strata_migrations`, `strata_seeds`, exactly those names): user SQL
+  /// may read them but not write, drop, alter, rename, index or put a trigger on them, nor
+  /// create an object that takes one of their names.
+  package static let strataTables = FenceRules(rawValue: 1)
+  /// Nothing outside the connection's database: no file attached (`ATTACH 'x.db'`, and so no
+  /// `VACUUM INTO 'x.db'`), no `load_extension()`. In-memory databases may still be attached.
+  package static let noOutsideFiles = FenceRules(rawValue: 2)
+}
+
+/// The tables strata writes itself: user SQL must not change them. (`isStrataOwnCString`, for
+/// the authorizer, spells the same names.)
+package let strataOwnTables: Set<String> = [History.table, "strata_seeds"]
+
+/// Whether `name` is one of strata's own tables (ASCII case-insensitively, as SQLite compares).
+package func isStrataOwnTable(_ name: String) -> Bool {
+  strataOwnTables.contains(asciiLowercased(name))
+}
+
+/// The rules in force on one connection and the most recent refusal, for its message.
+final class Authorizer {
+  var rules: FenceRules = []
+  /// Why the last statement was refused; taken by the error that reports it.
+  var denial: String?
+}
+
+/// The rules in force before `raiseFence`, to give back to `restoreFence`.
+package struct FenceState: Sendable {
+  fileprivate let rules: FenceRules
+}
+
+extension Connection {
+  /// Adds `rules` to the connection's fence until `restoreFence` is called with the result;
+  /// fences nest.
+  package func raiseFence(_ rules: FenceRules) -> FenceState {
+    let authorizer = installedAuthorizer()
+    let before = FenceState(rules: authorizer.rules)
+    authorizer.rules.formUnion(rules)
+    authorizer.denial = nil
+    return before
+  }
+
+  /// Puts back the rules in force before the matching `raiseFence`.
+  package func restoreFence(_ state: FenceState) {
+    authorizer?.rules = state.rules
+  }
+
+  /// Runs `body` with `rules` added to the connection's fence.
+  package func withFence<T>(_ rules: FenceRules, _ body: () throws -> T) rethrows -> T {
+    let state = raiseFence(rules)
+    defer { restoreFence(state) }
+    return try body()
+  }
+
+  /// The connection's authorizer, installed on first use; it lives as long as the connection.
+  private func installedAuthorizer() -> Authorizer {
+    if let authorizer { return authorizer }
+    let created = Authorizer()
+    authorizer = created
+    sqlite3_set_authorizer(handle, authorize, Unmanaged.passUnretained(created).toOpaque())
+    return created
+  }
+
+  /// The error for a failed statement. SQLite's message for a statement the fence refused is
+  /// "not authorized" (with SQLITE_ERROR for a function): say what was refused, as SQLITE_AUTH.
+  func fencedError(code: Int32, message: String, sql: String?) -> SQLiteError {
+    guard let denial = authorizer?.denial,
+      code & 0xFF == SQLITE_AUTH || message.hasPrefix("not authorized")
+    else { return SQLiteError(extendedCode: code, message: message, sql: sql) }
+    authorizer?.denial = nil
+    return SQLiteError(extendedCode: SQLITE_AUTH, message: denial, sql: sql)
+  }
+}
+
+extension SQLiteError {
+  /// A fence refused the statement (SQLITE_AUTH): it did not run.
+  package var isRefusedByFence: Bool { code == SQLITE_AUTH }
+  /// The fence refused the statement because it changes one of strata's own tables.
+  package var changesStrataTable: Bool {
+    isRefusedByFence && message.hasSuffix(strataTableRule)
+  }
+}
+
+/// The end of every refusal of a change to strata's tables.
+private let strataTableRule =
+  "which is strata's own table: migrations and seeds may read strata's tables but never "
+  + "change them"
+
+/// The authorizer callback: called by SQLite while it compiles a statement, once per action.
+private func authorize(
+  _ context: UnsafeMutableRawPointer?,
+  _ action: Int32,
+  _ first: UnsafePointer<CChar>?,
+  _ second: UnsafePointer<CChar>?,
+  _ database: UnsafePointer<CChar>?,
+  _ trigger: UnsafePointer<CChar>?
+) -> Int32 {
+  guard let context else { return SQLITE_OK }
+  let authorizer = Unmanaged<Authorizer>.fromOpaque(context).takeUnretainedValue()
+  let rules = authorizer.rules
+  if rules.isEmpty { return SQLITE_OK }
+  if rules.contains(.noOutsideFiles), let reason = outsideFile(action, first, second) {
+    authorizer.denial = reason
+    return SQLITE_DENY
+  }
+  if rules.contains(.strataTables),
+    let reason = strataTableChange(action, first, second, database, trigger)
+  {
+    authorizer.denial = reason
+    return SQLITE_DENY
+  }
+  return SQLITE_OK
+}
+
+/// Why the action reaches outside the database, or nil.
+private func outsideFile(
+  _ action: Int32,
+  _ first: UnsafePointer<CChar>?,
+  _ second: UnsafePointer<CChar>?
+) -> String? {
+  switch action {
+  case SQLITE_ATTACH:
+    // Plain VACUUM attaches "" (a temporary database); ":memory:" holds no file.
+    let file = first.map { String(cString: $0) } ?? ""
+    if file.isEmpty || file == ":memory:" { return nil }
+    return "attaches the file \(quoteLiteral(file)) (ATTACH or VACUUM INTO), which would "
+      + "create or change a file outside the database"
+  case SQLITE_FUNCTION:
+    guard let second, strcasecmp(second, "load_extension") == 0 else { return nil }
+    return "calls load_extension(), which loads code from a file"
+  default:
+    return nil
+  }
+}
+
+/// Why the action changes one of strata's own tables, or nil.
+private func strataTableChange(
+  _ action: Int32,
+  _ first: UnsafePointer<CChar>?,
+  _ second: UnsafePointer<CChar>?,
+  _ database: UnsafePointer<CChar>?,
+  _ trigger: UnsafePointer<CChar>?
+) -> String? {
+  let verb: String
+  let table: UnsafePointer<CChar>?
+  var schema = database
+  switch action {
+  case SQLITE_INSERT: (verb, table) = ("inserts into", first)
+  case SQLITE_UPDATE: (verb, table) = ("updates", first)
+  case SQLITE_DELETE: (verb, table) = ("deletes from", first)
+  case SQLITE_DROP_TABLE, SQLITE_DROP_TEMP_TABLE: (verb, table) = ("drops", first)
+  case SQLITE_ALTER_TABLE: (verb, table, schema) = ("alters or renames", second, first)
+  case SQLITE_CREATE_INDEX, SQLITE_CREATE_TEMP_INDEX, SQLITE_DROP_INDEX, SQLITE_DROP_TEMP_INDEX:
+    (verb, table) = ("changes an index of", second)
+  case SQLITE_CREATE_TRIGGER, SQLITE_CREATE_TEMP_TRIGGER:
+    (verb, table) = ("adds a trigger to", second)
+  case SQLITE_CREATE_TABLE, SQLITE_CREATE_TEMP_TABLE, SQLITE_CREATE_VIEW, SQLITE_CREATE_TEMP_VIEW,
+    SQLITE_CREATE_VTABLE:
+    // An object of that name would stand in for strata's table (a temporary one shadows it).
+    (verb, table) = ("creates an object named", first)
+  default:
+    return nil
+  }
+  guard let table, isStrataOwnCString(table) else { return nil }
+  // Only this database's tables (VACUUM copies them into its own "vacuum_db").
+  if let schema, strcasecmp(schema, "main") != 0, strcasecmp(schema, "temp") != 0 { return nil }
+  let name = String(cString: table)
+  let through = trigger.map { " (through trigger \(displayIdentifier(String(cString: $0))))" } ?? ""
+  return "the statement \(verb) \(displayIdentifier(name))\(through), \(strataTableRule)"
+}
+
+/// `isStrataOwnTable` without making a Swift string for every table a statement touches (the
+/// callback runs for every action of every statement prepared under a fence).
+private func isStrataOwnCString(_ name: UnsafePointer<CChar>) -> Bool {
+  strcasecmp(name, "strata_migrations") == 0 || strcasecmp(name, "strata_seeds") == 0
+}

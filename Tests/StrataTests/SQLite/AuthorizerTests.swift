@@ -1,0 +1,74 @@
+import Foundation
+import StrataTestSupport
+import Testing
+
+@testable import Strata
+
+/// The fence (SQLite's authorizer): what it refuses, that it nests, and that it leaves a
+/// connection as it found it.
+@Suite struct AuthorizerTests {
+  @Test func fencesNestAndLiftCompletely() throws {
+    let folder = try TemporaryDirectory()
+    let db = try Connection.inMemory()
+    try db.execute("CREATE TABLE strata_migrations (version INTEGER PRIMARY KEY)")
+    let outer = db.raiseFence(.noOutsideFiles)
+    let inner = db.raiseFence(.strataTables)
+    let refused = #expect(throws: SQLiteError.self) {
+      try db.execute("DELETE FROM strata_migrations")
+    }
+    #expect(refused?.isRefusedByFence == true)
+    #expect(refused?.changesStrataTable == true)
+    #expect(refused?.message.hasPrefix("the statement deletes from strata_migrations") == true)
+    db.restoreFence(inner)
+    try db.execute("DELETE FROM strata_migrations")
+    let attach = folder.path("other.db").path
+    let outside = #expect(throws: SQLiteError.self) {
+      try db.execute("ATTACH \(quoteLiteral(attach)) AS o")
+    }
+    #expect(outside?.isRefusedByFence == true)
+    #expect(outside?.changesStrataTable == false)
+    #expect(!FileManager.default.fileExists(atPath: attach))
+    try db.execute("ATTACH ':memory:' AS m; CREATE TABLE m.t (x); DETACH m")
+    db.restoreFence(outer)
+    try db.execute("ATTACH \(quoteLiteral(attach)) AS o; DETACH o")
+    #expect(FileManager.default.fileExists(atPath: attach))
+  }
+
+  @Test(arguments: strataOwnTables.sorted() + ["STRATA_SEEDS"])
+  func everyOwnTableIsFenced(table: String) throws {
+    let db = try Connection.inMemory()
+    try db.execute("CREATE TABLE \(table) (x); CREATE TABLE strata_other (x)")
+    let state = db.raiseFence(.strataTables)
+    defer { db.restoreFence(state) }
+    #expect(throws: SQLiteError.self) { try db.execute("INSERT INTO \(table) VALUES (1)") }
+    try db.execute("INSERT INTO strata_other VALUES (1)")
+    #expect(try db.scalar("SELECT count(*) FROM \(table)")?.integerValue == 0)
+  }
+
+  @Test func aRefusedFunctionIsExplained() throws {
+    let db = try Connection.inMemory()
+    let state = db.raiseFence(.noOutsideFiles)
+    defer { db.restoreFence(state) }
+    let error = #expect(throws: SQLiteError.self) {
+      _ = try db.scalar("SELECT load_extension('nosuch')")
+    }
+    #expect(error?.isRefusedByFence == true)
+    #expect(error?.message == "calls load_extension(), which loads code from a file")
+  }
+
+  @Test func seedingInACallersTransactionLiftsTheFenceAfterwards() throws {
+    let fixture = try SeedFixture()
+    try fixture.connection.execute(
+      "CREATE TRIGGER wipe AFTER INSERT ON person_info BEGIN DELETE FROM strata_seeds; END"
+    )
+    let file = try fixture.csv("person_info.csv", "id,name,age\n1,Ann,30\n")
+    try fixture.connection.execute("BEGIN")
+    let error = #expect(throws: SeedError.self) {
+      try Seeder(connection: fixture.connection).seed([file])
+    }
+    #expect(error?.message.contains("deletes from strata_seeds (through trigger wipe)") == true)
+    // The caller's connection is unfenced again: the app may change any table it likes.
+    try fixture.connection.execute("CREATE TABLE strata_seeds (x); DROP TABLE strata_seeds")
+    try fixture.connection.execute("ROLLBACK")
+  }
+}
