@@ -65,6 +65,75 @@ public func isWALDatabase(at path: String) -> Bool {
 /// file is closed while another connection holds locks, keeps the descriptor open until those
 /// locks are released. The read takes no lock and does not touch `-journal`, `-wal` or `-shm`.
 func readDatabaseHeader(at path: String, count: Int) -> [UInt8]? {
+  withSQLiteFile(at: path) { file, read in
+    var bytes = [UInt8](repeating: 0, count: count)
+    let rc = bytes.withUnsafeMutableBytes { read(file, $0.baseAddress, Int32(count), 0) }
+    return rc == SQLITE_OK ? bytes : nil
+  } ?? nil
+}
+
+/// Copying a database file failed; `reason` says why, in a few words.
+struct DatabaseFileCopyError: Error {
+  let reason: String
+}
+
+/// Copies the content of the database file at `source` (following a symlink to its file) into
+/// a new regular file at `destination`, created with `permissions` less the umask, never over
+/// an existing file. Read through SQLite's file layer, as `readDatabaseHeader` reads, so that
+/// no lock this process holds on `source` is dropped. The copy is not synced.
+func copyDatabaseFile(from source: String, to destination: String, permissions: mode_t) throws {
+  let descriptor = open(
+    destination,
+    O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
+    permissions
+  )
+  guard descriptor >= 0 else {
+    throw DatabaseFileCopyError(reason: String(cString: strerror(errno)))
+  }
+  defer { close(descriptor) }
+  let failure: String? =
+    withSQLiteFile(at: source) { file, read in
+      guard let fileSize = file.pointee.pMethods?.pointee.xFileSize else { return "cannot read" }
+      var size: sqlite3_int64 = 0
+      guard fileSize(file, &size) == SQLITE_OK else { return "cannot read its size" }
+      let chunk = 1 << 20
+      var buffer = [UInt8](repeating: 0, count: chunk)
+      var offset: sqlite3_int64 = 0
+      while offset < size {
+        let count = Int(min(sqlite3_int64(chunk), size - offset))
+        let rc = buffer.withUnsafeMutableBytes { read(file, $0.baseAddress, Int32(count), offset) }
+        guard rc == SQLITE_OK else { return "reading it failed (SQLite error \(rc))" }
+        if let problem = writeAll(descriptor, buffer, count: count) { return problem }
+        offset += sqlite3_int64(count)
+      }
+      return nil
+    } ?? "SQLite cannot open it"
+  if let failure { throw DatabaseFileCopyError(reason: failure) }
+}
+
+/// Writes the first `count` bytes of `buffer`, or says why it could not.
+private func writeAll(_ descriptor: Int32, _ buffer: [UInt8], count: Int) -> String? {
+  var written = 0
+  while written < count {
+    let result = buffer.withUnsafeBytes { bytes -> Int in
+      guard let base = bytes.baseAddress else { return 0 }
+      return write(descriptor, base + written, count - written)
+    }
+    if result < 0 {
+      if errno == EINTR { continue }
+      return String(cString: strerror(errno))
+    }
+    written += result
+  }
+  return nil
+}
+
+/// Runs `body` with the file SQLite opens read-only for `path` and its read method; nil when
+/// SQLite cannot open it. Opening reads nothing and takes no lock.
+private func withSQLiteFile<T>(
+  at path: String,
+  _ body: (UnsafeMutablePointer<sqlite3_file>, ReadMethod) -> T
+) -> T? {
   var db: OpaquePointer?
   defer { sqlite3_close_v2(db) }
   let flags = SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX
@@ -74,9 +143,10 @@ func readDatabaseHeader(at path: String, count: Int) -> [UInt8]? {
     let file = pointer?.assumingMemoryBound(to: sqlite3_file.self),
     let read = file.pointee.pMethods?.pointee.xRead
   else { return nil }
-  var bytes = [UInt8](repeating: 0, count: count)
-  let rc = bytes.withUnsafeMutableBytes {
-    read(file, $0.baseAddress, Int32(count), 0)
-  }
-  return rc == SQLITE_OK ? bytes : nil
+  return body(file, read)
 }
+
+private typealias ReadMethod =
+  @convention(c) (
+    UnsafeMutablePointer<sqlite3_file>?, UnsafeMutableRawPointer?, Int32, sqlite3_int64
+  ) -> Int32

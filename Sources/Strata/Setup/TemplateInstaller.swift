@@ -81,21 +81,22 @@ enum TemplateInstaller {
     let temporary = folder.appendingPathComponent("\(prefix)\(UUID().uuidString).tmp")
     defer { unlink(temporary.path) }
     do {
-      try FileManager.default.copyItem(at: template, to: temporary)
-      // The copy keeps the template's mode; a template in a bundle or a package is often
-      // read-only, and the app's database must not be. It may keep the template's date too
-      // (Apple's copy does): a fresh copy must not look stale to another process's sweep.
-      try FileManager.default.setAttributes(
-        [.posixPermissions: 0o644, .modificationDate: Date()],
-        ofItemAtPath: temporary.path
+      // The content, never the link: a template that is a symlink must not make the app's
+      // database a link to it (every write would go into the template). A new file, so its
+      // date is now (a fresh copy must not look stale to another process's sweep). It is
+      // writable by its owner (a template in a bundle is often read-only; the database not).
+      try copyDatabaseFile(
+        from: template.path,
+        to: temporary.path,
+        permissions: 0o644
       )
       try prepare(temporary)
-      let handle = try FileHandle(forWritingTo: temporary)
-      try handle.synchronize()
-      try handle.close()
+      try Durability.syncFile(at: temporary.path)
       try beforeLink()
     } catch let error as StrataError {
       throw error
+    } catch let error as DatabaseFileCopyError {
+      throw SetupError.copyFailed(path: destination.path, reason: error.reason)
     } catch {
       throw SetupError.copyFailed(path: destination.path, reason: error.localizedDescription)
     }
@@ -104,15 +105,8 @@ enum TemplateInstaller {
       if code == EEXIST { return false }
       throw SetupError.copyFailed(path: destination.path, reason: String(cString: strerror(code)))
     }
-    syncDirectory(folder)
+    // The database exists now; a folder that cannot be synced cannot be helped.
+    try? Durability.syncDirectory(folder)
     return true
-  }
-
-  /// Makes the new directory entry durable.
-  private static func syncDirectory(_ folder: URL) {
-    let descriptor = open(folder.path, O_RDONLY)
-    guard descriptor >= 0 else { return }
-    fsync(descriptor)
-    close(descriptor)
   }
 }
