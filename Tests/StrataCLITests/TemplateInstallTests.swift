@@ -42,4 +42,44 @@ import Testing
     #expect(try DatabaseProbe.integer(project.database, "SELECT count(*) FROM a") == 1)
     #expect(try DatabaseProbe.integer(real, "SELECT count(*) FROM a") == 0)
   }
+
+  /// A WAL template whose -wal holds committed rows: the file alone is stale, so init refuses
+  /// it clearly and creates nothing, rather than say "Created … from the template".
+  @Test func aTemplateWithCommittedChangesInItsWALIsRefused() throws {
+    let project = try Project(threeMigrations)
+    try project.write(
+      "0004_wal.sql",
+      "-- migrate:up transaction:false\nPRAGMA journal_mode = WAL;\n"
+    )
+    let built = try project.strata("template", "--output", "t.sqlite3")
+    try #require(built.exitCode == 0, "\(built.standardError)")
+    let template = project.dir.path("t.sqlite3")
+    let bundle = project.dir.path("bundle")
+    try FileManager.default.createDirectory(at: bundle, withIntermediateDirectories: true)
+    do {
+      // A snapshot taken while a writer has a committed row only in -wal.
+      let writer = try Connection(path: template.path)
+      try writer.execute("PRAGMA wal_autocheckpoint = 0; INSERT INTO a VALUES ('committed')")
+      for suffix in ["", "-wal"] {
+        try FileManager.default.copyItem(
+          atPath: template.path + suffix,
+          toPath: bundle.appendingPathComponent("t.sqlite3").path + suffix
+        )
+      }
+    }
+    let result = try project.strata(
+      "init",
+      "--database",
+      "app.sqlite3",
+      "--template",
+      "bundle/t.sqlite3"
+    )
+    #expect(result.exitCode == 1, "\(result.standardOutput)")
+    #expect(
+      result.standardError.contains("t.sqlite3-wal holds committed changes"),
+      "\(result.standardError)"
+    )
+    #expect(result.standardError.contains("no database was created"), "\(result.standardError)")
+    #expect(!FileManager.default.fileExists(atPath: project.database.path))
+  }
 }

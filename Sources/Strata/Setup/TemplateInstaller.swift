@@ -22,12 +22,15 @@ enum TemplateInstaller {
     case .directory: throw SetupError.templateInvalid(path: path, reason: "it is a directory")
     case .empty: throw SetupError.templateInvalid(path: path, reason: "the file is empty")
     case .notSQLite:
+      var info = stat()
+      let regular = stat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFREG
       throw SetupError.templateInvalid(
         path: path,
-        reason: "it does not start with the SQLite header"
+        reason: regular ? "it does not start with the SQLite header" : "it is not a regular file"
       )
     case .sqlite: break
     }
+    try checkNoPendingJournal(template)
     do {
       // Immutable: a template in a read-only bundle may be in WAL mode, which an ordinary
       // read-only open cannot read without creating its -shm; and what is checked is then the
@@ -42,6 +45,28 @@ enum TemplateInstaller {
       }
     } catch let error as SQLiteError {
       throw SetupError.templateInvalid(path: path, reason: error.message)
+    }
+  }
+
+  /// A template is read as the file alone (immutable). A `-wal` beside it that holds frames
+  /// has committed changes the file lacks, and a `-journal` beside it means a write stopped
+  /// half-way: copying the file would give a stale or torn database, so such a template is
+  /// refused rather than copied silently less.
+  private static func checkNoPendingJournal(_ template: URL) throws {
+    let bases = Set([template.path, template.resolvingSymlinksInPath().path])
+    for base in bases.sorted() {
+      for suffix in ["-wal", "-journal"] {
+        var info = stat()
+        guard lstat(base + suffix, &info) == 0, info.st_size > 0 else { continue }
+        let what =
+          suffix == "-wal"
+          ? "its write-ahead log \(base)-wal holds committed changes that are not in the file "
+            + "itself; strata copies only a complete file (checkpoint it with sqlite3 \(base) "
+            + "'PRAGMA wal_checkpoint(TRUNCATE)', or rebuild it)"
+          : "\(base)-journal beside it is the journal of a write that stopped half-way, so the "
+            + "file itself may be torn (open it once with sqlite3 to roll the write back)"
+        throw SetupError.templateInvalid(path: template.path, reason: what)
+      }
     }
   }
 
