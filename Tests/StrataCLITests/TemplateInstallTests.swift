@@ -9,6 +9,11 @@ import Testing
     try FileManager.default.attributesOfItem(atPath: url.path)[.type] as? FileAttributeType
   }
 
+  private static func mode(_ url: URL) throws -> Int {
+    try (FileManager.default.attributesOfItem(atPath: url.path)[.posixPermissions] as? NSNumber)?
+      .intValue ?? -1
+  }
+
   /// A template that is a symlink (absolute or relative): the database is a copy of its
   /// content, a regular file of its own; writes to it never reach the template.
   @Test(arguments: [false, true])
@@ -81,5 +86,46 @@ import Testing
     )
     #expect(result.standardError.contains("no database was created"), "\(result.standardError)")
     #expect(!FileManager.default.fileExists(atPath: project.database.path))
+  }
+
+  /// Under `umask 077`, a database copied from a template is private, as an empty database is;
+  /// it is never wider than the template, and always writable by its owner.
+  @Test(arguments: [
+    (umask: "077", template: 0o600, expected: 0o600),
+    (umask: "077", template: 0o644, expected: 0o600),
+    (umask: "022", template: 0o600, expected: 0o600),
+    (umask: "022", template: 0o444, expected: 0o644),
+    (umask: "022", template: 0o666, expected: 0o644),
+  ])
+  func aDatabaseFromATemplateFollowsTheUmask(
+    _ umask: String,
+    template templateMode: Int,
+    expected: Int
+  ) throws {
+    let project = try Project(threeMigrations)
+    try #require(try project.strata("template", "--output", "t.sqlite3").exitCode == 0)
+    let template = project.dir.path("t.sqlite3")
+    try FileManager.default.setAttributes(
+      [.posixPermissions: templateMode],
+      ofItemAtPath: template.path
+    )
+    let launcher = ["/bin/sh", "-c", "umask \(umask); exec \"$0\" \"$@\""]
+    for (database, arguments) in [
+      ("copy.sqlite3", ["--template", "t.sqlite3"]), ("empty.sqlite3", ["--migrations", "none"]),
+    ] {
+      try FileManager.default.createDirectory(
+        at: project.dir.path("none"),
+        withIntermediateDirectories: true
+      )
+      let result = try StrataProcess.run(
+        ["init", "--database", database] + arguments,
+        in: project.dir.url,
+        launcher: launcher
+      )
+      #expect(result.exitCode == 0, "\(result.standardError)")
+      let mode = try Self.mode(project.dir.path(database))
+      let wanted = database == "copy.sqlite3" ? expected : (umask == "077" ? 0o600 : 0o644)
+      #expect(mode == wanted, "\(database): \(String(mode, radix: 8))")
+    }
   }
 }

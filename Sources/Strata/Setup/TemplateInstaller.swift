@@ -70,6 +70,15 @@ enum TemplateInstaller {
     }
   }
 
+  /// The mode of a copy of `template`: no wider than the template's, readable and writable by
+  /// its owner (the app writes its database), never executable or writable by others; the
+  /// umask applies on top, as it does when SQLite creates an empty database.
+  static func copyPermissions(of template: URL) -> mode_t {
+    var info = stat()
+    guard stat(template.path, &info) == 0 else { return 0o600 }
+    return ((info.st_mode & 0o777) | 0o600) & 0o644
+  }
+
   /// Temporary copies for `destination` are named `.<name>.strata-<UUID>.tmp`.
   private static func temporaryPrefix(_ destination: URL) -> String {
     ".\(destination.lastPathComponent).strata-"
@@ -108,12 +117,12 @@ enum TemplateInstaller {
     do {
       // The content, never the link: a template that is a symlink must not make the app's
       // database a link to it (every write would go into the template). A new file, so its
-      // date is now (a fresh copy must not look stale to another process's sweep). It is
-      // writable by its owner (a template in a bundle is often read-only; the database not).
+      // date is now (a fresh copy must not look stale to another process's sweep) and its mode
+      // follows the umask.
       try copyDatabaseFile(
         from: template.path,
         to: temporary.path,
-        permissions: 0o644
+        permissions: copyPermissions(of: template)
       )
       try prepare(temporary)
       try Durability.syncFile(at: temporary.path)
