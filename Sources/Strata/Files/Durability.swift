@@ -30,7 +30,12 @@ enum Durability {
     guard fsync(descriptor) == 0 || errno == EINVAL else { throw failure(errno) }
   }
 
-  private static func failure(_ code: Int32) -> POSIXError {
-    POSIXError(POSIXErrorCode(rawValue: code) ?? .EIO)
+  private static func failure(_ code: Int32) -> FileSyncError {
+    FileSyncError(reason: "syncing it to disk failed: \(String(cString: strerror(code)))")
   }
+}
+
+/// Syncing a file strata wrote failed; `reason` says why, in a few words.
+struct FileSyncError: Error {
+  let reason: String
 }

@@ -73,11 +73,9 @@ public enum TemplateBuilder {
       throw DatabaseOpenError.sqlite(path: destination.path, error)
     }
     do {
-      let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: output))
-      try handle.synchronize()
-      try handle.close()
-    } catch {
-      throw SetupError.templateNotWritten(path: destination.path, reason: "\(error)")
+      try Durability.syncFile(at: output)
+    } catch let error as FileSyncError {
+      throw SetupError.templateNotWritten(path: destination.path, reason: error.reason)
     }
     // Checked again just before the name is taken: the build may have taken a while.
     let exists = try OutputFile.checkWritable(
@@ -96,6 +94,8 @@ public enum TemplateBuilder {
         reason: String(cString: strerror(errno))
       )
     }
+    // The new name is on disk only once the folder is synced, as the installer does.
+    try? Durability.syncDirectory(folder)
     let size = (try? FileManager.default.attributesOfItem(atPath: destination.path)[.size]) as? Int
     return Report(
       path: destination.path,

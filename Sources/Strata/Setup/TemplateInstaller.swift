@@ -131,6 +131,8 @@ enum TemplateInstaller {
       throw error
     } catch let error as DatabaseFileCopyError {
       throw SetupError.copyFailed(path: destination.path, reason: error.reason)
+    } catch let error as FileSyncError {
+      throw SetupError.copyFailed(path: destination.path, reason: error.reason)
     } catch {
       throw SetupError.copyFailed(path: destination.path, reason: error.localizedDescription)
     }
