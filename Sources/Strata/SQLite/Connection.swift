@@ -30,8 +30,8 @@ public final class Connection {
   /// The path this connection was opened with (`:memory:` for an in-memory database).
   public let path: String
 
-  /// Configures SQLite once, before the first connection.
-  private static let configured: Void = {
+  /// Configures SQLite once, before the first connection (or any other SQLite call).
+  static let configured: Void = {
     #if os(Linux)
     _ = strata_sqlite_disable_memstatus()
     #endif

@@ -134,6 +134,7 @@ private func withSQLiteFile<T>(
   at path: String,
   _ body: (UnsafeMutablePointer<sqlite3_file>, ReadMethod) -> T
 ) -> T? {
+  Connection.configured
   var db: OpaquePointer?
   defer { sqlite3_close_v2(db) }
   let flags = SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX
