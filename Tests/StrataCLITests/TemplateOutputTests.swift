@@ -88,7 +88,10 @@ import Testing
       if force { arguments.append("--force") }
       let result = try StrataProcess.run(arguments, in: project.dir.url)
       #expect(result.exitCode == 1)
-      #expect(result.standardError.contains("t.sqlite3\(suffix) beside"), "\(result.standardError)")
+      #expect(
+        result.standardError.contains("t.sqlite3\(suffix) exists although"),
+        "\(result.standardError)"
+      )
       #expect(!FileManager.default.fileExists(atPath: project.dir.path("t.sqlite3").path))
       #expect(try Data(contentsOf: journal).count == 4096)
     }

@@ -15,7 +15,7 @@ public enum OutputFileError: StrataError, Equatable {
   case notReplaceable(path: String, reason: String)
   /// A journal (`-wal` or `-journal`) beside the path holds changes that SQLite would read as
   /// part of the new file.
-  case journalBeside(path: String, journal: String)
+  case journalBeside(path: String, journal: String, pathExists: Bool)
 
   public var message: String {
     switch self {
@@ -24,10 +24,14 @@ public enum OutputFileError: StrataError, Equatable {
     case .notReplaceable(let path, let reason):
       "\(path) \(reason), so strata will not replace it, even with --force; "
         + "strata wrote nothing and left it untouched"
-    case .journalBeside(let path, let journal):
-      "\(journal) beside \(path) holds changes not yet written into \(path) (a process is using "
-        + "that database, or stopped while writing it); SQLite would read them as part of a new "
-        + "file there, so strata wrote nothing and left both untouched"
+    case .journalBeside(let path, let journal, let pathExists):
+      pathExists
+        ? "\(journal) beside \(path) holds changes not yet written into \(path) (a process is "
+          + "using that database, or stopped while writing it); SQLite would read them as part "
+          + "of a new file there, so strata wrote nothing and left both untouched"
+        : "\(journal) exists although \(path) does not (a leftover of a database that was "
+          + "there); SQLite would read it as part of a new file there, so strata wrote nothing "
+          + "and left it untouched"
     }
   }
 
@@ -39,7 +43,10 @@ public enum OutputFileError: StrataError, Equatable {
     case .notReplaceable:
       "Choose another --output; if you really mean to replace that file, move it away yourself "
         + "first."
-    case .journalBeside(let path, _):
+    case .journalBeside(_, let journal, false):
+      "Choose another --output; or, if \(journal) is a leftover you do not need, remove it "
+        + "(and any -shm beside it) and try again."
+    case .journalBeside(let path, _, true):
       "Choose another --output; or, if \(path) is a database no process is using, open it once "
         + "(sqlite3 \(path) 'PRAGMA wal_checkpoint(TRUNCATE)') so SQLite finishes or rolls back "
         + "those changes, then try again."
@@ -63,7 +70,11 @@ enum OutputFile {
   ) throws -> Bool {
     let path = destination.path
     for suffix in ["-wal", "-journal"] where fileSize(path + suffix) ?? 0 > 0 {
-      throw OutputFileError.journalBeside(path: path, journal: path + suffix)
+      throw OutputFileError.journalBeside(
+        path: path,
+        journal: path + suffix,
+        pathExists: databaseFileKind(at: path) != .missing
+      )
     }
     let exists: Bool
     switch databaseFileKind(at: path) {
