@@ -3,6 +3,10 @@ import Strata
 import StrataTestSupport
 import Testing
 
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// Looking at a database file must not drop the locks another connection of the same process
 /// holds on it: on POSIX, closing any descriptor of a file releases every `fcntl` lock the
 /// process holds on that file (sqlite.org, "How To Corrupt An SQLite Database File", §2.2).
@@ -43,6 +47,32 @@ import Testing
     let after = try SQLiteShell.run(database, "SELECT group_concat(x) FROM t;")
     #expect(after.exitCode == 0, "\(after.standardError)")
     #expect(after.standardOutput == "app\n", "the app's committed row was lost")
+  }
+
+  /// Looking at a path that is a FIFO must not open it: opening a FIFO blocks until a writer
+  /// comes, which would hang an app's launch.
+  @Test func lookingAtAFIFODoesNotOpenIt() throws {
+    let dir = try TemporaryDirectory()
+    let fifo = dir.path("pipe.sqlite3").path
+    try #require(mkfifo(fifo, 0o600) == 0)
+    let done = DispatchSemaphore(value: 0)
+    nonisolated(unsafe) var kind: DatabaseFileKind?
+    nonisolated(unsafe) var wal = true
+    DispatchQueue.global().async {
+      kind = databaseFileKind(at: fifo)
+      wal = isWALDatabase(at: fifo)
+      done.signal()
+    }
+    guard done.wait(timeout: .now() + 5) == .success else {
+      // Release the blocked open with a writer, so that the test fails rather than hangs.
+      let writer = open(fifo, O_WRONLY | O_NONBLOCK)
+      if writer >= 0 { close(writer) }
+      _ = done.wait(timeout: .now() + 5)
+      Issue.record("looking at a FIFO blocked")
+      return
+    }
+    #expect(kind == .notSQLite)
+    #expect(!wal)
   }
 }
 
