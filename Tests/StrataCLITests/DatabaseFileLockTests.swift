@@ -34,6 +34,14 @@ import Glibc
     for access in [DatabaseAccess.read, .write, .create] {
       _ = try? openDatabase(at: database, access: access, busyTimeout: 200)
     }
+    // Asked to write a template over it, strata looks at it and refuses.
+    #expect(throws: OutputFileError.self) {
+      try TemplateBuilder.build(
+        MigrationSet(directory: dir.path("migrations")),
+        to: database,
+        replacing: true
+      )
+    }
 
     // Another process reads and closes the file (in WAL mode, a last connection removes the
     // -wal and -shm files as it closes), then another tries to write.
