@@ -32,8 +32,8 @@ public final class Connection {
   /// The fence's rules and last refusal (Authorizer.swift); nil until a fence is first raised.
   var authorizer: Authorizer?
 
-  /// Configures SQLite once, before the first connection.
-  private static let configured: Void = {
+  /// Configures SQLite once, before the first connection (or any other SQLite call).
+  static let configured: Void = {
     #if os(Linux)
     _ = strata_sqlite_disable_memstatus()
     #endif

@@ -1,5 +1,17 @@
 import Foundation
 
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+#if os(Linux)
+internal import StrataSQLite
+#else
+internal import SQLite3
+#endif
+
 /// What is at a database path before strata opens it.
 public enum DatabaseFileKind: Equatable, Sendable {
   /// Nothing: opening would create a new database.
@@ -10,32 +22,132 @@ public enum DatabaseFileKind: Equatable, Sendable {
   case empty
   /// A file that starts with SQLite's header.
   case sqlite
-  /// A file with other content: never overwritten.
+  /// A file with other content, or not a regular file (a FIFO, a device): never overwritten,
+  /// never opened.
   case notSQLite
 }
 
 /// The 16 bytes every SQLite database file starts with.
 let sqliteHeader: [UInt8] = Array("SQLite format 3".utf8) + [0]
 
-/// Looks at `path` without opening it with SQLite.
+/// Looks at `path` without disturbing anyone using it: its type and size come from `stat`,
+/// and its header is read through SQLite (`readDatabaseHeader`), never by opening and closing
+/// a descriptor of our own, which would drop every lock this process holds on the file.
 public func databaseFileKind(at path: String) -> DatabaseFileKind {
-  var isDirectory: ObjCBool = false
-  guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
-    return .missing
+  var info = stat()
+  guard stat(path, &info) == 0 else { return .missing }
+  switch info.st_mode & S_IFMT {
+  case S_IFDIR: return .directory
+  case S_IFREG: break
+  default: return .notSQLite
   }
-  if isDirectory.boolValue { return .directory }
-  guard let handle = FileHandle(forReadingAtPath: path) else { return .notSQLite }
-  defer { try? handle.close() }
-  let head = (try? handle.read(upToCount: 16)) ?? Data()
-  if head.isEmpty { return .empty }
-  return Array(head) == sqliteHeader ? .sqlite : .notSQLite
+  if info.st_size == 0 { return .empty }
+  guard let head = readDatabaseHeader(at: path, count: 16) else { return .notSQLite }
+  return head == sqliteHeader ? .sqlite : .notSQLite
 }
 
 /// Whether the file at `path` is a database in WAL mode (its header's read and write format
-/// versions, bytes 18 and 19, are 2).
+/// versions, bytes 18 and 19, are 2). Read as `databaseFileKind` reads, keeping every lock.
 public func isWALDatabase(at path: String) -> Bool {
-  guard let handle = FileHandle(forReadingAtPath: path) else { return false }
-  defer { try? handle.close() }
-  guard let head = try? handle.read(upToCount: 20), head.count == 20 else { return false }
-  return Array(head.prefix(16)) == sqliteHeader && head[18] == 2 && head[19] == 2
+  guard databaseFileKind(at: path) == .sqlite,
+    let head = readDatabaseHeader(at: path, count: 20)
+  else { return false }
+  return head[18] == 2 && head[19] == 2
 }
+
+/// The first `count` bytes of the regular file at `path`, or nil when it is shorter or cannot
+/// be read.
+///
+/// Read through SQLite's own file layer, never with a descriptor of our own: on POSIX, closing
+/// any descriptor of a file drops every `fcntl` lock the process holds on it, so an app's open
+/// transaction would silently lose its lock (sqlite.org, "How To Corrupt An SQLite Database
+/// File", §2.2). SQLite's unix VFS shares one record per file within a process and, when its
+/// file is closed while another connection holds locks, keeps the descriptor open until those
+/// locks are released. The read takes no lock and does not touch `-journal`, `-wal` or `-shm`.
+func readDatabaseHeader(at path: String, count: Int) -> [UInt8]? {
+  withSQLiteFile(at: path) { file, read in
+    var bytes = [UInt8](repeating: 0, count: count)
+    let rc = bytes.withUnsafeMutableBytes { read(file, $0.baseAddress, Int32(count), 0) }
+    return rc == SQLITE_OK ? bytes : nil
+  } ?? nil
+}
+
+/// Copying a database file failed; `reason` says why, in a few words.
+struct DatabaseFileCopyError: Error {
+  let reason: String
+}
+
+/// Copies the content of the database file at `source` (following a symlink to its file) into
+/// a new regular file at `destination`, created with `permissions` less the umask, never over
+/// an existing file. Read through SQLite's file layer, as `readDatabaseHeader` reads, so that
+/// no lock this process holds on `source` is dropped. The copy is not synced.
+func copyDatabaseFile(from source: String, to destination: String, permissions: mode_t) throws {
+  let descriptor = open(
+    destination,
+    O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
+    permissions
+  )
+  guard descriptor >= 0 else {
+    throw DatabaseFileCopyError(reason: String(cString: strerror(errno)))
+  }
+  defer { close(descriptor) }
+  let failure: String? =
+    withSQLiteFile(at: source) { file, read in
+      guard let fileSize = file.pointee.pMethods?.pointee.xFileSize else { return "cannot read" }
+      var size: sqlite3_int64 = 0
+      guard fileSize(file, &size) == SQLITE_OK else { return "cannot read its size" }
+      let chunk = 1 << 20
+      var buffer = [UInt8](repeating: 0, count: chunk)
+      var offset: sqlite3_int64 = 0
+      while offset < size {
+        let count = Int(min(sqlite3_int64(chunk), size - offset))
+        let rc = buffer.withUnsafeMutableBytes { read(file, $0.baseAddress, Int32(count), offset) }
+        guard rc == SQLITE_OK else { return "reading it failed (SQLite error \(rc))" }
+        if let problem = writeAll(descriptor, buffer, count: count) { return problem }
+        offset += sqlite3_int64(count)
+      }
+      return nil
+    } ?? "SQLite cannot open it"
+  if let failure { throw DatabaseFileCopyError(reason: failure) }
+}
+
+/// Writes the first `count` bytes of `buffer`, or says why it could not.
+private func writeAll(_ descriptor: Int32, _ buffer: [UInt8], count: Int) -> String? {
+  var written = 0
+  while written < count {
+    let result = buffer.withUnsafeBytes { bytes -> Int in
+      guard let base = bytes.baseAddress else { return 0 }
+      return write(descriptor, base + written, count - written)
+    }
+    if result < 0 {
+      if errno == EINTR { continue }
+      return String(cString: strerror(errno))
+    }
+    written += result
+  }
+  return nil
+}
+
+/// Runs `body` with the file SQLite opens read-only for `path` and its read method; nil when
+/// SQLite cannot open it. Opening reads nothing and takes no lock.
+private func withSQLiteFile<T>(
+  at path: String,
+  _ body: (UnsafeMutablePointer<sqlite3_file>, ReadMethod) -> T
+) -> T? {
+  Connection.configured
+  var db: OpaquePointer?
+  defer { sqlite3_close_v2(db) }
+  let flags = SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX
+  guard sqlite3_open_v2(path, &db, flags, nil) == SQLITE_OK, let db else { return nil }
+  var pointer: UnsafeMutableRawPointer?
+  guard sqlite3_file_control(db, "main", SQLITE_FCNTL_FILE_POINTER, &pointer) == SQLITE_OK,
+    let file = pointer?.assumingMemoryBound(to: sqlite3_file.self),
+    let read = file.pointee.pMethods?.pointee.xRead
+  else { return nil }
+  return body(file, read)
+}
+
+private typealias ReadMethod =
+  @convention(c) (
+    UnsafeMutablePointer<sqlite3_file>?, UnsafeMutableRawPointer?, Int32, sqlite3_int64
+  ) -> Int32

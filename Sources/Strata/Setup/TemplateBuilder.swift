@@ -21,12 +21,16 @@ public enum TemplateBuilder {
   /// `init` stamps the real time on its copy.
   static let templateTimestamp = "1970-01-01T00:00:00.000Z"
 
-  /// Writes the template to `destination`, replacing an older template there atomically.
+  /// Writes the template to `destination`, which must not exist; with `replacing`, an older
+  /// template (or an empty file) there is replaced atomically. Anything else at `destination`
+  /// (a database with rows, a text file) is never replaced: `OutputFileError`.
   @discardableResult
-  public static func build(_ migrations: MigrationSet, to destination: URL) throws -> Report {
-    if databaseFileKind(at: destination.path) == .directory {
-      throw DatabaseOpenError.isDirectory(path: destination.path)
-    }
+  public static func build(
+    _ migrations: MigrationSet,
+    to destination: URL,
+    replacing: Bool = false
+  ) throws -> Report {
+    _ = try OutputFile.checkWritable(destination, replacing: replacing, isOwnOutput: isTemplate)
     let folder = destination.deletingLastPathComponent()
     guard isDirectory(atPath: folder.path) else {
       throw DatabaseOpenError.folderMissing(path: destination.path, folder: folder.path)
@@ -69,18 +73,29 @@ public enum TemplateBuilder {
       throw DatabaseOpenError.sqlite(path: destination.path, error)
     }
     do {
-      let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: output))
-      try handle.synchronize()
-      try handle.close()
-    } catch {
-      throw SetupError.templateNotWritten(path: destination.path, reason: "\(error)")
+      try Durability.syncFile(at: output)
+    } catch let error as FileSyncError {
+      throw SetupError.templateNotWritten(path: destination.path, reason: error.reason)
     }
-    guard rename(output, destination.path) == 0 else {
+    // Checked again just before the name is taken: the build may have taken a while.
+    let exists = try OutputFile.checkWritable(
+      destination,
+      replacing: replacing,
+      isOwnOutput: isTemplate
+    )
+    OutputFile.removeEmptyJournals(beside: destination)
+    // A new name is taken with link(2), which fails rather than replace a file that appeared
+    // meanwhile; only a file checked above is replaced, with rename(2).
+    let moved = exists ? rename(output, destination.path) : link(output, destination.path)
+    guard moved == 0 else {
+      if errno == EEXIST { throw OutputFileError.exists(path: destination.path) }
       throw SetupError.templateNotWritten(
         path: destination.path,
         reason: String(cString: strerror(errno))
       )
     }
+    // The new name is on disk only once the folder is synced, as the installer does.
+    try? Durability.syncDirectory(folder)
     let size = (try? FileManager.default.attributesOfItem(atPath: destination.path)[.size]) as? Int
     return Report(
       path: destination.path,
@@ -90,4 +105,26 @@ public enum TemplateBuilder {
     )
   }
 
+  /// Whether the database at `path` is a template strata built: every history row carries the
+  /// fixed template timestamp, no seed was recorded, and without history rows it holds no
+  /// table of its own. Read without locks or `-shm` (the caller refused a `-wal` with changes).
+  static func isTemplate(_ path: String) -> Bool {
+    guard let connection = try? Connection(path: path, mode: .immutable),
+      (try? History.exists(connection)) == true,
+      let rows = try? connection.scalar("SELECT count(*) FROM strata_migrations")?.integerValue,
+      let foreign = try? connection.scalar(
+        "SELECT count(*) FROM strata_migrations WHERE applied_at IS NOT ?",
+        [.text(templateTimestamp)]
+      )?.integerValue,
+      foreign == 0,
+      let others = try? connection.scalar(
+        "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name <> 'strata_migrations'"
+          + " AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\'"
+      )?.integerValue
+    else { return false }
+    if (try? connection.scalar("SELECT 1 FROM sqlite_master WHERE name = 'strata_seeds'")) != nil {
+      return false
+    }
+    return rows > 0 || others == 0
+  }
 }

@@ -22,12 +22,15 @@ enum TemplateInstaller {
     case .directory: throw SetupError.templateInvalid(path: path, reason: "it is a directory")
     case .empty: throw SetupError.templateInvalid(path: path, reason: "the file is empty")
     case .notSQLite:
+      var info = stat()
+      let regular = stat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFREG
       throw SetupError.templateInvalid(
         path: path,
-        reason: "it does not start with the SQLite header"
+        reason: regular ? "it does not start with the SQLite header" : "it is not a regular file"
       )
     case .sqlite: break
     }
+    try checkNoPendingJournal(template)
     do {
       // Immutable: a template in a read-only bundle may be in WAL mode, which an ordinary
       // read-only open cannot read without creating its -shm; and what is checked is then the
@@ -43,6 +46,37 @@ enum TemplateInstaller {
     } catch let error as SQLiteError {
       throw SetupError.templateInvalid(path: path, reason: error.message)
     }
+  }
+
+  /// A template is read as the file alone (immutable). A `-wal` beside it that holds frames
+  /// has committed changes the file lacks, and a `-journal` beside it means a write stopped
+  /// half-way: copying the file would give a stale or torn database, so such a template is
+  /// refused rather than copied silently less.
+  private static func checkNoPendingJournal(_ template: URL) throws {
+    let bases = Set([template.path, template.resolvingSymlinksInPath().path])
+    for base in bases.sorted() {
+      for suffix in ["-wal", "-journal"] {
+        var info = stat()
+        guard lstat(base + suffix, &info) == 0, info.st_size > 0 else { continue }
+        let what =
+          suffix == "-wal"
+          ? "its write-ahead log \(base)-wal holds committed changes that are not in the file "
+            + "itself; strata copies only a complete file (checkpoint it with sqlite3 \(base) "
+            + "'PRAGMA wal_checkpoint(TRUNCATE)', or rebuild it)"
+          : "\(base)-journal beside it is the journal of a write that stopped half-way, so the "
+            + "file itself may be torn (open it once with sqlite3 to roll the write back)"
+        throw SetupError.templateInvalid(path: template.path, reason: what)
+      }
+    }
+  }
+
+  /// The mode of a copy of `template`: no wider than the template's, readable and writable by
+  /// its owner (the app writes its database), never executable or writable by others; the
+  /// umask applies on top, as it does when SQLite creates an empty database.
+  static func copyPermissions(of template: URL) -> mode_t {
+    var info = stat()
+    guard stat(template.path, &info) == 0 else { return 0o600 }
+    return ((info.st_mode & 0o777) | 0o600) & 0o644
   }
 
   /// Temporary copies for `destination` are named `.<name>.strata-<UUID>.tmp`.
@@ -81,21 +115,24 @@ enum TemplateInstaller {
     let temporary = folder.appendingPathComponent("\(prefix)\(UUID().uuidString).tmp")
     defer { unlink(temporary.path) }
     do {
-      try FileManager.default.copyItem(at: template, to: temporary)
-      // The copy keeps the template's mode; a template in a bundle or a package is often
-      // read-only, and the app's database must not be. It may keep the template's date too
-      // (Apple's copy does): a fresh copy must not look stale to another process's sweep.
-      try FileManager.default.setAttributes(
-        [.posixPermissions: 0o644, .modificationDate: Date()],
-        ofItemAtPath: temporary.path
+      // The content, never the link: a template that is a symlink must not make the app's
+      // database a link to it (every write would go into the template). A new file, so its
+      // date is now (a fresh copy must not look stale to another process's sweep) and its mode
+      // follows the umask.
+      try copyDatabaseFile(
+        from: template.path,
+        to: temporary.path,
+        permissions: copyPermissions(of: template)
       )
       try prepare(temporary)
-      let handle = try FileHandle(forWritingTo: temporary)
-      try handle.synchronize()
-      try handle.close()
+      try Durability.syncFile(at: temporary.path)
       try beforeLink()
     } catch let error as StrataError {
       throw error
+    } catch let error as DatabaseFileCopyError {
+      throw SetupError.copyFailed(path: destination.path, reason: error.reason)
+    } catch let error as FileSyncError {
+      throw SetupError.copyFailed(path: destination.path, reason: error.reason)
     } catch {
       throw SetupError.copyFailed(path: destination.path, reason: error.localizedDescription)
     }
@@ -104,15 +141,8 @@ enum TemplateInstaller {
       if code == EEXIST { return false }
       throw SetupError.copyFailed(path: destination.path, reason: String(cString: strerror(code)))
     }
-    syncDirectory(folder)
+    // The database exists now; a folder that cannot be synced cannot be helped.
+    try? Durability.syncDirectory(folder)
     return true
-  }
-
-  /// Makes the new directory entry durable.
-  private static func syncDirectory(_ folder: URL) {
-    let descriptor = open(folder.path, O_RDONLY)
-    guard descriptor >= 0 else { return }
-    fsync(descriptor)
-    close(descriptor)
   }
 }

@@ -10,10 +10,13 @@ enum TemplateCommand: Command {
     discussion: """
       Applies every migration to a fresh database and writes it with VACUUM INTO, history
       included, so a database copied from it starts at the newest version. The same migrations
-      give a byte-identical file.
+      give a byte-identical file. An existing file at the output path is replaced only with
+      --force, and only when it is a template strata built or an empty file; a database with
+      rows, or any other file, is never replaced.
       """,
     options: [
       .value("output", "path", help: "Where to write it (default: seeds/template.sqlite3)."),
+      .flag("force", help: "Replace an existing template (or empty file) at the output path."),
       CommonOptions.migrations, CommonOptions.format, CommonOptions.quiet,
     ]
   )
@@ -28,7 +31,11 @@ enum TemplateCommand: Command {
         withIntermediateDirectories: true
       )
     }
-    let report = try TemplateBuilder.build(migrations, to: output)
+    let report = try TemplateBuilder.build(
+      migrations,
+      to: output,
+      replacing: arguments.flag("force")
+    )
     context.finished("\(given) was written at version \(report.version).")
     switch CommonOptions.format(arguments) {
     case .json:
