@@ -54,6 +54,7 @@ import Testing
 
   @Test func aReaderThatLeftWithSIGPIPEIgnoredIsAnErrorNotACrash() throws {
     let project = try Project(["0001_item.sql": Self.createTable])
+    try project.strata("migrate", "--database", project.database.path)
     for arguments in [["status"], ["validate"], ["status", "--format", "json"], ["--help"]] {
       let result = try StrataOutputSink.run(
         arguments + (arguments == ["--help"] ? [] : ["--database", project.database.path]),
