@@ -139,7 +139,7 @@ import Testing
   }
 }
 
-/// DESIGN.md: code against SQLite 3.31+. `sqlite_schema` is 3.33's name for `sqlite_master`,
+/// strata supports SQLite 3.31 and later. `sqlite_schema` is 3.33's name for `sqlite_master`,
 /// and an error on every open on Ubuntu 20.04; SQL the library runs must not use it.
 @Suite struct SQLiteVersionFloorTests {
   @Test func librarySQLUsesSqliteMasterNotSqliteSchema() throws {
