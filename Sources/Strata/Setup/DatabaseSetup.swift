@@ -27,6 +27,9 @@ public struct DatabaseSetup: Sendable {
   public var createsFolder = true
   /// How long to wait for another process's write lock, in milliseconds.
   public var busyTimeout = 10_000
+  /// Read migration and seed files that are symbolic links out of their folder (refused by
+  /// default: a link to a `.env` would print its secrets).
+  public var followsSymlinks = false
   /// How messages name the migrations folder (default: its path).
   public var migrationsDisplayPath: String?
   /// How messages and the report name the seeds folder (default: its path).
@@ -52,9 +55,16 @@ public struct DatabaseSetup: Sendable {
   @discardableResult
   public func run() throws -> SetupReport {
     let set =
-      try migrations.map { try MigrationSet(directory: $0, displayPath: migrationsDisplayPath) }
+      try migrations.map {
+        try MigrationSet(
+          directory: $0,
+          displayPath: migrationsDisplayPath,
+          followSymlinks: followsSymlinks
+        )
+      }
       ?? MigrationSet([])
     let path = database.path
+    try checkDatabasePath(database)
     switch databaseFileKind(at: path) {
     case .directory: throw DatabaseOpenError.isDirectory(path: path)
     case .notSQLite: throw DatabaseOpenError.notADatabase(path: path)
@@ -120,9 +130,13 @@ public struct DatabaseSetup: Sendable {
   /// transaction; when every file is recorded nothing is written.
   private func seedNewFiles(_ connection: Connection) throws -> [String] {
     guard let seeds else { return [] }
-    let report = try Seeder(connection: connection).seed(
-      directory: seeds,
+    let files = try Seeder.files(
+      in: seeds,
       displayPath: seedsDisplayPath,
+      followSymlinks: followsSymlinks
+    )
+    let report = try Seeder(connection: connection).seed(
+      files,
       options: SeedOptions(mode: .missing, onlyUnrecorded: true)
     )
     return report.loadedFiles

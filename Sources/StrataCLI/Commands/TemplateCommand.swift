@@ -15,6 +15,7 @@ enum TemplateCommand: Command {
     options: [
       .value("output", "path", help: "Where to write it (default: seeds/template.sqlite3)."),
       CommonOptions.migrations, CommonOptions.format, CommonOptions.quiet,
+      CommonOptions.followSymlinks,
     ]
   )
 

@@ -18,7 +18,7 @@ enum ValidateCommand: Command {
 
   static func run(_ arguments: ParsedArguments, _ context: CommandContext) throws -> Int32 {
     let migrations = try CommonOptions.loadMigrations(arguments, context)
-    let location = CommonOptions.databaseURL(arguments, context)
+    let location = try CommonOptions.databaseURL(arguments, context)
     var problems: [ValidationProblem] = []
     if databaseFileKind(at: location.url.path) != .missing {
       let connection = try DatabaseSession.open(
