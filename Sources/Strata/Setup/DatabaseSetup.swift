@@ -145,8 +145,12 @@ public struct DatabaseSetup: Sendable {
   /// The template's history must agree with the files: same checksums, no unknown versions.
   static func checkTemplate(_ template: URL, against set: MigrationSet) throws {
     try TemplateInstaller.verify(template)
-    let connection = try Connection(path: template.path, mode: .immutable)
-    let plan = try Migrator(set).plan(connection)
+    let plan: MigrationPlan
+    do {
+      plan = try Migrator(set).plan(Connection(path: template.path, mode: .immutable))
+    } catch let error as SQLiteError {
+      throw SetupError.templateInvalid(path: template.path, reason: error.message)
+    }
     let problems = Migrator(set).problems(in: plan).filter {
       if case .outOfOrder = $0 { return false }
       return true
