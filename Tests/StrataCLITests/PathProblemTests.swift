@@ -126,4 +126,14 @@ import Testing
       #expect(!result.standardOutput.contains("does not exist"))
     }
   }
+
+  /// Item 14: a relative XDG_DOCUMENTS_DIR is invalid by the XDG spec and ignored, so the
+  /// default database does not depend on the working directory.
+  @Test func aRelativeXDGDocumentsDirIsIgnored() throws {
+    let project = try Project.sample()
+    let result = try project.strata("migrate", environment: ["XDG_DOCUMENTS_DIR": "docs"])
+    #expect(result.exitCode == 0, "\(result.standardError)")
+    #expect(FileManager.default.fileExists(atPath: project.dir.path("Documents/data.sqlite3").path))
+    #expect(!FileManager.default.fileExists(atPath: project.dir.path("docs").path))
+  }
 }
