@@ -24,7 +24,8 @@ enum CommonOptions {
   static let busyTimeout = OptionSpec.value(
     "busy-timeout",
     "ms",
-    help: "How long to wait for another process's write lock (default: 10000)."
+    help:
+      "How long to wait for another process's write lock (default: \(Connection.defaultBusyTimeout))."
   )
 
   static let followSymlinks = OptionSpec.flag(
@@ -138,7 +139,7 @@ enum CommonOptions {
   }
 
   static func busyTimeout(_ arguments: ParsedArguments) throws -> Int {
-    Int(try arguments.integer("busy-timeout", minimum: 0) ?? 10_000)
+    Int(try arguments.integer("busy-timeout", minimum: 0) ?? Int64(Connection.defaultBusyTimeout))
   }
 
   /// The path as the user would recognise it: relative to the working directory when inside it.

@@ -142,7 +142,7 @@ public enum DatabaseAccess: Sendable {
 public func openDatabase(
   at url: URL,
   access: DatabaseAccess,
-  busyTimeout: Int = 5_000,
+  busyTimeout: Int = Connection.defaultBusyTimeout,
   createsFolder: Bool = false
 ) throws -> Connection {
   let path = url.path
@@ -209,10 +209,8 @@ private func connect(
   busyTimeout: Int
 ) throws -> Connection {
   let connection = try Connection(path: path, mode: mode, busyTimeout: busyTimeout)
+  // Foreign keys are on: every `Connection` turns them on unless told not to.
   _ = try connection.scalar("SELECT count(*) FROM sqlite_master")
-  if access != .read {
-    try connection.execute("PRAGMA foreign_keys = ON")
-  }
   return connection
 }
 
