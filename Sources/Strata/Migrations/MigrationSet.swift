@@ -27,10 +27,14 @@ public struct MigrationSet: Sendable {
   public init(directory url: URL, displayPath: String? = nil, followSymlinks: Bool = false) throws {
     let shown = displayPath ?? url.path
     guard isDirectory(atPath: url.path) else {
-      if case .unreachable(let reason) = pathStatus(atPath: url.path) {
-        throw MigrationError.unreadable(file: shown, reason: reason)
+      switch pathStatus(atPath: url.path) {
+      case .unreachable(let reason): throw MigrationError.unreadable(file: shown, reason: reason)
+      case .regular:
+        throw MigrationError.unreadable(file: shown, reason: "it is a file, not a folder")
+      case .special(let kind):
+        throw MigrationError.unreadable(file: shown, reason: "it is \(kind), not a folder")
+      case .missing, .directory: throw MigrationError.directoryNotFound(path: shown)
       }
-      throw MigrationError.directoryNotFound(path: shown)
     }
     let names: [String]
     do {

@@ -68,4 +68,19 @@ import Testing
     #expect(throws: DatabaseOpenError.self) { try checkDatabasePath(url) }
     #expect(pathStatus(atPath: url.path) != .missing)
   }
+
+  @Test func aMigrationsFolderThatIsAFileOrAPipeIsNotReportedMissing() throws {
+    let folder = try TemporaryDirectory()
+    try folder.write("file", "x\n")
+    #expect(mkfifo(folder.path("pipe").path, 0o644) == 0)
+    for (name, words) in [("file", "it is a file, not a folder"), ("pipe", "named pipe")] {
+      do {
+        _ = try MigrationSet(directory: folder.path(name), displayPath: name)
+        Issue.record("read \(name) as a migrations folder")
+      } catch let error as MigrationError {
+        #expect(error.message.contains(words))
+        #expect(!error.message.contains("does not exist"))
+      }
+    }
+  }
 }
