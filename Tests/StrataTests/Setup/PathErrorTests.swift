@@ -84,3 +84,28 @@ import Testing
     }
   }
 }
+
+/// The lower-level public APIs throw `StrataError`s as well.
+@Suite struct LowLevelErrorTests {
+  @Test func aScriptErrorIsAStrataError() throws {
+    let connection = try Connection.inMemory()
+    do {
+      try connection.executeScript("CREATE TABLE a (id INTEGER);\nCREAT TABLE b (id);")
+      Issue.record("ran a broken script")
+    } catch let error as any StrataError {
+      #expect(error.message.contains("line 2"))
+      #expect(!error.help.isEmpty)
+    }
+  }
+
+  @Test func aCSVErrorIsAStrataError() throws {
+    let folder = try TemporaryDirectory()
+    do {
+      _ = try CSVReader(url: folder.url)
+      Issue.record("read a folder as CSV")
+    } catch let error as any StrataError {
+      #expect(error.message.contains("it is a directory"))
+      #expect(!error.help.isEmpty)
+    }
+  }
+}
