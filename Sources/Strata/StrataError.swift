@@ -12,3 +12,22 @@ public protocol StrataError: Error, CustomStringConvertible {
 extension StrataError {
   public var description: String { message }
 }
+
+/// The errors of the lower-level public APIs (`Connection.executeScript`, `CSVReader`) are
+/// `StrataError`s too, so an app always has a message and a help to show. (`SQLiteError` keeps
+/// its own `message`, SQLite's words; its `description` says what failed.)
+extension ScriptError: StrataError {
+  public var message: String {
+    "statement \(statementNumber) of the script (line \(line)) failed: \(underlying)"
+  }
+
+  public var help: String {
+    "Fix the statement on line \(line). The statements before it have run, unless the script "
+      + "ran inside a transaction that was rolled back."
+  }
+}
+
+extension CSVError: StrataError {
+  public var message: String { "line \(line), column \(column): \(reason)" }
+  public var help: String { SeedError.malformed(file: "", self).help }
+}

@@ -24,23 +24,47 @@ enum CommonOptions {
   static let busyTimeout = OptionSpec.value(
     "busy-timeout",
     "ms",
-    help: "How long to wait for another process's write lock (default: 10000)."
+    help:
+      "How long to wait for another process's write lock (default: \(Connection.defaultBusyTimeout))."
+  )
+
+  static let followSymlinks = OptionSpec.flag(
+    "follow-symlinks",
+    help: "Read migration and seed files that are symbolic links to files outside their folder."
   )
 
   /// The options every database command takes.
-  static let databaseOptions = [database, migrations, format, quiet, busyTimeout]
+  static let databaseOptions = [database, migrations, format, quiet, busyTimeout, followSymlinks]
 
+  /// The database path, checked before any command looks at it: an empty `--database` is a
+  /// usage error (it would name the current folder), and a named pipe, a device, a symbolic
+  /// link loop or a folder without search permission is reported as what it is, never as "no
+  /// database yet".
   static func databaseURL(
     _ arguments: ParsedArguments,
     _ context: CommandContext
-  ) -> (
+  ) throws -> (
     url: URL, isDefault: Bool
   ) {
-    DatabaseLocation.resolve(
+    try rejectEmptyPaths(arguments)
+    let location = DatabaseLocation.resolve(
       explicit: arguments.value("database"),
       environment: context.environment,
       currentDirectory: context.currentDirectory
     )
+    try checkDatabasePath(location.url)
+    return location
+  }
+
+  /// A path option given as an empty string (`--database=`) is a usage error.
+  static func rejectEmptyPaths(_ arguments: ParsedArguments) throws {
+    for name in ["database", "migrations", "seeds", "template", "output"]
+    where arguments.value(name) == "" {
+      throw UsageError(
+        message: "--\(name) needs a path; it was given an empty value",
+        help: "Name a path, such as --\(name)=\(name == "database" ? "data.sqlite3" : name)."
+      )
+    }
   }
 
   /// The migrations folder as given (for messages) and as a URL.
@@ -101,8 +125,13 @@ enum CommonOptions {
   ) throws
     -> MigrationSet
   {
+    try rejectEmptyPaths(arguments)
     let directory = migrationsDirectory(arguments, context)
-    return try MigrationSet(directory: directory.url, displayPath: directory.shown)
+    return try MigrationSet(
+      directory: directory.url,
+      displayPath: directory.shown,
+      followSymlinks: arguments.flag("follow-symlinks")
+    )
   }
 
   static func format(_ arguments: ParsedArguments) -> OutputFormat {
@@ -110,7 +139,7 @@ enum CommonOptions {
   }
 
   static func busyTimeout(_ arguments: ParsedArguments) throws -> Int {
-    Int(try arguments.integer("busy-timeout", minimum: 0) ?? 10_000)
+    Int(try arguments.integer("busy-timeout", minimum: 0) ?? Int64(Connection.defaultBusyTimeout))
   }
 
   /// The path as the user would recognise it: relative to the working directory when inside it.

@@ -23,3 +23,171 @@ func removeStaleFiles(in folder: URL, prefix: String, suffixes: [String], olderT
     try? FileManager.default.removeItem(atPath: path)
   }
 }
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// What is at a path, found with `stat` alone: opening a named pipe blocks until a writer
+/// comes, so nothing strata reads is opened before its type is known.
+package enum PathStatus: Equatable, Sendable {
+  /// A regular file (or a symbolic link to one).
+  case regular
+  /// A directory (or a link to one).
+  case directory
+  /// Nothing there, and no dangling symbolic link either.
+  case missing
+  /// Something that is not a file: `kind` says what ("a named pipe (FIFO)", …).
+  case special(kind: String)
+  /// The path cannot be followed: a symbolic link loop, a dangling link, a folder without
+  /// search permission, a file where a folder should be. `reason` names the real problem.
+  case unreachable(reason: String)
+}
+
+/// What is at `path`, without opening it.
+package func pathStatus(atPath path: String) -> PathStatus {
+  guard !path.isEmpty else { return .unreachable(reason: "the path is empty") }
+  var info = stat()
+  guard stat(path, &info) == 0 else { return statFailure(path: path, code: errno) }
+  switch info.st_mode & S_IFMT {
+  case S_IFREG: return .regular
+  case S_IFDIR: return .directory
+  case S_IFIFO: return .special(kind: "a named pipe (FIFO)")
+  case S_IFCHR: return .special(kind: "a character device")
+  case S_IFBLK: return .special(kind: "a block device")
+  case S_IFSOCK: return .special(kind: "a socket")
+  default: return .special(kind: "not a regular file")
+  }
+}
+
+/// Why `stat` failed, in words that name the path's real problem.
+private func statFailure(path: String, code: Int32) -> PathStatus {
+  switch code {
+  case ENOENT:
+    var link = stat()
+    if lstat(path, &link) == 0, (link.st_mode & S_IFMT) == S_IFLNK {
+      let target = (try? FileManager.default.destinationOfSymbolicLink(atPath: path)) ?? "?"
+      return .unreachable(reason: "it is a symbolic link to \(target), which does not exist")
+    }
+    return .missing
+  case ELOOP:
+    return .unreachable(
+      reason: "it is a symbolic link loop (a link that leads back to itself)"
+    )
+  case EACCES:
+    let folder = firstAncestor(of: path) { access($0, X_OK) != 0 }
+    return .unreachable(
+      reason: "permission denied: "
+        + (folder.map { "the folder \($0) cannot be searched (it lacks x permission)" }
+          ?? "a folder on the path cannot be searched")
+    )
+  case ENOTDIR:
+    let file = firstAncestor(of: path) { !isDirectory(atPath: $0) }
+    return .unreachable(
+      reason: (file.map { "\($0) is a file" } ?? "a part of the path is a file")
+        + ", not a folder"
+    )
+  case ENAMETOOLONG:
+    return .unreachable(reason: "the path is too long")
+  default:
+    return .unreachable(reason: String(cString: strerror(code)))
+  }
+}
+
+/// The first existing folder above `path` (from the root down) for which `test` holds.
+private func firstAncestor(of path: String, where test: (String) -> Bool) -> String? {
+  let parts = path.split(separator: "/", omittingEmptySubsequences: true).dropLast()
+  var current = path.hasPrefix("/") ? "" : "."
+  for part in parts {
+    current += "/" + part
+    var info = stat()
+    guard stat(current, &info) == 0 else { return nil }
+    if test(current) { return current }
+  }
+  return nil
+}
+
+/// Why `path` cannot be read as an ordinary file, or nil when it can: the one rule for the
+/// database, templates, and the files of the migrations and seeds folders.
+///
+/// - Parameter allowsStreams: a seed file named on the command line may be standard input
+///   (`/dev/stdin`) or a pipe, which is read once; nothing else may.
+package func regularFileProblem(atPath path: String, allowsStreams: Bool = false) -> String? {
+  switch pathStatus(atPath: path) {
+  case .regular: return nil
+  case .directory: return "it is a directory, not a file"
+  case .missing: return "it does not exist"
+  case .special(let kind):
+    if allowsStreams, kind == "a named pipe (FIFO)" || kind == "a character device" {
+      return nil
+    }
+    return "it is \(kind), not a regular file"
+  case .unreachable(let reason): return reason
+  }
+}
+
+/// Why the entry `name` of `folder` may not be read as one of its files, or nil: it must be a
+/// regular file, and unless `followSymlinks`, a symbolic link must lead to a file inside the
+/// folder (a link to `../.env` would print a secret in an error or a dry run).
+package func folderFileProblem(
+  folder: String,
+  name: String,
+  followSymlinks: Bool
+) -> String? {
+  let path = folder.hasSuffix("/") ? folder + name : folder + "/" + name
+  if let problem = regularFileProblem(atPath: path) { return problem }
+  guard !followSymlinks else { return nil }
+  var link = stat()
+  guard lstat(path, &link) == 0, (link.st_mode & S_IFMT) == S_IFLNK else { return nil }
+  guard let realFolder = realPath(folder), let realFile = realPath(path),
+    realFile.hasPrefix(realFolder.hasSuffix("/") ? realFolder : realFolder + "/")
+  else {
+    let target = realPath(path) ?? "?"
+    return "it is a symbolic link to \(target), outside the folder; strata does not follow "
+      + "links out of its folders unless told to (--follow-symlinks)"
+  }
+  return nil
+}
+
+/// `path` with every symbolic link resolved, or nil.
+func realPath(_ path: String) -> String? {
+  guard let resolved = realpath(path, nil) else { return nil }
+  defer { free(resolved) }
+  return String(cString: resolved)
+}
+
+/// The `*.csv` names directly in a seeds folder (hidden files and folders skipped), each
+/// checked by `folderFileProblem`; every failure is a `SeedError`, never a raw system error.
+func seedFileNames(in directory: URL, shown: String, followSymlinks: Bool) throws -> [String] {
+  func failure(_ file: String, _ reason: String) -> SeedError {
+    .malformed(file: file, CSVError(.readFailed, line: 1, column: 1, detail: reason))
+  }
+  switch pathStatus(atPath: directory.path) {
+  case .directory: break
+  case .missing: throw SeedError.directoryNotFound(path: shown)
+  case .regular, .special: throw failure(shown, "it is not a folder")
+  case .unreachable(let reason): throw failure(shown, reason)
+  }
+  let names: [String]
+  do {
+    names = try FileManager.default.contentsOfDirectory(atPath: directory.path)
+  } catch {
+    throw failure(shown, "the folder cannot be listed (\(error.localizedDescription))")
+  }
+  return try names.filter { name in
+    guard !name.hasPrefix("."), name.lowercased().hasSuffix(".csv") else { return false }
+    if pathStatus(atPath: directory.appendingPathComponent(name).path) == .directory {
+      return false
+    }
+    if let problem = folderFileProblem(
+      folder: directory.path,
+      name: name,
+      followSymlinks: followSymlinks
+    ) {
+      throw failure(shown.hasSuffix("/") ? shown + name : shown + "/" + name, problem)
+    }
+    return true
+  }
+}

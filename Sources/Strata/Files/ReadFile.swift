@@ -9,7 +9,7 @@ import Darwin
 /// Plain POSIX reads: reading a thousand small migration files through `URL` and `Data`
 /// costs more than `strata status` may take.
 func readFile(atPath path: String) -> [UInt8]? {
-  readFile(opening: { open(path, O_RDONLY) })
+  readFile(opening: { open(path, O_RDONLY | O_NONBLOCK) })
 }
 
 /// Reads many files of one folder, opening each relative to the folder (`openat`), which
@@ -34,10 +34,12 @@ final class DirectoryReader: @unchecked Sendable {
 
   /// The bytes of the regular file `name` in the folder, or nil.
   func read(_ name: String) -> [UInt8]? {
-    readFile(opening: { openat(descriptor, name, O_RDONLY) })
+    readFile(opening: { openat(descriptor, name, O_RDONLY | O_NONBLOCK) })
   }
 }
 
+/// Opens without blocking (`O_NONBLOCK`: a named pipe would wait for a writer forever), then
+/// reads only a regular file; `O_NONBLOCK` changes nothing for one.
 private func readFile(opening: () -> Int32) -> [UInt8]? {
   let descriptor = opening()
   guard descriptor >= 0 else { return nil }

@@ -20,11 +20,21 @@ public struct MigrationSet: Sendable {
   /// Reads every `.sql` file of `url`, rejecting the whole folder on the first bad file, so
   /// nothing touches the database while the files are wrong.
   ///
-  /// - Parameter displayPath: how messages name the folder (default: `url`'s path).
-  public init(directory url: URL, displayPath: String? = nil) throws {
+  /// - Parameters:
+  ///   - displayPath: how messages name the folder (default: `url`'s path).
+  ///   - followSymlinks: read files that are symbolic links to files outside the folder
+  ///     (refused by default: a link to a `.env` would print its secrets).
+  public init(directory url: URL, displayPath: String? = nil, followSymlinks: Bool = false) throws {
     let shown = displayPath ?? url.path
     guard isDirectory(atPath: url.path) else {
-      throw MigrationError.directoryNotFound(path: shown)
+      switch pathStatus(atPath: url.path) {
+      case .unreachable(let reason): throw MigrationError.unreadable(file: shown, reason: reason)
+      case .regular:
+        throw MigrationError.unreadable(file: shown, reason: "it is a file, not a folder")
+      case .special(let kind):
+        throw MigrationError.unreadable(file: shown, reason: "it is \(kind), not a folder")
+      case .missing, .directory: throw MigrationError.directoryNotFound(path: shown)
+      }
     }
     let names: [String]
     do {
@@ -36,7 +46,14 @@ public struct MigrationSet: Sendable {
       throw MigrationError.unreadable(file: shown, reason: DirectoryReader.openError)
     }
     try self.init(fileNames: names, directory: shown) { name in
-      folder.read(name).map { .success($0) } ?? .failure("permission denied or not a file")
+      if let problem = folderFileProblem(
+        folder: url.path,
+        name: name,
+        followSymlinks: followSymlinks
+      ) {
+        return .failure(FileReadFailure(stringLiteral: problem))
+      }
+      return folder.read(name).map { .success($0) } ?? .failure("permission denied or not a file")
     }
   }
 

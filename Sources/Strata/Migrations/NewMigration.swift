@@ -17,7 +17,15 @@ extension MigrationSet {
     else {
       throw MigrationError.invalidName(name: rawName)
     }
-    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    do {
+      try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    } catch {
+      let reason = (error as NSError).localizedFailureReason ?? error.localizedDescription
+      throw MigrationError.unreadable(
+        file: directory.path,
+        reason: "the folder could not be created (\(reason))"
+      )
+    }
     let existing = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
     var newest: Int64 = 0
     var newestFile = ""

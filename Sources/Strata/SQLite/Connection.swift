@@ -39,8 +39,21 @@ public final class Connection {
     #endif
   }()
 
+  /// How long a connection waits for another process's lock, in milliseconds, unless told
+  /// otherwise: the one default for apps, `DatabaseSetup`, `openDatabase` and the CLI.
+  public static let defaultBusyTimeout = 10_000
+
   /// Opens `path`. The default busy timeout lets a second process wait for a writer.
-  public init(path: String, mode: OpenMode = .readWriteCreate, busyTimeout: Int = 5_000) throws {
+  ///
+  /// - Parameter foreignKeys: enforce foreign keys (`PRAGMA foreign_keys = ON`), as strata's
+  ///   own connections do; SQLite's default is off, which lets an app write orphan rows that
+  ///   fail the next migration.
+  public init(
+    path: String,
+    mode: OpenMode = .readWriteCreate,
+    busyTimeout: Int = Connection.defaultBusyTimeout,
+    foreignKeys: Bool = true
+  ) throws {
     Self.configured
     var flags: Int32 = SQLITE_OPEN_NOMUTEX
     switch mode {
@@ -72,6 +85,9 @@ public final class Connection {
     sqlite3_extended_result_codes(db, 1)
     self.busyTimeout = Int32(clamping: busyTimeout)
     sqlite3_busy_timeout(db, self.busyTimeout)
+    if foreignKeys {
+      sqlite3_exec(db, "PRAGMA foreign_keys = ON", nil, nil, nil)
+    }
   }
 
   /// An in-memory database, private to this connection.

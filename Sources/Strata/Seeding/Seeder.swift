@@ -27,27 +27,24 @@ public struct Seeder {
   /// `template.sqlite3`) and hidden files are skipped. Each loads into the table named by its
   /// stem.
   ///
+  /// A `.csv` entry that is not a regular file (a named pipe would block forever), or a
+  /// symbolic link out of the folder, is an error unless `followSymlinks` allows the link.
+  ///
   /// - Parameter displayPath: how the folder is shown in messages (default: its path).
-  public static func files(in directory: URL, displayPath: String? = nil) throws -> [SeedFile] {
+  public static func files(
+    in directory: URL,
+    displayPath: String? = nil,
+    followSymlinks: Bool = false
+  ) throws -> [SeedFile] {
     let shown = displayPath ?? directory.path
-    guard isDirectory(atPath: directory.path) else {
-      throw SeedError.directoryNotFound(path: shown)
-    }
-    let names = try FileManager.default.contentsOfDirectory(atPath: directory.path)
-    return names.filter { name in
-      guard !name.hasPrefix("."), name.lowercased().hasSuffix(".csv") else { return false }
-      var isFolder: ObjCBool = false
-      let path = directory.appendingPathComponent(name).path
-      return FileManager.default.fileExists(atPath: path, isDirectory: &isFolder)
-        && !isFolder.boolValue
-    }
-    .sorted()
-    .map { name in
-      SeedFile(
-        url: directory.appendingPathComponent(name),
-        displayPath: shown.hasSuffix("/") ? shown + name : shown + "/" + name
-      )
-    }
+    let names = try seedFileNames(in: directory, shown: shown, followSymlinks: followSymlinks)
+    return names.sorted()
+      .map { name in
+        SeedFile(
+          url: directory.appendingPathComponent(name),
+          displayPath: shown.hasSuffix("/") ? shown + name : shown + "/" + name
+        )
+      }
   }
 
   /// The SHA-256 (hex) of a file's bytes, as the ledger records it.

@@ -29,7 +29,9 @@ public struct DatabaseLocation: Sendable {
   /// On Apple platforms, `FileManager`'s `.documentDirectory` (the app's sandbox). On Linux,
   /// the XDG rule, since Foundation there ignores `$HOME` and misreads `user-dirs.dirs`:
   /// `$XDG_DOCUMENTS_DIR`, else that line of `$XDG_CONFIG_HOME/user-dirs.dirs` (default
-  /// `~/.config`) with quotes removed and `$HOME` expanded, else `$HOME/Documents`.
+  /// `~/.config`) with quotes removed and `$HOME` expanded, else `$HOME/Documents`. A relative
+  /// value is invalid by the XDG spec and ignored, in the variable and the file alike (taken
+  /// from the current directory, the database would move with `cd`).
   public static func documentsDirectory(environment: [String: String]) -> URL {
     #if os(Linux)
     return xdgDocumentsDirectory(environment: environment)
@@ -43,13 +45,17 @@ public struct DatabaseLocation: Sendable {
 
   static func xdgDocumentsDirectory(environment: [String: String]) -> URL {
     let home = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? NSHomeDirectory()
-    if let explicit = environment["XDG_DOCUMENTS_DIR"], !explicit.isEmpty {
-      return URL(fileURLWithPath: expand(explicit, home: home))
+    if let explicit = environment["XDG_DOCUMENTS_DIR"],
+      let path = absoluteXDGPath(explicit, home: home)
+    {
+      return URL(fileURLWithPath: path)
     }
     let configHome =
-      environment["XDG_CONFIG_HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? home + "/.config"
+      environment["XDG_CONFIG_HOME"].flatMap { absoluteXDGPath($0, home: home) }
+      ?? home + "/.config"
     let dirsFile = configHome + "/user-dirs.dirs"
-    if let text = try? String(contentsOfFile: dirsFile, encoding: .utf8) {
+    // Read only when it is a regular file: a named pipe there must not block strata.
+    if let bytes = readFile(atPath: dirsFile), let text = String(validating: bytes, as: UTF8.self) {
       for rawLine in text.split(whereSeparator: \.isNewline) {
         let line = rawLine.trimmingCharacters(in: .whitespaces)
         guard line.hasPrefix("XDG_DOCUMENTS_DIR=") else { continue }
@@ -57,11 +63,18 @@ public struct DatabaseLocation: Sendable {
         if value.count >= 2, value.hasPrefix("\""), value.hasSuffix("\"") {
           value = String(value.dropFirst().dropLast())
         }
-        let path = expand(value, home: home)
-        if path.hasPrefix("/") { return URL(fileURLWithPath: path) }
+        if let path = absoluteXDGPath(value, home: home) { return URL(fileURLWithPath: path) }
       }
     }
     return URL(fileURLWithPath: home).appendingPathComponent("Documents")
+  }
+
+  /// `value` with `$HOME` or `~` expanded, when that gives an absolute path; nil for an empty
+  /// or relative value, which the XDG spec says to ignore.
+  private static func absoluteXDGPath(_ value: String, home: String) -> String? {
+    guard !value.isEmpty else { return nil }
+    let path = expand(value, home: home)
+    return path.hasPrefix("/") ? path : nil
   }
 
   private static func expand(_ value: String, home: String) -> String {

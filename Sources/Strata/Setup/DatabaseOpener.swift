@@ -22,6 +22,17 @@ public enum DatabaseOpenError: StrataError, Equatable {
   case hotJournal(path: String)
   /// SQLite refused to open or read the file.
   case sqlite(path: String, SQLiteError)
+  /// The path names a named pipe, a device or a socket: never opened (a pipe would block
+  /// forever, a device would fail at the first commit).
+  case notAFile(path: String, kind: String)
+  /// The path cannot be followed (a symbolic link loop, a dangling link, a folder without
+  /// search permission, a file where a folder should be): `reason` says which.
+  case unreachable(path: String, reason: String)
+  /// The folder that should hold the database is a file (or something else that is not a
+  /// folder).
+  case folderIsNotAFolder(path: String, folder: String)
+  /// Creating the database's folder failed.
+  case folderNotCreated(path: String, folder: String, reason: String)
 
   public var message: String {
     switch self {
@@ -54,6 +65,15 @@ public enum DatabaseOpenError: StrataError, Equatable {
     case .sqlite(let path, let error):
       "cannot use \(path): \(error.message) (SQLite error \(error.extendedCode)); "
         + "nothing was changed"
+    case .notAFile(let path, let kind):
+      "\(path) is \(kind), not a database file; strata did not open it and nothing was changed"
+    case .unreachable(let path, let reason):
+      "cannot use \(path): \(reason); nothing was changed"
+    case .folderIsNotAFolder(let path, let folder):
+      "cannot create \(path): \(folder) is a file, not a folder; nothing was created"
+    case .folderNotCreated(let path, let folder, let reason):
+      "cannot create \(path): the folder \(folder) could not be created (\(reason)); "
+        + "nothing was created"
     }
   }
 
@@ -86,6 +106,16 @@ public enum DatabaseOpenError: StrataError, Equatable {
       SQLiteError.lockedHelp
     case .sqlite:
       "Check that the file is a complete SQLite database ('sqlite3 FILE \"PRAGMA integrity_check\"')."
+    case .notAFile:
+      "Point --database at a regular SQLite file, or at a path where none exists yet."
+    case .unreachable:
+      "Fix what the message names (a link, a folder's permissions), or point --database (or "
+        + "$STRATA_DATABASE) at another path."
+    case .folderIsNotAFolder(_, let folder):
+      "Move the file \(folder) aside, or point --database (or $STRATA_DATABASE) at a path in "
+        + "an existing folder."
+    case .folderNotCreated(_, let folder, _):
+      "Create \(folder) yourself (mkdir -p), or point --database at a path in an existing folder."
     }
   }
 }
@@ -112,10 +142,11 @@ public enum DatabaseAccess: Sendable {
 public func openDatabase(
   at url: URL,
   access: DatabaseAccess,
-  busyTimeout: Int = 5_000,
+  busyTimeout: Int = Connection.defaultBusyTimeout,
   createsFolder: Bool = false
 ) throws -> Connection {
   let path = url.path
+  try checkDatabasePath(url)
   switch databaseFileKind(at: path) {
   case .directory:
     throw DatabaseOpenError.isDirectory(path: path)
@@ -149,7 +180,9 @@ public func openDatabase(
       // its journal. A read-only connection cannot roll it back; a connection that may write
       // does so as it opens, exactly as the next writer would: the file returns to its last
       // committed state. Then read as asked.
-      guard isWritable(path), isWritableFolder(url.deletingLastPathComponent().path) else {
+      guard isWritable(path),
+        isWritableFolder(resolvingSymlinks(url).deletingLastPathComponent().path)
+      else {
         throw DatabaseOpenError.hotJournal(path: path)
       }
       _ = try connect(path, mode: .readWrite, access: .read, busyTimeout: busyTimeout)
@@ -158,7 +191,7 @@ public func openDatabase(
   } catch let error as SQLiteError {
     if error.isNotADatabase { throw DatabaseOpenError.notADatabase(path: path) }
     if error.isHotJournal { throw DatabaseOpenError.hotJournal(path: path) }
-    let folder = url.deletingLastPathComponent().path
+    let folder = resolvingSymlinks(url).deletingLastPathComponent().path
     if access == .read, error.isReadOnly, isWALDatabase(at: path), !isWritableFolder(folder) {
       throw DatabaseOpenError.walInReadOnlyFolder(path: path, folder: folder)
     }
@@ -176,10 +209,8 @@ private func connect(
   busyTimeout: Int
 ) throws -> Connection {
   let connection = try Connection(path: path, mode: mode, busyTimeout: busyTimeout)
+  // Foreign keys are on: every `Connection` turns them on unless told not to.
   _ = try connection.scalar("SELECT count(*) FROM sqlite_master")
-  if access != .read {
-    try connection.execute("PRAGMA foreign_keys = ON")
-  }
   return connection
 }
 
@@ -202,11 +233,15 @@ private func isWritableFolder(_ folder: String) -> Bool {
 /// created by writing a new file: either needs a writable folder. Checked before anything is
 /// written, so that SQLite's "attempt to write a readonly database" never comes half-way
 /// through, and for root too (which ignores the folder's permission bits).
+///
+/// A symbolic link is followed first: SQLite writes the journal beside the file the link
+/// leads to, so that file's folder is the one that must be writable.
 func checkWritableFolder(for url: URL) throws {
-  let folder = url.deletingLastPathComponent().path
+  let resolved = resolvingSymlinks(url)
+  let folder = resolved.deletingLastPathComponent().path
   guard !isWritableFolder(folder) else { return }
   throw DatabaseOpenError.folderReadOnly(
-    path: url.path,
+    path: resolved == url ? url.path : "\(url.path) (a symbolic link to \(resolved.path))",
     folder: folder,
     creating: databaseFileKind(at: url.path) == .missing
   )
@@ -216,9 +251,44 @@ func checkWritableFolder(for url: URL) throws {
 /// reports it missing.
 func prepareFolder(for url: URL, creating: Bool) throws {
   let folder = url.deletingLastPathComponent()
-  if creating {
-    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-  } else if !isDirectory(atPath: folder.path) {
+  switch pathStatus(atPath: folder.path) {
+  case .directory:
+    return
+  case .regular, .special:
+    throw DatabaseOpenError.folderIsNotAFolder(path: url.path, folder: folder.path)
+  case .unreachable(let reason):
+    throw DatabaseOpenError.unreachable(path: url.path, reason: "its folder: \(reason)")
+  case .missing where !creating:
     throw DatabaseOpenError.folderMissing(path: url.path, folder: folder.path)
+  case .missing:
+    do {
+      try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    } catch {
+      throw DatabaseOpenError.folderNotCreated(
+        path: url.path,
+        folder: folder.path,
+        reason: (error as NSError).localizedFailureReason ?? error.localizedDescription
+      )
+    }
   }
+}
+
+/// Refuses, before anything opens it, a database path that is neither a regular file, a
+/// directory (reported by the opener) nor nothing: a named pipe would block the open forever,
+/// a device fails only at the first commit, and a symbolic link loop or a folder without search
+/// permission must not read as "no database yet".
+public func checkDatabasePath(_ url: URL) throws {
+  switch pathStatus(atPath: url.path) {
+  case .regular, .directory, .missing:
+    return
+  case .special(let kind):
+    throw DatabaseOpenError.notAFile(path: url.path, kind: kind)
+  case .unreachable(let reason):
+    throw DatabaseOpenError.unreachable(path: url.path, reason: reason)
+  }
+}
+
+/// `url` with its symbolic links resolved, when it exists.
+func resolvingSymlinks(_ url: URL) -> URL {
+  realPath(url.path).map { URL(fileURLWithPath: $0) } ?? url
 }

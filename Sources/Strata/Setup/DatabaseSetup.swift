@@ -6,9 +6,9 @@ import Foundation
 /// ```swift
 /// let setup = DatabaseSetup(
 ///   database: DatabaseSetup.documentsDatabase(),
-///   migrations: Bundle.module.url(forResource: "migrations", withExtension: nil),
-///   template: Bundle.module.url(
-///     forResource: "template", withExtension: "sqlite3", subdirectory: "seeds"))
+///   migrations: try DatabaseSetup.resource("migrations", in: .module),
+///   template: try DatabaseSetup.resource(
+///     "template", withExtension: "sqlite3", subdirectory: "seeds", in: .module))
 /// let report = try setup.run()
 /// ```
 ///
@@ -17,8 +17,10 @@ import Foundation
 public struct DatabaseSetup: Sendable {
   /// The database file.
   public var database: URL
-  /// The migrations folder (on disk or a bundle's resource folder); nil for none.
-  public var migrations: URL?
+  /// The migrations folder (on disk or a bundle's resource folder). Not optional: a
+  /// resource folder that did not end up in the bundle must fail, not set up an empty
+  /// database at version 0 (see `resource(_:withExtension:subdirectory:in:)`).
+  public var migrations: URL
   /// A template database to copy when the file does not exist; nil to start empty.
   public var template: URL?
   /// A folder of CSV seed files (file stem = table); nil for none.
@@ -26,17 +28,56 @@ public struct DatabaseSetup: Sendable {
   /// Create the database's folder when missing (the documents folder may not exist yet).
   public var createsFolder = true
   /// How long to wait for another process's write lock, in milliseconds.
-  public var busyTimeout = 10_000
+  public var busyTimeout = Connection.defaultBusyTimeout
+  /// Read migration and seed files that are symbolic links out of their folder (refused by
+  /// default: a link to a `.env` would print its secrets).
+  public var followsSymlinks = false
   /// How messages name the migrations folder (default: its path).
   public var migrationsDisplayPath: String?
   /// How messages and the report name the seeds folder (default: its path).
   public var seedsDisplayPath: String?
 
-  public init(database: URL, migrations: URL?, template: URL? = nil, seeds: URL? = nil) {
+  public init(database: URL, migrations: URL, template: URL? = nil, seeds: URL? = nil) {
     self.database = database
     self.migrations = migrations
     self.template = template
     self.seeds = seeds
+  }
+
+  /// An optional migrations URL (such as `Bundle.url(forResource:…)`) is refused at compile
+  /// time: nil used to set up an empty database at version 0 without a word.
+  @available(
+    *,
+    unavailable,
+    message: "pass a URL: use DatabaseSetup.resource(_:in:), which throws when it is missing"
+  )
+  public init(database: URL, migrations: URL?, template: URL? = nil, seeds: URL? = nil) {
+    fatalError("unavailable")
+  }
+
+  /// The URL of a resource the app bundles (the migrations folder, the template, the seeds
+  /// folder), or `SetupError.resourceMissing` naming it: a resource left out of the bundle is
+  /// an error at launch, never a silently empty database.
+  public static func resource(
+    _ name: String,
+    withExtension fileExtension: String? = nil,
+    subdirectory: String? = nil,
+    in bundle: Bundle
+  ) throws -> URL {
+    guard
+      let url = bundle.url(
+        forResource: name,
+        withExtension: fileExtension,
+        subdirectory: subdirectory
+      )
+    else {
+      let file = fileExtension.map { "\(name).\($0)" } ?? name
+      throw SetupError.resourceMissing(
+        name: subdirectory.map { "\($0)/\(file)" } ?? file,
+        bundle: bundle.bundlePath
+      )
+    }
+    return url
   }
 
   /// `data.sqlite3` (or `name`) in the user's documents folder.
@@ -51,10 +92,13 @@ public struct DatabaseSetup: Sendable {
   /// when the database has versions these migrations don't know.
   @discardableResult
   public func run() throws -> SetupReport {
-    let set =
-      try migrations.map { try MigrationSet(directory: $0, displayPath: migrationsDisplayPath) }
-      ?? MigrationSet([])
+    let set = try MigrationSet(
+      directory: migrations,
+      displayPath: migrationsDisplayPath,
+      followSymlinks: followsSymlinks
+    )
     let path = database.path
+    try checkDatabasePath(database)
     switch databaseFileKind(at: path) {
     case .directory: throw DatabaseOpenError.isDirectory(path: path)
     case .notSQLite: throw DatabaseOpenError.notADatabase(path: path)
@@ -120,9 +164,13 @@ public struct DatabaseSetup: Sendable {
   /// transaction; when every file is recorded nothing is written.
   private func seedNewFiles(_ connection: Connection) throws -> [String] {
     guard let seeds else { return [] }
-    let report = try Seeder(connection: connection).seed(
-      directory: seeds,
+    let files = try Seeder.files(
+      in: seeds,
       displayPath: seedsDisplayPath,
+      followSymlinks: followsSymlinks
+    )
+    let report = try Seeder(connection: connection).seed(
+      files,
       options: SeedOptions(mode: .missing, onlyUnrecorded: true)
     )
     return report.loadedFiles
@@ -131,8 +179,12 @@ public struct DatabaseSetup: Sendable {
   /// The template's history must agree with the files: same checksums, no unknown versions.
   static func checkTemplate(_ template: URL, against set: MigrationSet) throws {
     try TemplateInstaller.verify(template)
-    let connection = try Connection(path: template.path, mode: .immutable)
-    let plan = try Migrator(set).plan(connection)
+    let plan: MigrationPlan
+    do {
+      plan = try Migrator(set).plan(Connection(path: template.path, mode: .immutable))
+    } catch let error as SQLiteError {
+      throw SetupError.templateInvalid(path: template.path, reason: error.message)
+    }
     let problems = Migrator(set).problems(in: plan).filter {
       if case .outOfOrder = $0 { return false }
       return true

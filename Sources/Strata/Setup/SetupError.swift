@@ -1,5 +1,7 @@
 /// Setting up a database at launch (template, migrations, seeds) failed.
 public enum SetupError: StrataError, Equatable {
+  /// A resource the app bundles (migrations, template, seeds) is not in the bundle.
+  case resourceMissing(name: String, bundle: String)
   /// `--template` (or the app's template URL) names no file.
   case templateMissing(path: String)
   /// The template is not a complete SQLite database; no database was created.
@@ -19,6 +21,8 @@ public enum SetupError: StrataError, Equatable {
 
   public var message: String {
     switch self {
+    case .resourceMissing(let name, let bundle):
+      "the resource \(name) is not in the bundle \(bundle); no database was created or changed"
     case .templateMissing(let path):
       "template \(path) does not exist; no database was created"
     case .templateInvalid(let path, let reason):
@@ -41,6 +45,9 @@ public enum SetupError: StrataError, Equatable {
 
   public var help: String {
     switch self {
+    case .resourceMissing(let name, _):
+      "Add \(name) to the target's resources (resources: [.copy(\"\(name)\")] in Package.swift, "
+        + "or the app target's Copy Bundle Resources) and build again."
     case .templateMissing:
       "Build it with 'strata template', or leave out --template to start from an empty database."
     case .templateInvalid:

@@ -17,6 +17,9 @@ enum TemplateInstaller {
   /// Checks that `template` is a complete SQLite database: the header, then `quick_check`.
   static func verify(_ template: URL) throws {
     let path = template.path
+    if let problem = regularFileProblem(atPath: path), pathStatus(atPath: path) != .missing {
+      throw SetupError.templateInvalid(path: path, reason: problem)
+    }
     switch databaseFileKind(at: path) {
     case .missing: throw SetupError.templateMissing(path: path)
     case .directory: throw SetupError.templateInvalid(path: path, reason: "it is a directory")

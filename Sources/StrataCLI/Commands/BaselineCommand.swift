@@ -20,7 +20,7 @@ enum BaselineCommand: Command {
       throw UsageError(message: "missing --version", help: "Usage: strata baseline --version V")
     }
     let migrations = try CommonOptions.loadMigrations(arguments, context)
-    let location = CommonOptions.databaseURL(arguments, context)
+    let location = try CommonOptions.databaseURL(arguments, context)
     let connection = try DatabaseSession.open(
       location,
       forWriting: true,

@@ -26,7 +26,7 @@ enum InitCommand: Command {
   )
 
   static func run(_ arguments: ParsedArguments, _ context: CommandContext) throws -> Int32 {
-    let location = CommonOptions.databaseURL(arguments, context)
+    let location = try CommonOptions.databaseURL(arguments, context)
     let migrations = CommonOptions.migrationsDirectory(arguments, context)
     var setup = DatabaseSetup(
       database: location.url,
@@ -38,6 +38,7 @@ enum InitCommand: Command {
     setup.seedsDisplayPath = CommonOptions.seedsDirectory(arguments, context).shown
     setup.createsFolder = location.isDefault
     setup.busyTimeout = try CommonOptions.busyTimeout(arguments)
+    setup.followsSymlinks = arguments.flag("follow-symlinks")
     let report = try setup.run()
     let database = CommonOptions.shown(location.url, context)
     context.finished(
@@ -92,7 +93,7 @@ enum InitCommand: Command {
     }
     let url = CommonOptions.seedsDirectory(arguments, context).url
       .appendingPathComponent("template.sqlite3")
-    return databaseFileKind(at: url.path) == .missing ? nil : url
+    return pathStatus(atPath: url.path) == .missing ? nil : url
   }
 
   /// The seeds folder: one named with --seeds or $STRATA_SEEDS must exist; the default

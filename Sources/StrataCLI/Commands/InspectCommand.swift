@@ -35,7 +35,7 @@ enum InspectCommand: Command {
     options: [
       CommonOptions.database, CommonOptions.migrations, format,
       .flag("diff", help: "Compare the schema with what the migrations produce; exit 1 on drift."),
-      CommonOptions.quiet, CommonOptions.busyTimeout,
+      CommonOptions.quiet, CommonOptions.busyTimeout, CommonOptions.followSymlinks,
     ]
   )
 
@@ -54,7 +54,7 @@ enum InspectCommand: Command {
         help: "Run 'strata inspect --diff' without table names."
       )
     }
-    let location = CommonOptions.databaseURL(arguments, context)
+    let location = try CommonOptions.databaseURL(arguments, context)
     let busyTimeout = try CommonOptions.busyTimeout(arguments)
     let shown = CommonOptions.shown(location.url, context)
     let connection = try open(location.url, shown: shown, busyTimeout: busyTimeout)

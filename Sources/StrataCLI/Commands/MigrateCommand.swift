@@ -31,7 +31,7 @@ enum MigrateCommand: Command {
       allowOutOfOrder: arguments.flag("allow-out-of-order")
     )
     let migrations = try CommonOptions.loadMigrations(arguments, context)
-    let location = CommonOptions.databaseURL(arguments, context)
+    let location = try CommonOptions.databaseURL(arguments, context)
     let connection = try DatabaseSession.open(
       location,
       forWriting: !options.dryRun,

@@ -21,7 +21,7 @@ enum RollbackCommand: Command {
       throw UsageError(message: "--steps and --to cannot be used together")
     }
     let migrations = try CommonOptions.loadMigrations(arguments, context)
-    let location = CommonOptions.databaseURL(arguments, context)
+    let location = try CommonOptions.databaseURL(arguments, context)
     let connection = try DatabaseSession.open(
       location,
       forWriting: !arguments.flag("dry-run"),

@@ -42,6 +42,7 @@ enum SeedCommand: Command {
       CommonOptions.format,
       CommonOptions.quiet,
       CommonOptions.busyTimeout,
+      CommonOptions.followSymlinks,
     ]
   )
 
@@ -67,7 +68,11 @@ enum SeedCommand: Command {
     if arguments.positionals.isEmpty {
       let directory = CommonOptions.seedsDirectory(arguments, context)
       folder = directory.shown
-      files = try Seeder.files(in: directory.url, displayPath: directory.shown)
+      files = try Seeder.files(
+        in: directory.url,
+        displayPath: directory.shown,
+        followSymlinks: arguments.flag("follow-symlinks")
+      )
     } else {
       files = arguments.positionals.map { path in
         SeedFile(
@@ -78,7 +83,7 @@ enum SeedCommand: Command {
       }
     }
 
-    let location = CommonOptions.databaseURL(arguments, context)
+    let location = try CommonOptions.databaseURL(arguments, context)
     let database = CommonOptions.shown(location.url, context)
     if files.isEmpty {
       let report = SeedReport(tables: [], dryRun: options.dryRun, durationMs: 0)

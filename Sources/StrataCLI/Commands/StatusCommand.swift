@@ -21,7 +21,7 @@ enum StatusCommand: Command {
 
   static func run(_ arguments: ParsedArguments, _ context: CommandContext) throws -> Int32 {
     let migrations = try CommonOptions.loadMigrations(arguments, context)
-    let location = CommonOptions.databaseURL(arguments, context)
+    let location = try CommonOptions.databaseURL(arguments, context)
     let exists = databaseFileKind(at: location.url.path) != .missing
     let connection = try DatabaseSession.open(
       location,

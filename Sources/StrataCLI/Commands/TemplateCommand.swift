@@ -18,6 +18,7 @@ enum TemplateCommand: Command {
       .value("output", "path", help: "Where to write it (default: seeds/template.sqlite3)."),
       .flag("force", help: "Replace an existing template (or empty file) at the output path."),
       CommonOptions.migrations, CommonOptions.format, CommonOptions.quiet,
+      CommonOptions.followSymlinks,
     ]
   )
 

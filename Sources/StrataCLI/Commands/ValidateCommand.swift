@@ -51,7 +51,7 @@ enum ValidateCommand: Command {
   static func run(_ arguments: ParsedArguments, _ context: CommandContext) throws -> Int32 {
     let migrations = try CommonOptions.loadMigrations(arguments, context)
     let filesOnly = arguments.flag("files-only")
-    let location = CommonOptions.databaseURL(arguments, context)
+    let location = try CommonOptions.databaseURL(arguments, context)
     let database = CommonOptions.shown(location.url, context)
     var connection: Connection?
     if !filesOnly {

@@ -5,6 +5,9 @@ struct ProcessResult {
   let exitCode: Int32
   let standardOutput: String
   let standardError: String
+  /// The run took longer than its timeout and was killed: a hang, which a test must report
+  /// as a failure rather than wait for forever.
+  var timedOut = false
 }
 
 /// Runs the real `strata` executable, built next to the test bundle, in a folder.
@@ -26,12 +29,15 @@ enum StrataProcess {
   ///
   /// - Parameter launcher: a command that runs strata, such as `setpriv --reuid=65534 …` to run
   ///   it as another user; the binary's path and `arguments` follow it.
+  /// - Parameter timeout: seconds after which the process is killed (SIGKILL) and the result
+  ///   says `timedOut`, so a hang fails the test instead of stopping the suite.
   @discardableResult
   static func run(
     _ arguments: [String],
     in directory: URL,
     environment: [String: String] = [:],
-    launcher: [String] = []
+    launcher: [String] = [],
+    timeout: Double = 120
   ) throws -> ProcessResult {
     let process = makeProcess(arguments, in: directory, environment: environment)
     if let command = launcher.first {
@@ -44,6 +50,9 @@ enum StrataProcess {
     process.standardError = err
     process.standardInput = FileHandle.nullDevice
     try process.run()
+    let killer = Killer(pid: process.processIdentifier)
+    DispatchQueue.global().asyncAfter(deadline: .now() + timeout) { killer.fire() }
+    defer { killer.cancel() }
     // Read both pipes to the end before waiting, so a large output cannot block the child.
     let group = DispatchGroup()
     nonisolated(unsafe) var outData = Data()
@@ -54,10 +63,12 @@ enum StrataProcess {
     errData = err.fileHandleForReading.readDataToEndOfFile()
     group.wait()
     process.waitUntilExit()
+    killer.cancel()
     return ProcessResult(
       exitCode: process.terminationStatus,
       standardOutput: String(decoding: outData, as: UTF8.self),
-      standardError: String(decoding: errData, as: UTF8.self)
+      standardError: String(decoding: errData, as: UTF8.self),
+      timedOut: killer.fired
     )
   }
 
@@ -91,4 +102,25 @@ enum StrataProcess {
     process.environment = env
     return process
   }
+}
+
+/// Kills a process once its time is up, unless cancelled first (it exited).
+private final class Killer: @unchecked Sendable {
+  private let lock = NSLock()
+  private let pid: Int32
+  private var done = false
+  private(set) var fired = false
+
+  init(pid: Int32) { self.pid = pid }
+
+  func fire() {
+    lock.withLock {
+      guard !done else { return }
+      done = true
+      fired = true
+      kill(pid, SIGKILL)
+    }
+  }
+
+  func cancel() { lock.withLock { done = true } }
 }

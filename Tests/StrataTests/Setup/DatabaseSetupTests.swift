@@ -176,7 +176,11 @@ struct SetupFixture {
     let bytes = try Data(contentsOf: big)
     let truncated = fixture.dir.path("truncated.sqlite3")
     try bytes.prefix(bytes.count / 3).write(to: truncated)
-    let setup = DatabaseSetup(database: fixture.database, migrations: nil, template: truncated)
+    let setup = DatabaseSetup(
+      database: fixture.database,
+      migrations: try fixture.dir.write("none/.keep", "").deletingLastPathComponent(),
+      template: truncated
+    )
     let error = #expect(throws: SetupError.self) { try setup.run() }
     #expect(error?.message.contains("no database was created") == true)
     #expect(databaseFileKind(at: fixture.database.path) == .missing)
