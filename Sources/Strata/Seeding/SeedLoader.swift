@@ -44,7 +44,8 @@ final class SeedLoader {
     connection: Connection,
     computeChecksum: Bool = false,
     chunkSize: Int = 1 << 20,
-    rowsPerStatement: Int = 64
+    rowsPerStatement: Int = 64,
+    maximumFieldBytes: Int = CSVReader.defaultMaximumFieldBytes
   ) throws {
     self.rowsPerStatement = rowsPerStatement
     self.file = file
@@ -55,7 +56,12 @@ final class SeedLoader {
       throw SeedError.fileNotFound(file: file.displayPath)
     }
     do {
-      reader = try CSVReader(url: file.url, chunkSize: chunkSize, computeChecksum: computeChecksum)
+      reader = try CSVReader(
+        url: file.url,
+        chunkSize: chunkSize,
+        computeChecksum: computeChecksum,
+        maximumFieldBytes: maximumFieldBytes
+      )
       try readHeader()
     } catch let error as CSVError {
       throw SeedError.malformed(file: file.displayPath, error)
@@ -567,14 +573,16 @@ final class SeedLoader {
     columns: [String],
     parent: String,
     parentColumns: [String],
-    connection: Connection
+    connection: Connection,
+    maximumFieldBytes: Int = CSVReader.defaultMaximumFieldBytes
   ) throws -> Int? {
     let loader = try SeedLoader(
       file: file,
       table: table,
       mode: .append,
       connection: connection,
-      chunkSize: 1 << 16
+      chunkSize: 1 << 16,
+      maximumFieldBytes: maximumFieldBytes
     )
     let fields = columns.compactMap { name in
       loader.fieldColumns.firstIndex {

@@ -22,7 +22,6 @@ public struct SeedFile: Hashable, Sendable {
   public var table: String
   /// The path shown in messages and reports, such as `seeds/person_info.csv`.
   public var displayPath: String
-
   public init(url: URL, table: String? = nil, displayPath: String? = nil) {
     self.url = url
     self.table = table ?? url.deletingPathExtension().lastPathComponent
@@ -49,6 +48,10 @@ public struct SeedOptions: Sendable {
   public var cacheKiB: Int
   /// Rows per INSERT statement (capped by SQLite's limit on `?` parameters).
   public var rowsPerStatement: Int
+  /// The largest CSV field, and the largest record, in bytes (default 16 MiB): a larger one
+  /// fails the run with its file:line:column as soon as the limit is passed, so a missing
+  /// closing quote cannot make the load hold the rest of the file in memory.
+  public var maximumFieldBytes: Int
 
   public init(
     mode: SeedMode = .missing,
@@ -56,7 +59,8 @@ public struct SeedOptions: Sendable {
     force: Bool = false,
     onlyUnrecorded: Bool = false,
     cacheKiB: Int = 16 * 1024,
-    rowsPerStatement: Int = 64
+    rowsPerStatement: Int = 64,
+    maximumFieldBytes: Int = CSVReader.defaultMaximumFieldBytes
   ) {
     self.mode = mode
     self.dryRun = dryRun
@@ -64,6 +68,7 @@ public struct SeedOptions: Sendable {
     self.onlyUnrecorded = onlyUnrecorded
     self.cacheKiB = cacheKiB
     self.rowsPerStatement = rowsPerStatement
+    self.maximumFieldBytes = maximumFieldBytes
   }
 }
 

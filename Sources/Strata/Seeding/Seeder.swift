@@ -257,7 +257,8 @@ public struct Seeder {
         table: item.table,
         mode: options.mode,
         connection: connection,
-        chunkSize: 1 << 16
+        chunkSize: 1 << 16,
+        maximumFieldBytes: options.maximumFieldBytes
       )
       if options.mode == .replace, !options.force {
         let children = try Self.referencingTables(
@@ -290,7 +291,8 @@ public struct Seeder {
         mode: options.mode,
         connection: connection,
         computeChecksum: true,
-        rowsPerStatement: options.rowsPerStatement
+        rowsPerStatement: options.rowsPerStatement,
+        maximumFieldBytes: options.maximumFieldBytes
       )
       let total = (try? FileManager.default.attributesOfItem(atPath: item.file.url.path))?[.size]
         .flatMap { ($0 as? NSNumber)?.int64Value }
@@ -331,7 +333,12 @@ public struct Seeder {
       )
     }
     // 4. Orphans made by this run fail it, traced back to their file and line.
-    try checkForeignKeys(checked, before: before, loaded: ordered)
+    try checkForeignKeys(
+      checked,
+      before: before,
+      loaded: ordered,
+      maximumFieldBytes: options.maximumFieldBytes
+    )
     // 5. The ledger, in the same transaction.
     let appliedAt = utcTimestamp(Date())
     let insert = try connection.prepare(
@@ -446,7 +453,8 @@ public struct Seeder {
   private func checkForeignKeys(
     _ tables: [String],
     before: [Violation: Int],
-    loaded: [Planned]
+    loaded: [Planned],
+    maximumFieldBytes: Int
   ) throws {
     guard !tables.isEmpty else { return }
     var remaining = before
@@ -482,7 +490,8 @@ public struct Seeder {
         columns: columns,
         parent: first.parent,
         parentColumns: parentColumns,
-        connection: connection
+        connection: connection,
+        maximumFieldBytes: maximumFieldBytes
       ) {
         throw SeedError.foreignKeyViolation(
           file: item.file.displayPath,

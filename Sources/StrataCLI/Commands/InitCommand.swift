@@ -22,6 +22,7 @@ enum InitCommand: Command {
         help: "Template database (default: seeds/template.sqlite3 if present)."
       ),
       CommonOptions.seeds,
+      CommonOptions.maxFieldBytes,
     ]
   )
 
@@ -38,6 +39,7 @@ enum InitCommand: Command {
     setup.seedsDisplayPath = CommonOptions.seedsDirectory(arguments, context).shown
     setup.createsFolder = location.isDefault
     setup.busyTimeout = try CommonOptions.busyTimeout(arguments)
+    setup.seedMaximumFieldBytes = try CommonOptions.maxFieldBytes(arguments)
     let report = try setup.run()
     let database = CommonOptions.shown(location.url, context)
     switch CommonOptions.format(arguments) {

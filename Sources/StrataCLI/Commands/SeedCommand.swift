@@ -39,6 +39,7 @@ enum SeedCommand: Command {
       ),
       .flag("dry-run", help: "Load and check everything, report, then roll back."),
       .flag("force", help: "Let --mode replace empty a table that others reference with CASCADE."),
+      CommonOptions.maxFieldBytes,
       CommonOptions.format,
       CommonOptions.quiet,
       CommonOptions.busyTimeout,
@@ -49,7 +50,8 @@ enum SeedCommand: Command {
     let options = SeedOptions(
       mode: arguments.value("mode").flatMap(SeedMode.init(rawValue:)) ?? .missing,
       dryRun: arguments.flag("dry-run"),
-      force: arguments.flag("force")
+      force: arguments.flag("force"),
+      maximumFieldBytes: try CommonOptions.maxFieldBytes(arguments)
     )
     let table = arguments.value("table")
     if table != nil, arguments.positionals.count != 1 {
