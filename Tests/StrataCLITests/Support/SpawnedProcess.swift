@@ -7,7 +7,9 @@ struct SpawnedProcess {
   let exitCode: Int32
   let standardOutput: String
   let standardError: String
-  /// Peak resident set size, in bytes.
+  /// Peak resident set size, in bytes, from `wait4`. On Linux this is at least the test
+  /// process's own peak: `posix_spawn` runs the child in the parent's memory until `exec`, and
+  /// the kernel keeps that high-water mark. `measuringPeakMemory` gives the command's own.
   let peakMemoryBytes: Int
   /// False when the timeout killed it.
   let finished: Bool
@@ -82,6 +84,39 @@ struct SpawnedProcess {
       standardError: (try? String(contentsOfFile: errors, encoding: .utf8)) ?? "",
       peakMemoryBytes: Int(peak),
       finished: finished
+    )
+  }
+
+  /// Runs `executable arguments…` under `/usr/bin/time` (GNU: `-f`), which forks a fresh
+  /// process and reports its own peak resident set size; nil when there is no such tool.
+  /// The report line is taken out of standard error.
+  static func measuringPeakMemory(
+    _ executable: String,
+    _ arguments: [String],
+    in directory: URL,
+    timeout: Duration = .seconds(60)
+  ) throws -> SpawnedProcess? {
+    guard FileManager.default.isExecutableFile(atPath: "/usr/bin/time") else { return nil }
+    let marker = "strata-test-peak-kib="
+    let run = try run(
+      "/usr/bin/time",
+      ["-f", marker + "%M", executable] + arguments,
+      in: directory,
+      timeout: timeout
+    )
+    var lines = run.standardError.split(separator: "\n", omittingEmptySubsequences: false)
+    guard let index = lines.lastIndex(where: { $0.hasPrefix(marker) }),
+      let kibibytes = Int(lines[index].dropFirst(marker.count))
+    else { return nil }
+    lines.remove(at: index)
+    // GNU time's own note on a non-zero exit.
+    lines.removeAll { $0.hasPrefix("Command exited with non-zero status") }
+    return SpawnedProcess(
+      exitCode: run.exitCode,
+      standardOutput: run.standardOutput,
+      standardError: lines.joined(separator: "\n"),
+      peakMemoryBytes: kibibytes * 1024,
+      finished: run.finished
     )
   }
 
