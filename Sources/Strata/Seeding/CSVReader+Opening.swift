@@ -32,6 +32,30 @@ extension CSVReader {
     )
   }
 
+  /// Reads standard input (a pipe, a file or a terminal), through a duplicate of descriptor 0
+  /// so the process's own standard input stays open.
+  public convenience init(
+    standardInputWithChunkSize chunkSize: Int = 1 << 20,
+    computeChecksum: Bool = false,
+    maximumFieldBytes: Int = CSVReader.defaultMaximumFieldBytes
+  ) throws {
+    let descriptor = fcntl(STDIN_FILENO, F_DUPFD_CLOEXEC, 0)
+    guard descriptor >= 0 else {
+      throw CSVError(
+        .readFailed,
+        line: 1,
+        column: 1,
+        detail: "standard input: \(String(cString: strerror(errno)))"
+      )
+    }
+    try self.init(
+      ownedDescriptor: descriptor,
+      chunkSize: chunkSize,
+      computeChecksum: computeChecksum,
+      maximumFieldBytes: maximumFieldBytes
+    )
+  }
+
   /// Takes over `descriptor` (closed when the reader goes, or here on failure).
   convenience init(
     ownedDescriptor descriptor: Int32,

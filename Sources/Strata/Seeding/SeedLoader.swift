@@ -52,16 +52,23 @@ final class SeedLoader {
     self.table = table
     self.mode = mode
     self.connection = connection
-    guard FileManager.default.fileExists(atPath: file.url.path) else {
+    guard file.isStandardInput || FileManager.default.fileExists(atPath: file.url.path) else {
       throw SeedError.fileNotFound(file: file.displayPath)
     }
     do {
-      reader = try CSVReader(
-        url: file.url,
-        chunkSize: chunkSize,
-        computeChecksum: computeChecksum,
-        maximumFieldBytes: maximumFieldBytes
-      )
+      reader =
+        file.isStandardInput
+        ? try CSVReader(
+          standardInputWithChunkSize: chunkSize,
+          computeChecksum: computeChecksum,
+          maximumFieldBytes: maximumFieldBytes
+        )
+        : try CSVReader(
+          url: file.url,
+          chunkSize: chunkSize,
+          computeChecksum: computeChecksum,
+          maximumFieldBytes: maximumFieldBytes
+        )
       try readHeader()
     } catch let error as CSVError {
       throw SeedError.malformed(file: file.displayPath, error)
@@ -151,6 +158,12 @@ final class SeedLoader {
       keyFields = chosen.columns.compactMap { fieldOf[$0] }
     }
   }
+
+  /// The file's size, when it is a regular file.
+  var totalBytes: Int64? { reader.totalBytes }
+
+  /// Bytes of the file read so far.
+  var bytesRead: Int64 { reader.bytesRead }
 
   /// The checksum of the whole file, once loaded.
   func checksum() throws -> String {

@@ -23,7 +23,8 @@ enum SeedCommand: Command {
     positionals: [
       PositionalSpec(
         name: "file",
-        help: "CSV files to load (default: every *.csv in the seeds folder).",
+        help: "CSV files to load (default: every *.csv in the seeds folder); - reads standard "
+          + "input (with --table).",
         isRepeated: true
       )
     ],
@@ -60,6 +61,12 @@ enum SeedCommand: Command {
         help: "Usage: strata seed people.csv --table person_info"
       )
     }
+    if arguments.positionals.contains("-"), table == nil {
+      throw UsageError(
+        message: "- (standard input) has no file name to take the table from",
+        help: "Name the table: cat people.csv | strata seed - --table person_info"
+      )
+    }
     let busyTimeout = try CommonOptions.busyTimeout(arguments)
     let format = CommonOptions.format(arguments)
     let quiet = arguments.flag("quiet")
@@ -72,7 +79,8 @@ enum SeedCommand: Command {
       files = try Seeder.files(in: directory.url, displayPath: directory.shown)
     } else {
       files = arguments.positionals.map { path in
-        SeedFile(
+        if path == "-", let table { return SeedFile.standardInput(table: table) }
+        return SeedFile(
           url: DatabaseLocation.absolute(path, from: context.currentDirectory),
           table: table,
           displayPath: path
