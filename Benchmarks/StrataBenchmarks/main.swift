@@ -7,6 +7,7 @@ let workloads: [String: () throws -> Void] = [
   "migrate": MigrateBenchmark.run,
   "init": InitBenchmark.run,
   "seed": SeedBenchmark.run,
+  "seed-limit": SeedLimitBenchmark.run,
   "inspect": InspectBenchmark.run,
   "large-migration": LargeMigrationBenchmark.run,
 ]

@@ -93,6 +93,13 @@ enum CSVReaderProperties {
       )
     case .utf16, .readFailed:
       try require(false, "\(error.problem) for bytes in memory at \(error)")
+    case .quotedFieldTooLarge:
+      try require(byte == 0x22, "\(error.problem) reported at \(error), which is not a quote")
+    case .fieldTooLarge, .recordTooLarge:
+      try require(
+        input.count > (error.limit ?? Int.max),
+        "\(error.problem) at \(error) in an input of \(input.count) bytes"
+      )
     }
   }
 

@@ -138,6 +138,20 @@ enum CommonOptions {
     arguments.value("format").flatMap(OutputFormat.init(rawValue:)) ?? .text
   }
 
+  static let maxFieldBytes = OptionSpec.value(
+    "max-field-bytes",
+    "n",
+    help: "The largest CSV field or record, in bytes (default: 16777216, 16 MiB)."
+  )
+
+  /// `--max-field-bytes`, at least 1.
+  static func maxFieldBytes(_ arguments: ParsedArguments) throws -> Int {
+    Int(
+      try arguments.integer("max-field-bytes", minimum: 1)
+        ?? Int64(CSVReader.defaultMaximumFieldBytes)
+    )
+  }
+
   static func busyTimeout(_ arguments: ParsedArguments) throws -> Int {
     Int(try arguments.integer("busy-timeout", minimum: 0) ?? Int64(Connection.defaultBusyTimeout))
   }

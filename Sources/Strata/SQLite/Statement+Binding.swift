@@ -19,14 +19,16 @@ private let transientDestructor = unsafeBitCast(-1, to: sqlite3_destructor_type.
 
 extension Statement {
   /// Binds `count` bytes of UTF-8 at `start` as TEXT without copying them: they must stay
-  /// valid and unmoved until the statement has stepped (or is rebound).
+  /// valid and unmoved until the statement has stepped (or is rebound). A length beyond
+  /// Int32 is SQLITE_TOOBIG, never a trap.
   @inline(__always)
   func bindTextNoCopy(_ start: UnsafeRawPointer, count: Int, at index: Int32) -> Int32 {
-    sqlite3_bind_text(
+    guard let length = Int32(exactly: count) else { return SQLITE_TOOBIG }
+    return sqlite3_bind_text(
       handle,
       index,
       start.assumingMemoryBound(to: CChar.self),
-      Int32(count),
+      length,
       staticDestructor
     )
   }
@@ -37,7 +39,8 @@ extension Statement {
     guard let base = bytes.baseAddress, !bytes.isEmpty else {
       return sqlite3_bind_zeroblob(handle, index, 0)
     }
-    return sqlite3_bind_blob(handle, index, base, Int32(bytes.count), transientDestructor)
+    guard let length = Int32(exactly: bytes.count) else { return SQLITE_TOOBIG }
+    return sqlite3_bind_blob(handle, index, base, length, transientDestructor)
   }
 
   @inline(__always)

@@ -49,7 +49,8 @@ public final class Statement {
 
   /// Binds one value to parameter `index` (1-based, as in SQLite).
   public func bind(_ value: SQLValue, at index: Int) throws {
-    let i = Int32(index)
+    // Out of Int32's range is out of SQLite's too: SQLITE_RANGE or SQLITE_TOOBIG, never a trap.
+    let i = Int32(clamping: index)
     let rc: Int32
     switch value {
     case .null: rc = sqlite3_bind_null(handle, i)
@@ -58,7 +59,8 @@ public final class Statement {
     case .text(let v): rc = sqlite3_bind_text(handle, i, v, -1, transient)
     case .blob(let bytes):
       rc = bytes.withUnsafeBytes {
-        sqlite3_bind_blob(handle, i, $0.baseAddress, Int32($0.count), transient)
+        guard let length = Int32(exactly: $0.count) else { return SQLITE_TOOBIG }
+        return sqlite3_bind_blob(handle, i, $0.baseAddress, length, transient)
       }
     }
     try check(rc)
@@ -81,9 +83,12 @@ public final class Statement {
   public func bindText(_ bytes: UnsafeRawBufferPointer, at index: Int) throws {
     let rc: Int32
     if let base = bytes.baseAddress?.assumingMemoryBound(to: CChar.self) {
-      rc = sqlite3_bind_text(handle, Int32(index), base, Int32(bytes.count), transient)
+      guard let length = Int32(exactly: bytes.count) else {
+        throw SQLiteError(extendedCode: SQLITE_TOOBIG, message: "string or blob too big", sql: sql)
+      }
+      rc = sqlite3_bind_text(handle, Int32(clamping: index), base, length, transient)
     } else {
-      rc = sqlite3_bind_text(handle, Int32(index), "", 0, transient)
+      rc = sqlite3_bind_text(handle, Int32(clamping: index), "", 0, transient)
     }
     try check(rc)
   }

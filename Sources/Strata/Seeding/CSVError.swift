@@ -20,6 +20,14 @@ public struct CSVError: Error, Hashable, Sendable {
     case nulByte
     /// The file could not be read.
     case readFailed
+    /// An unquoted field longer than the limit; the position is its first character.
+    case fieldTooLarge
+    /// A quoted field that does not close within the limit (most often a missing closing
+    /// quote that makes the rest of the file one field); the position is its opening quote.
+    case quotedFieldTooLarge
+    /// A record longer than the limit although each field is within it; the position is the
+    /// record's first character.
+    case recordTooLarge
   }
 
   public let problem: Problem
@@ -29,12 +37,21 @@ public struct CSVError: Error, Hashable, Sendable {
   public let column: Int
   /// For `readFailed`: the system's reason.
   public let detail: String?
+  /// For the `…TooLarge` problems: the limit in bytes.
+  public let limit: Int?
 
-  public init(_ problem: Problem, line: Int, column: Int, detail: String? = nil) {
+  public init(
+    _ problem: Problem,
+    line: Int,
+    column: Int,
+    detail: String? = nil,
+    limit: Int? = nil
+  ) {
     self.problem = problem
     self.line = line
     self.column = column
     self.detail = detail
+    self.limit = limit
   }
 
   /// What is wrong, in words, without the location.
@@ -54,7 +71,22 @@ public struct CSVError: Error, Hashable, Sendable {
       "a NUL byte (0x00), which is never valid in a CSV text field"
     case .readFailed:
       "cannot read the file: \(detail ?? "unknown error")"
+    case .fieldTooLarge:
+      "the field starting here is larger than \(Self.describe(limit)), the most a field may hold"
+    case .quotedFieldTooLarge:
+      "the quoted field opened here does not close within \(Self.describe(limit)), the most a "
+        + "field may hold (a missing closing \" makes the rest of the file one field)"
+    case .recordTooLarge:
+      "the record starting here is larger than \(Self.describe(limit)), the most a record "
+        + "may hold"
     }
+  }
+
+  /// A byte count as `16 MiB (16777216 bytes)`, or just the bytes when not whole MiB.
+  static func describe(_ limit: Int?) -> String {
+    guard let limit else { return "the limit" }
+    if limit >= 1 << 20, limit % (1 << 20) == 0 { return "\(limit >> 20) MiB (\(limit) bytes)" }
+    return "\(limit) bytes"
   }
 }
 

@@ -28,7 +28,9 @@ public struct CSVRecord: Hashable, Sendable {
 /// A strict, streaming RFC 4180 reader: bytes in, fields out.
 ///
 /// Reads the file in chunks into one buffer and parses fields in place, so memory stays flat
-/// whatever the file's size (it holds the records not yet released, plus one chunk).
+/// whatever the file's size (it holds the records not yet released, plus one chunk). A field
+/// or a record larger than `maximumFieldBytes` throws `fieldTooLarge` / `recordTooLarge` as
+/// soon as the limit is passed, so one bad quote cannot make the reader hold the whole file.
 /// CRLF, LF and lone CR all end a record; quoted fields may hold commas, doubled quotes and
 /// line breaks (kept byte for byte); a UTF-8 byte order mark is skipped; blank lines at the end
 /// are ignored. An unterminated quote, text after a closing quote, a quote in an unquoted
@@ -54,7 +56,7 @@ public final class CSVReader {
     let fieldCount: Int
   }
 
-  private enum Source {
+  enum Source {
     case file(Int32)
     case memory([UInt8], offset: Int)
   }
@@ -75,6 +77,9 @@ public final class CSVReader {
   private var position = 0
   /// Bytes before this offset may be dropped: no held record uses them.
   private var keepFrom = 0
+  /// Where the last held record ends: bytes from here to `position` (blank lines already
+  /// counted) are not needed either.
+  private var heldEnd = 0
   /// The file offset of `buffer[0]`.
   private var bufferOffset: Int64 = 0
   private var atEndOfInput = false
@@ -84,7 +89,19 @@ public final class CSVReader {
   /// Blank lines already consumed that sit between records (not at the end of the file).
   private var pendingBlankLines = 0
   private var pendingBlankLine = 0
+  /// Blank lines consumed at the end of the buffer before more input says whether they are
+  /// between records or at the end of the file, and the line of the first.
+  private var blankRun = 0
+  private var blankRunLine = 0
+  /// Where the field being read when the buffer ran out starts, from its record's start.
+  private var pendingFieldOffset = 0
   private let hasher: BackgroundHasher?
+  /// The largest field, and the largest record, the reader accepts.
+  public let maximumFieldBytes: Int
+
+  /// The default for `maximumFieldBytes`: 16 MiB, far above any real seed field, low enough
+  /// that a file with a missing closing quote fails fast in a few tens of MiB of memory.
+  public static let defaultMaximumFieldBytes = 16 << 20
 
   /// The fields of the records held since the last `releaseRecords()`. (Plain pointer lists,
   /// copied into locals on the hot path: a class's array property costs an exclusivity check
@@ -93,53 +110,42 @@ public final class CSVReader {
   /// The records held since the last `releaseRecords()`.
   private(set) var held = GrowableList<Held>()
 
-  /// The file's size in bytes, when reading a file.
+  /// The file's size in bytes, when reading a regular file (nil for a pipe or a terminal).
   public let totalBytes: Int64?
-
-  /// Opens a file for reading.
-  ///
-  /// - Parameters:
-  ///   - computeChecksum: also compute the SHA-256 of the bytes read (see `checksum`).
-  public convenience init(
-    url: URL,
-    chunkSize: Int = 1 << 20,
-    computeChecksum: Bool = false
-  )
-    throws
-  {
-    let descriptor = open(url.path, O_RDONLY)
-    guard descriptor >= 0 else {
-      throw CSVError(.readFailed, line: 1, column: 1, detail: String(cString: strerror(errno)))
-    }
-    var info = stat()
-    let size: Int64? = fstat(descriptor, &info) == 0 ? Int64(info.st_size) : nil
-    if size != nil, (info.st_mode & S_IFMT) == S_IFDIR {
-      close(descriptor)
-      throw CSVError(.readFailed, line: 1, column: 1, detail: "it is a directory")
-    }
-    self.init(
-      source: .file(descriptor),
-      chunkSize: chunkSize,
-      totalBytes: size,
-      computeChecksum: computeChecksum
-    )
-  }
 
   /// Reads CSV from bytes in memory; `chunkSize` sets how much each refill takes (tests use
   /// tiny chunks to cross every boundary).
-  public convenience init(bytes: [UInt8], chunkSize: Int = 1 << 20, computeChecksum: Bool = false) {
+  public convenience init(
+    bytes: [UInt8],
+    chunkSize: Int = 1 << 20,
+    computeChecksum: Bool = false,
+    maximumFieldBytes: Int = CSVReader.defaultMaximumFieldBytes
+  ) {
     self.init(
       source: .memory(bytes, offset: 0),
       chunkSize: chunkSize,
       totalBytes: Int64(bytes.count),
-      computeChecksum: computeChecksum
+      computeChecksum: computeChecksum,
+      maximumFieldBytes: maximumFieldBytes
     )
   }
 
-  private init(source: Source, chunkSize: Int, totalBytes: Int64?, computeChecksum: Bool) {
+  init(
+    source: Source,
+    chunkSize: Int,
+    totalBytes: Int64?,
+    computeChecksum: Bool,
+    maximumFieldBytes: Int
+  ) {
     self.source = source
+    self.maximumFieldBytes = max(1, maximumFieldBytes)
     self.chunkSize = max(1, chunkSize)
-    self.capacity = max(64, self.chunkSize)
+    // Room for the largest record the limit allows, reserved up front: the pages are only
+    // touched as a record fills them, and a buffer grown by doubling would leave each smaller
+    // one behind in the allocator (a 16 MiB field once cost 63 MiB that way).
+    let largest = Self.largestPending(maximumFieldBytes: self.maximumFieldBytes)
+    let reserved = self.chunkSize <= 64 << 20 && largest <= (256 << 20) - 2 * self.chunkSize
+    self.capacity = reserved ? largest + 2 * self.chunkSize : max(64, self.chunkSize)
     self.buffer = .allocate(capacity: capacity)
     self.totalBytes = totalBytes
     self.hasher = computeChecksum ? BackgroundHasher() : nil
@@ -164,6 +170,7 @@ public final class CSVReader {
       releaseRecords()
       position = dataEnd
       keepFrom = dataEnd
+      heldEnd = dataEnd
       try readChunk(compacting: true)
     }
     return hasher.finalizeHex()
@@ -243,6 +250,7 @@ public final class CSVReader {
     spans.removeAll()
     held.removeAll()
     keepFrom = position
+    heldEnd = position
   }
 
   /// Bytes held by the records not yet released.
@@ -260,32 +268,45 @@ public final class CSVReader {
 
   // MARK: - Reading
 
-  /// Reads the next chunk into the buffer, first moving held bytes to its front when that
-  /// frees room, and growing it when a record is larger than the buffer.
+  /// Reads the next chunk into the buffer, first moving held bytes (and the record in
+  /// progress) to its front when that frees room, and growing it when a record is larger than
+  /// the buffer, never beyond what a record within `maximumFieldBytes` can need.
   private func readChunk(compacting: Bool) throws {
     if atEndOfInput { return }
-    if compacting, keepFrom > 0, dataEnd - keepFrom < capacity / 2 || dataEnd == capacity {
-      let shift = keepFrom
-      let kept = dataEnd - keepFrom
-      if kept > 0 { (buffer).update(from: buffer + shift, count: kept) }
-      for index in 0..<spans.count { spans.base[index].start -= shift }
-      dataEnd = kept
-      position -= shift
+    let heldCount = heldEnd - keepFrom
+    var pending = dataEnd - position
+    let dead = keepFrom + (position - heldEnd)
+    if compacting, dead > 0, heldCount + pending < capacity / 2 || dataEnd == capacity {
+      if heldCount > 0, keepFrom > 0 {
+        buffer.update(from: buffer + keepFrom, count: heldCount)
+      }
+      for index in 0..<spans.count { spans.base[index].start -= keepFrom }
+      if pending > 0 { (buffer + heldCount).update(from: buffer + position, count: pending) }
+      bufferOffset += Int64(position - heldCount)
+      position = heldCount
+      heldEnd = heldCount
       keepFrom = 0
-      bufferOffset += Int64(shift)
+      dataEnd = heldCount + pending
     }
+    pending = dataEnd - position
     // A record is parsed again from its start after each refill, so a record larger than a
-    // chunk reads at least as much again as it has pending: O(log n) passes, not O(n).
-    let pending = dataEnd - position
-    if dataEnd == capacity || (pending > chunkSize && capacity - dataEnd < pending) {
-      let newCapacity = max(capacity * 2, dataEnd + pending)
+    // chunk reads at least as much again as it has pending: O(log n) passes, not O(n). It
+    // fails once past the limit, so no more than twice the limit (the record before a field,
+    // the field) is ever worth reading for it.
+    let most = Self.largestPending(maximumFieldBytes: maximumFieldBytes)
+    let useful = pending >= most ? 0 : most - pending
+    let field = max(0, pending - pendingFieldOffset)
+    let fieldUseful = field >= maximumFieldBytes ? 0 : maximumFieldBytes - field
+    let wanted = max(chunkSize, min(pending, useful, fieldUseful))
+    if capacity - dataEnd < wanted {
+      let newCapacity = dataEnd + wanted
       let larger = UnsafeMutablePointer<UInt8>.allocate(capacity: newCapacity)
       larger.update(from: buffer, count: dataEnd)
       buffer.deallocate()
       buffer = larger
       capacity = newCapacity
     }
-    let room = min(capacity - dataEnd, max(chunkSize, pending))
+    let room = min(capacity - dataEnd, wanted)
     let count: Int
     switch source {
     case .file(let descriptor):
@@ -320,6 +341,12 @@ public final class CSVReader {
     dataEnd += count
   }
 
+  /// The most bytes of one record worth holding: a record within the limit before its last
+  /// field, then that field up to the limit, plus a few bytes for the reads to show it passed.
+  static func largestPending(maximumFieldBytes: Int) -> Int {
+    maximumFieldBytes > Int.max / 2 - 8 ? Int.max : 2 * maximumFieldBytes + 8
+  }
+
   /// Skips a UTF-8 byte order mark; refuses UTF-16.
   private func checkStart() throws {
     while dataEnd < 3 && !atEndOfInput { try readChunk(compacting: false) }
@@ -332,12 +359,23 @@ public final class CSVReader {
     if dataEnd >= 3, buffer[0] == 0xEF, buffer[1] == 0xBB, buffer[2] == 0xBF {
       position = 3
       keepFrom = 3
+      heldEnd = 3
     }
   }
 
   private func holdBlankRecord(line recordLine: Int) {
     held.append(Held(line: recordLine, firstField: spans.count, fieldCount: 1))
     spans.append(Span(start: position, count: 0, isQuoted: false, line: recordLine, column: 1))
+    heldEnd = position
+  }
+
+  /// Holds the first of `count` blank lines starting at `first` as a record; the rest follow
+  /// from `readRecord()`.
+  private func holdBlankRecords(_ count: Int, from first: Int) -> Outcome {
+    holdBlankRecord(line: first)
+    pendingBlankLines = count - 1
+    pendingBlankLine = first + 1
+    return .record
   }
 
   // MARK: - Parsing
@@ -360,6 +398,13 @@ public final class CSVReader {
     if first == Self.lineFeed || first == Self.carriageReturn {
       return scanBlankLines()
     }
+    if blankRun > 0 {
+      // The blank lines read before the last refill sit between records.
+      let count = blankRun
+      blankRun = 0
+      return holdBlankRecords(count, from: blankRunLine)
+    }
+    let limit = maximumFieldBytes
     var spans = self.spans
     defer { self.spans = spans }
     let firstSpan = spans.count
@@ -367,10 +412,39 @@ public final class CSVReader {
     var lineStart = i
     // Continuation bytes since lineStart: columns count characters, not bytes.
     var continuation = 0
+    // The field being read: where its bytes start, and where it starts in the file.
+    var fieldBegin = i
+    var fieldBeginLine = currentLine
+    var fieldBeginColumn = 1
+    var fieldIsQuoted = false
 
-    func needMore() -> Outcome {
+    /// Scanning stopped at `index` for want of input: a field past the limit fails here,
+    /// before any more of it is read. (The record before it is within the limit, checked at
+    /// each field's end, so at most twice the limit is ever held.)
+    func needMore(at index: Int) throws -> Outcome {
+      if index - fieldBegin > limit { throw fieldTooLarge(open: fieldIsQuoted) }
+      pendingFieldOffset = fieldBegin - position
       spans.removeLast(spans.count - firstSpan)
       return .needMore
+    }
+
+    /// The current field is past the limit; `open`: it is quoted and did not close within it
+    /// (whether it closes later depends on how much was read, so it is not looked for).
+    func fieldTooLarge(open: Bool) -> CSVError {
+      CSVError(
+        open ? .quotedFieldTooLarge : .fieldTooLarge,
+        line: fieldBeginLine,
+        column: fieldBeginColumn,
+        limit: limit
+      )
+    }
+
+    /// A field has ended at `index`: the record so far must be within the limit.
+    func checkRecord(endingAt index: Int) throws {
+      if index - position > limit {
+        throw CSVError(.recordTooLarge, line: line, column: 1, limit: limit)
+      }
+      fieldBegin = index
     }
 
     /// The error at byte `index` of the current line, its column counted in characters.
@@ -381,25 +455,31 @@ public final class CSVReader {
     fields: while true {
       let column = i - lineStart - continuation + 1
       let fieldLine = currentLine
+      fieldBeginLine = fieldLine
+      fieldBeginColumn = column
       if i < end && p[i] == Self.quote {
         i += 1
         let contentStart = i
+        fieldBegin = i
+        fieldIsQuoted = true
         var escaped = false
         quoted: while true {
           if i == end {
             if eof {
+              if i - contentStart > limit { throw fieldTooLarge(open: true) }
               throw CSVError(.unterminatedQuote, line: fieldLine, column: column)
             }
-            return needMore()
+            return try needMore(at: i)
           }
           let byte = p[i]
           if byte == Self.quote {
-            if i + 1 == end && !eof { return needMore() }
+            if i + 1 == end && !eof { return try needMore(at: i) }
             if i + 1 < end && p[i + 1] == Self.quote {
               escaped = true
               i += 2
               continue quoted
             }
+            if i - contentStart > limit { throw fieldTooLarge(open: true) }
             spans.append(
               Span(
                 start: contentStart,
@@ -411,6 +491,7 @@ public final class CSVReader {
               )
             )
             i += 1
+            try checkRecord(endingAt: i)
             break quoted
           } else if byte == Self.lineFeed {
             i += 1
@@ -418,7 +499,7 @@ public final class CSVReader {
             lineStart = i
             continuation = 0
           } else if byte == Self.carriageReturn {
-            if i + 1 == end && !eof { return needMore() }
+            if i + 1 == end && !eof { return try needMore(at: i) }
             i += 1
             if i < end && p[i] == Self.lineFeed { i += 1 }
             currentLine += 1
@@ -427,7 +508,7 @@ public final class CSVReader {
           } else if byte >= 0x80 {
             let length = Self.utf8SequenceLength(p, at: i, end: end)
             if length == 0 {
-              if i + 4 > end && !eof { return needMore() }
+              if i + 4 > end && !eof { return try needMore(at: i) }
               throw failure(.invalidUTF8, at: i)
             }
             i += length
@@ -441,7 +522,7 @@ public final class CSVReader {
         }
         if i == end {
           if eof { break fields }
-          return needMore()
+          return try needMore(at: i)
         }
         let next = p[i]
         if next == Self.comma {
@@ -452,6 +533,8 @@ public final class CSVReader {
         throw failure(.textAfterClosingQuote, at: i)
       } else {
         let fieldStart = i
+        fieldBegin = i
+        fieldIsQuoted = false
         while i < end {
           let byte = p[i]
           if byte == Self.comma || byte == Self.lineFeed || byte == Self.carriageReturn { break }
@@ -466,14 +549,15 @@ public final class CSVReader {
           } else {
             let length = Self.utf8SequenceLength(p, at: i, end: end)
             if length == 0 {
-              if i + 4 > end && !eof { return needMore() }
+              if i + 4 > end && !eof { return try needMore(at: i) }
               throw failure(.invalidUTF8, at: i)
             }
             i += length
             continuation += length - 1
           }
         }
-        if i == end && !eof { return needMore() }
+        if i == end && !eof { return try needMore(at: i) }
+        if i - fieldStart > limit { throw fieldTooLarge(open: false) }
         spans.append(
           Span(
             start: fieldStart,
@@ -483,6 +567,7 @@ public final class CSVReader {
             column: column
           )
         )
+        try checkRecord(endingAt: i)
         if i == end { break fields }
         if p[i] == Self.comma {
           i += 1
@@ -496,7 +581,7 @@ public final class CSVReader {
       if p[i] == Self.lineFeed {
         i += 1
       } else {
-        if i + 1 == end && !eof { return needMore() }
+        if i + 1 == end && !eof { return try needMore(at: i) }
         i += 1
         if i < end && p[i] == Self.lineFeed { i += 1 }
       }
@@ -510,23 +595,29 @@ public final class CSVReader {
     }
     held.append(Held(line: line, firstField: firstSpan, fieldCount: spans.count - firstSpan))
     position = i
+    heldEnd = i
     line = currentLine
     return .record
   }
 
   /// At a line break where a record should start: a run of blank lines. At the end of the
-  /// file they are ignored; between records each is a record of one empty field.
+  /// file they are ignored; between records each is a record of one empty field. The lines
+  /// before the end of the buffer are consumed and counted, so a long run needs no memory.
   private func scanBlankLines() -> Outcome {
     let p = buffer
     let end = dataEnd
     var i = position
     var count = 0
+    var cutShort = false
     while i < end {
       let byte = p[i]
       if byte == Self.lineFeed {
         i += 1
       } else if byte == Self.carriageReturn {
-        if i + 1 == end && !atEndOfInput { return .needMore }
+        if i + 1 == end && !atEndOfInput {
+          cutShort = true
+          break
+        }
         i += 1
         if i < end && p[i] == Self.lineFeed { i += 1 }
       } else {
@@ -534,19 +625,18 @@ public final class CSVReader {
       }
       count += 1
     }
-    if i == end {
-      if !atEndOfInput { return .needMore }
-      position = i
-      line += count
-      return .end
-    }
-    let first = line
+    if blankRun == 0 { blankRunLine = line }
+    blankRun += count
     position = i
     line += count
-    holdBlankRecord(line: first)
-    pendingBlankLines = count - 1
-    pendingBlankLine = first + 1
-    return .record
+    if cutShort || i == end {
+      if !atEndOfInput || cutShort { return .needMore }
+      blankRun = 0
+      return .end
+    }
+    let total = blankRun
+    blankRun = 0
+    return holdBlankRecords(total, from: blankRunLine)
   }
 
   /// Rewrites `""` as `"` in place; returns the new length.
@@ -592,65 +682,5 @@ public final class CSVReader {
     default:
       return 0
     }
-  }
-}
-
-/// A list in manually managed memory, for plain values (no deinitialisation needed). Copies
-/// share the memory: the owner deallocates it once.
-struct GrowableList<Element> {
-  private(set) var base: UnsafeMutablePointer<Element>
-  private(set) var count = 0
-  private var capacity: Int
-
-  init(capacity: Int = 256) {
-    self.capacity = capacity
-    base = .allocate(capacity: capacity)
-  }
-
-  @inline(__always)
-  mutating func append(_ element: Element) {
-    if count == capacity { grow() }
-    (base + count).initialize(to: element)
-    count += 1
-  }
-
-  @inline(__always)
-  subscript(index: Int) -> Element { base[index] }
-
-  mutating func removeLast(_ n: Int) { count -= n }
-
-  mutating func removeAll() { count = 0 }
-
-  private mutating func grow() {
-    let larger = UnsafeMutablePointer<Element>.allocate(capacity: capacity * 2)
-    larger.moveInitialize(from: base, count: count)
-    base.deallocate()
-    base = larger
-    capacity *= 2
-  }
-
-  func deallocate() { base.deallocate() }
-}
-
-/// Hashes the file's chunks on a background queue while the load goes on (SHA-256 would
-/// otherwise cost the load about a tenth of its time). At most four chunks wait at once.
-final class BackgroundHasher: @unchecked Sendable {
-  // @unchecked: `hasher` is only touched on `queue`, a serial queue.
-  private let queue = DispatchQueue(label: "strata.seed.checksum")
-  private var hasher = SHA256()
-  private let slots = DispatchSemaphore(value: 4)
-
-  func update(_ bytes: UnsafeBufferPointer<UInt8>) {
-    let copy = Array(bytes)
-    slots.wait()
-    queue.async {
-      self.hasher.update(copy)
-      self.slots.signal()
-    }
-  }
-
-  /// Waits for the queued chunks, then returns the digest as hex.
-  func finalizeHex() -> String {
-    queue.sync { hasher.finalizeHex() }
   }
 }

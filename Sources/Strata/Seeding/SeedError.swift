@@ -193,6 +193,12 @@ public enum SeedError: StrataError, Equatable {
       case .invalidUTF8, .utf16: return "Save the file as UTF-8 and run the command again."
       case .nulByte: return "Remove the NUL byte; binary data belongs in a BLOB column as hex."
       case .readFailed: return "Check the file's permissions and run the command again."
+      case .quotedFieldTooLarge:
+        return "Close the quoted field with a \" where it ends. If a field really is this large, "
+          + "raise the limit with --max-field-bytes N (SeedOptions.maximumFieldBytes)."
+      case .fieldTooLarge, .recordTooLarge:
+        return "Check the file is the CSV you meant. If it really holds this much, raise the "
+          + "limit with --max-field-bytes N (SeedOptions.maximumFieldBytes)."
       }
     case .noSuchTable:
       return "Name the file after its table (person_info.csv), pass --table NAME, or run "

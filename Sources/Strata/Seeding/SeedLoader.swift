@@ -44,18 +44,31 @@ final class SeedLoader {
     connection: Connection,
     computeChecksum: Bool = false,
     chunkSize: Int = 1 << 20,
-    rowsPerStatement: Int = 64
+    rowsPerStatement: Int = 64,
+    maximumFieldBytes: Int = CSVReader.defaultMaximumFieldBytes
   ) throws {
     self.rowsPerStatement = rowsPerStatement
     self.file = file
     self.table = table
     self.mode = mode
     self.connection = connection
-    guard FileManager.default.fileExists(atPath: file.url.path) else {
+    guard file.isStandardInput || FileManager.default.fileExists(atPath: file.url.path) else {
       throw SeedError.fileNotFound(file: file.displayPath)
     }
     do {
-      reader = try CSVReader(url: file.url, chunkSize: chunkSize, computeChecksum: computeChecksum)
+      reader =
+        file.isStandardInput
+        ? try CSVReader(
+          standardInputWithChunkSize: chunkSize,
+          computeChecksum: computeChecksum,
+          maximumFieldBytes: maximumFieldBytes
+        )
+        : try CSVReader(
+          url: file.url,
+          chunkSize: chunkSize,
+          computeChecksum: computeChecksum,
+          maximumFieldBytes: maximumFieldBytes
+        )
       try readHeader()
     } catch let error as CSVError {
       throw SeedError.malformed(file: file.displayPath, error)
@@ -145,6 +158,12 @@ final class SeedLoader {
       keyFields = chosen.columns.compactMap { fieldOf[$0] }
     }
   }
+
+  /// The file's size, when it is a regular file.
+  var totalBytes: Int64? { reader.totalBytes }
+
+  /// Bytes of the file read so far.
+  var bytesRead: Int64 { reader.bytesRead }
 
   /// The checksum of the whole file, once loaded.
   func checksum() throws -> String {
@@ -576,14 +595,16 @@ final class SeedLoader {
     columns: [String],
     parent: String,
     parentColumns: [String],
-    connection: Connection
+    connection: Connection,
+    maximumFieldBytes: Int = CSVReader.defaultMaximumFieldBytes
   ) throws -> Int? {
     let loader = try SeedLoader(
       file: file,
       table: table,
       mode: .append,
       connection: connection,
-      chunkSize: 1 << 16
+      chunkSize: 1 << 16,
+      maximumFieldBytes: maximumFieldBytes
     )
     let fields = columns.compactMap { name in
       loader.fieldColumns.firstIndex {

@@ -22,11 +22,36 @@ public struct SeedFile: Hashable, Sendable {
   public var table: String
   /// The path shown in messages and reports, such as `seeds/person_info.csv`.
   public var displayPath: String
+  /// Read the process's standard input instead of `url` (see `standardInput(table:)`).
+  public private(set) var isStandardInput = false
 
   public init(url: URL, table: String? = nil, displayPath: String? = nil) {
     self.url = url
     self.table = table ?? url.deletingPathExtension().lastPathComponent
     self.displayPath = displayPath ?? url.path
+  }
+
+  /// The process's standard input (`strata seed - --table T`): it has no name to take the
+  /// table from, and it is read once, like a pipe or a FIFO named as a file.
+  public static func standardInput(table: String) -> SeedFile {
+    var file = SeedFile(
+      url: URL(fileURLWithPath: "/dev/stdin"),
+      table: table,
+      displayPath: "standard input"
+    )
+    file.isStandardInput = true
+    return file
+  }
+
+  /// Whether the file can be read only once: standard input, a pipe, a FIFO, a terminal
+  /// (anything but a regular file, following symlinks such as `/dev/stdin`). The seeder then
+  /// checks its header, loads it and takes its checksum in one pass.
+  var isReadOnce: Bool {
+    if isStandardInput { return true }
+    var info = stat()
+    guard stat(url.path, &info) == 0 else { return false }
+    let type = info.st_mode & S_IFMT
+    return type != S_IFREG && type != S_IFDIR
   }
 
   /// The name recorded in the `strata_seeds` ledger: the file's name without its folder, so
@@ -49,6 +74,10 @@ public struct SeedOptions: Sendable {
   public var cacheKiB: Int
   /// Rows per INSERT statement (capped by SQLite's limit on `?` parameters).
   public var rowsPerStatement: Int
+  /// The largest CSV field, and the largest record, in bytes (default 16 MiB): a larger one
+  /// fails the run with its file:line:column as soon as the limit is passed, so a missing
+  /// closing quote cannot make the load hold the rest of the file in memory.
+  public var maximumFieldBytes: Int
 
   public init(
     mode: SeedMode = .missing,
@@ -56,7 +85,8 @@ public struct SeedOptions: Sendable {
     force: Bool = false,
     onlyUnrecorded: Bool = false,
     cacheKiB: Int = 16 * 1024,
-    rowsPerStatement: Int = 64
+    rowsPerStatement: Int = 64,
+    maximumFieldBytes: Int = CSVReader.defaultMaximumFieldBytes
   ) {
     self.mode = mode
     self.dryRun = dryRun
@@ -64,6 +94,7 @@ public struct SeedOptions: Sendable {
     self.onlyUnrecorded = onlyUnrecorded
     self.cacheKiB = cacheKiB
     self.rowsPerStatement = rowsPerStatement
+    self.maximumFieldBytes = maximumFieldBytes
   }
 }
 

@@ -221,7 +221,8 @@ public struct Seeder {
     var planned: [Planned] = []
     for file in files {
       let table = try Self.readTable(named: file.table, file: file.displayPath, connection)
-      if options.onlyUnrecorded {
+      // A stream is read once: it is checked against the ledger after its load (below).
+      if options.onlyUnrecorded, !file.isReadOnce {
         guard FileManager.default.fileExists(atPath: file.url.path) else {
           throw SeedError.fileNotFound(file: file.displayPath)
         }
@@ -262,15 +263,22 @@ public struct Seeder {
       }
       planned.append(Planned(file: file, table: table))
     }
-    // 2. Every header, before any row is written.
-    for item in planned {
-      _ = try SeedLoader(
+    // 2. Every header, before any row is written. A stream (standard input, a pipe, a FIFO)
+    // is read once: its loader, header read, is kept for step 3.
+    var streams: [Int: SeedLoader] = [:]
+    for (index, item) in planned.enumerated() {
+      let stream = item.file.isReadOnce
+      let loader = try SeedLoader(
         file: item.file,
         table: item.table,
         mode: options.mode,
         connection: connection,
-        chunkSize: 1 << 16
+        computeChecksum: stream,
+        chunkSize: stream ? 1 << 20 : 1 << 16,
+        rowsPerStatement: options.rowsPerStatement,
+        maximumFieldBytes: options.maximumFieldBytes
       )
+      if stream { streams[index] = loader }
       if options.mode == .replace, !options.force {
         let children = try Self.referencingTables(
           of: item.table.name,
@@ -286,7 +294,8 @@ public struct Seeder {
         }
       }
     }
-    let ordered = Self.parentsFirst(planned.map { ($0.file, $0.table) }).map { planned[$0] }
+    let order = Self.parentsFirst(planned.map { ($0.file, $0.table) })
+    let ordered = order.map { planned[$0] }
     // 3. Foreign-key violations already in the database are not this run's to report.
     let checked = try tablesToCheck(ordered.map(\.table), mode: options.mode)
     let before = try foreignKeyViolations(checked)
@@ -294,18 +303,22 @@ public struct Seeder {
 
     var reports: [SeedTableReport] = []
     let clock = ContinuousClock()
+    var loadedItems: [Planned] = []
     for (offset, item) in ordered.enumerated() {
       let start = clock.now
-      let loader = try SeedLoader(
-        file: item.file,
-        table: item.table,
-        mode: options.mode,
-        connection: connection,
-        computeChecksum: true,
-        rowsPerStatement: options.rowsPerStatement
-      )
-      let total = (try? FileManager.default.attributesOfItem(atPath: item.file.url.path))?[.size]
-        .flatMap { ($0 as? NSNumber)?.int64Value }
+      let kept = streams.removeValue(forKey: order[offset])
+      let loader =
+        try kept
+        ?? SeedLoader(
+          file: item.file,
+          table: item.table,
+          mode: options.mode,
+          connection: connection,
+          computeChecksum: true,
+          rowsPerStatement: options.rowsPerStatement,
+          maximumFieldBytes: options.maximumFieldBytes
+        )
+      let total = loader.totalBytes
       func report(rows: Int, bytes: Int64, finished: Bool) {
         progress?(
           SeedProgress(
@@ -321,11 +334,28 @@ public struct Seeder {
         )
       }
       report(rows: 0, bytes: 0, finished: false)
-      // A trigger on the seeded table must not change strata's own tables either.
-      let counts = try connection.withFence(.strataTables) {
-        try loader.load { rows, bytes in report(rows: rows, bytes: bytes, finished: false) }
+      func load() throws -> SeedLoader.Counts {
+        // A trigger on the seeded table must not change strata's own tables either.
+        try connection.withFence(.strataTables) {
+          try loader.load { rows, bytes in report(rows: rows, bytes: bytes, finished: false) }
+        }
       }
-      report(rows: counts.rowsRead, bytes: total ?? 0, finished: true)
+      let counts: SeedLoader.Counts
+      if kept != nil, options.onlyUnrecorded {
+        // Its checksum is known only once it is read (see `loadUnlessRecorded`).
+        guard let loaded = try loadUnlessRecorded(loader, table: item.table.name, load: load)
+        else {
+          skipped.append(
+            Self.alreadyRecorded(item.file, table: item.table.name, mode: options.mode, loader)
+          )
+          continue
+        }
+        counts = loaded
+      } else {
+        counts = try load()
+      }
+      report(rows: counts.rowsRead, bytes: total ?? loader.bytesRead, finished: true)
+      loadedItems.append(item)
       reports.append(
         SeedTableReport(
           file: item.file.displayPath,
@@ -344,14 +374,19 @@ public struct Seeder {
       )
     }
     // 4. Orphans made by this run fail it, traced back to their file and line.
-    try checkForeignKeys(checked, before: before, loaded: ordered)
+    try checkForeignKeys(
+      checked,
+      before: before,
+      loaded: loadedItems,
+      maximumFieldBytes: options.maximumFieldBytes
+    )
     // 5. The ledger, in the same transaction.
     let appliedAt = utcTimestamp(Date())
     let insert = try connection.prepare(
       "INSERT INTO strata_seeds (file, checksum, table_name, mode, rows_inserted, rows_updated, "
         + "applied_at) VALUES (?, ?, ?, ?, ?, ?, ?)"
     )
-    for (item, report) in zip(ordered, reports) {
+    for (item, report) in zip(loadedItems, reports) {
       try insert.bind([
         .text(item.file.ledgerName), .text(report.checksum), .text(report.table),
         .text(report.mode.rawValue), .integer(Int64(report.inserted)),
@@ -459,7 +494,8 @@ public struct Seeder {
   private func checkForeignKeys(
     _ tables: [String],
     before: [Violation: Int],
-    loaded: [Planned]
+    loaded: [Planned],
+    maximumFieldBytes: Int
   ) throws {
     guard !tables.isEmpty else { return }
     var remaining = before
@@ -489,13 +525,25 @@ public struct Seeder {
         .sorted { $0.primaryKeyPosition < $1.primaryKeyPosition }.map(\.name)
     }
     for item in loaded where Self.folded(item.table.name) == Self.folded(first.table) {
+      // A stream cannot be read again to find the line: name the file alone.
+      if item.file.isReadOnce {
+        throw SeedError.foreignKeyViolation(
+          file: item.file.displayPath,
+          line: nil,
+          table: child.name,
+          columns: columns,
+          parent: first.parent,
+          count: count
+        )
+      }
       if let line = try SeedLoader.firstOrphanLine(
         file: item.file,
         table: item.table,
         columns: columns,
         parent: first.parent,
         parentColumns: parentColumns,
-        connection: connection
+        connection: connection,
+        maximumFieldBytes: maximumFieldBytes
       ) {
         throw SeedError.foreignKeyViolation(
           file: item.file.displayPath,

@@ -36,6 +36,8 @@ public struct DatabaseSetup: Sendable {
   public var migrationsDisplayPath: String?
   /// How messages and the report name the seeds folder (default: its path).
   public var seedsDisplayPath: String?
+  /// The largest seed field or record in bytes (see `SeedOptions.maximumFieldBytes`).
+  public var seedMaximumFieldBytes = CSVReader.defaultMaximumFieldBytes
 
   public init(database: URL, migrations: URL, template: URL? = nil, seeds: URL? = nil) {
     self.database = database
@@ -171,7 +173,11 @@ public struct DatabaseSetup: Sendable {
     )
     let report = try Seeder(connection: connection).seed(
       files,
-      options: SeedOptions(mode: .missing, onlyUnrecorded: true)
+      options: SeedOptions(
+        mode: .missing,
+        onlyUnrecorded: true,
+        maximumFieldBytes: seedMaximumFieldBytes
+      )
     )
     return report.loadedFiles
   }

@@ -22,6 +22,7 @@ enum InitCommand: Command {
         help: "Template database (default: seeds/template.sqlite3 if present)."
       ),
       CommonOptions.seeds,
+      CommonOptions.maxFieldBytes,
     ]
   )
 
@@ -39,6 +40,7 @@ enum InitCommand: Command {
     setup.createsFolder = location.isDefault
     setup.busyTimeout = try CommonOptions.busyTimeout(arguments)
     setup.followsSymlinks = arguments.flag("follow-symlinks")
+    setup.seedMaximumFieldBytes = try CommonOptions.maxFieldBytes(arguments)
     let report = try setup.run()
     let database = CommonOptions.shown(location.url, context)
     context.finished(

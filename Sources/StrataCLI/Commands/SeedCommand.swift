@@ -23,7 +23,8 @@ enum SeedCommand: Command {
     positionals: [
       PositionalSpec(
         name: "file",
-        help: "CSV files to load (default: every *.csv in the seeds folder).",
+        help: "CSV files to load (default: every *.csv in the seeds folder); - reads standard "
+          + "input (with --table).",
         isRepeated: true
       )
     ],
@@ -39,6 +40,7 @@ enum SeedCommand: Command {
       ),
       .flag("dry-run", help: "Load and check everything, report, then roll back."),
       .flag("force", help: "Let --mode replace empty a table that others reference with CASCADE."),
+      CommonOptions.maxFieldBytes,
       CommonOptions.format,
       CommonOptions.quiet,
       CommonOptions.busyTimeout,
@@ -50,13 +52,20 @@ enum SeedCommand: Command {
     let options = SeedOptions(
       mode: arguments.value("mode").flatMap(SeedMode.init(rawValue:)) ?? .missing,
       dryRun: arguments.flag("dry-run"),
-      force: arguments.flag("force")
+      force: arguments.flag("force"),
+      maximumFieldBytes: try CommonOptions.maxFieldBytes(arguments)
     )
     let table = arguments.value("table")
     if table != nil, arguments.positionals.count != 1 {
       throw UsageError(
         message: "--table needs exactly one FILE; got \(arguments.positionals.count)",
         help: "Usage: strata seed people.csv --table person_info"
+      )
+    }
+    if arguments.positionals.contains("-"), table == nil {
+      throw UsageError(
+        message: "- (standard input) has no file name to take the table from",
+        help: "Name the table: cat people.csv | strata seed - --table person_info"
       )
     }
     let busyTimeout = try CommonOptions.busyTimeout(arguments)
@@ -75,7 +84,8 @@ enum SeedCommand: Command {
       )
     } else {
       files = arguments.positionals.map { path in
-        SeedFile(
+        if path == "-", let table { return SeedFile.standardInput(table: table) }
+        return SeedFile(
           url: DatabaseLocation.absolute(path, from: context.currentDirectory),
           table: table,
           displayPath: path

@@ -1,0 +1,85 @@
+import Foundation
+
+// Opening a file or standard input for `CSVReader`: regular files, and pipes, FIFOs and
+// terminals, which are read once, front to back.
+extension CSVReader {
+  /// Opens a file for reading: a regular file, or a pipe, FIFO or `/dev/stdin`, which are
+  /// read once, front to back.
+  ///
+  /// - Parameters:
+  ///   - computeChecksum: also compute the SHA-256 of the bytes read (see `checksum`).
+  ///   - maximumFieldBytes: the largest field or record accepted (see the type's summary).
+  public convenience init(
+    url: URL,
+    chunkSize: Int = 1 << 20,
+    computeChecksum: Bool = false,
+    maximumFieldBytes: Int = CSVReader.defaultMaximumFieldBytes
+  )
+    throws
+  {
+    var descriptor: Int32
+    repeat {
+      descriptor = open(url.path, O_RDONLY | O_CLOEXEC)
+    } while descriptor < 0 && errno == EINTR
+    guard descriptor >= 0 else {
+      throw CSVError(.readFailed, line: 1, column: 1, detail: String(cString: strerror(errno)))
+    }
+    try self.init(
+      ownedDescriptor: descriptor,
+      chunkSize: chunkSize,
+      computeChecksum: computeChecksum,
+      maximumFieldBytes: maximumFieldBytes
+    )
+  }
+
+  /// Reads standard input (a pipe, a file or a terminal), through a duplicate of descriptor 0
+  /// so the process's own standard input stays open.
+  public convenience init(
+    standardInputWithChunkSize chunkSize: Int = 1 << 20,
+    computeChecksum: Bool = false,
+    maximumFieldBytes: Int = CSVReader.defaultMaximumFieldBytes
+  ) throws {
+    let descriptor = fcntl(STDIN_FILENO, F_DUPFD_CLOEXEC, 0)
+    guard descriptor >= 0 else {
+      throw CSVError(
+        .readFailed,
+        line: 1,
+        column: 1,
+        detail: "standard input: \(String(cString: strerror(errno)))"
+      )
+    }
+    try self.init(
+      ownedDescriptor: descriptor,
+      chunkSize: chunkSize,
+      computeChecksum: computeChecksum,
+      maximumFieldBytes: maximumFieldBytes
+    )
+  }
+
+  /// Takes over `descriptor` (closed when the reader goes, or here on failure).
+  convenience init(
+    ownedDescriptor descriptor: Int32,
+    chunkSize: Int,
+    computeChecksum: Bool,
+    maximumFieldBytes: Int
+  ) throws {
+    var info = stat()
+    guard fstat(descriptor, &info) == 0 else {
+      let reason = String(cString: strerror(errno))
+      close(descriptor)
+      throw CSVError(.readFailed, line: 1, column: 1, detail: reason)
+    }
+    if (info.st_mode & S_IFMT) == S_IFDIR {
+      close(descriptor)
+      throw CSVError(.readFailed, line: 1, column: 1, detail: "it is a directory")
+    }
+    let isRegular = (info.st_mode & S_IFMT) == S_IFREG
+    self.init(
+      source: .file(descriptor),
+      chunkSize: chunkSize,
+      totalBytes: isRegular ? Int64(info.st_size) : nil,
+      computeChecksum: computeChecksum,
+      maximumFieldBytes: maximumFieldBytes
+    )
+  }
+}
