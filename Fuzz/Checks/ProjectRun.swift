@@ -30,10 +30,10 @@ struct ProjectRun {
         withIntermediateDirectories: true
       )
     }
-    manager.createFile(
-      atPath: project.appendingPathComponent(Self.databaseName).path,
-      contents: nil
-    )
+    let database = project.appendingPathComponent(Self.databaseName).path
+    guard manager.createFile(atPath: database, contents: nil) else {
+      throw CocoaError(.fileWriteUnknown)
+    }
     do {
       for entry in entries {
         let path = project.appendingPathComponent(entry.folder)

@@ -13,9 +13,9 @@ extension StrataError {
   public var description: String { message }
 }
 
-/// The errors of the lower-level public APIs (`Connection.executeScript`, `CSVReader`) are
-/// `StrataError`s too, so an app always has a message and a help to show. (`SQLiteError` keeps
-/// its own `message`, SQLite's words; its `description` says what failed.)
+/// The errors of the lower-level public APIs (`Connection.executeScript`, `CSVReader`, and
+/// `SQLiteError` in SQLiteError.swift) are `StrataError`s too, so an app always has a message
+/// and a help to show.
 extension ScriptError: StrataError {
   public var message: String {
     "statement \(statementNumber) of the script (line \(line)) failed: \(underlying)"

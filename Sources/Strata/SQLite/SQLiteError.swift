@@ -66,3 +66,30 @@ extension SQLiteError: CustomStringConvertible {
     return text
   }
 }
+
+/// A `StrataError` too, so that every error the library throws has a help to show. Its
+/// `message` stays SQLite's own words (programs compare it); `description` adds the statement.
+extension SQLiteError: StrataError {
+  public var help: String {
+    switch code {
+    case SQLITE_BUSY, SQLITE_LOCKED:
+      "Another connection holds the database's lock: try again when it has finished, or wait "
+        + "longer for it (a larger busy timeout)."
+    case SQLITE_FULL:
+      "The disk (or the database's max_page_count) is full: free space, then try again."
+    case SQLITE_READONLY:
+      "The database, its folder or its journal cannot be written: check their permissions."
+    case SQLITE_NOTADB, SQLITE_CORRUPT:
+      "The file is not a usable SQLite database: check the path, or restore the file from a "
+        + "backup."
+    case SQLITE_CANTOPEN:
+      "The file could not be opened: check that its folder exists and can be searched."
+    case SQLITE_IOERR:
+      "The disk reported an error: check the disk and the file, then try again."
+    case SQLITE_CONSTRAINT:
+      "A row breaks a constraint of its table: change the data so that it satisfies it."
+    default:
+      "Check the statement against the database's schema and SQLite's documentation."
+    }
+  }
+}

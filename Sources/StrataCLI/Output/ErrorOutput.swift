@@ -42,10 +42,12 @@ enum ErrorOutput {
     switch error {
     case let usage as UsageError:
       (usage.message, usage.help, ExitCode.usage)
+    case let failure as SQLiteError:
+      // Before `StrataError`: its `message` is SQLite's words alone, its description adds
+      // the statement.
+      ("\(failure)", failure.isBusy ? SQLiteError.lockedHelp : failure.help, ExitCode.failure)
     case let failure as any StrataError:
       (failure.message, failure.help, ExitCode.failure)
-    case let failure as SQLiteError:
-      ("\(failure)", "Check the database file and run the command again.", ExitCode.failure)
     default:
       ("\(error)", nil, ExitCode.failure)
     }

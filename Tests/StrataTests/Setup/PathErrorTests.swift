@@ -108,4 +108,23 @@ import Testing
       #expect(!error.help.isEmpty)
     }
   }
+
+  @Test func anSQLiteErrorIsAStrataErrorWithHelpForItsKind() throws {
+    let connection = try Connection.inMemory()
+    try connection.execute("CREATE TABLE a (id INTEGER PRIMARY KEY)")
+    try connection.execute("INSERT INTO a VALUES (1)")
+    var helps: [String] = []
+    for sql in ["CREAT TABLE b (id)", "INSERT INTO a VALUES (1)"] {
+      do {
+        try connection.execute(sql)
+        Issue.record("ran \(sql)")
+      } catch let error as any StrataError {
+        #expect(error.description.contains(sql))
+        helps.append(error.help)
+      }
+    }
+    #expect(helps.count == 2)
+    #expect(helps.last?.contains("constraint") == true)
+    #expect(Set(helps).count == 2, "a constraint failure gets its own help")
+  }
 }
