@@ -8,6 +8,8 @@ public enum MigrationError: StrataError, Equatable {
   case versionTooLarge(file: String)
   /// `strata new` after a migration whose version is the largest there is.
   case noVersionLeft(file: String)
+  /// A new migration file could not be created; `exists` when a file already has its name.
+  case notCreated(file: String, reason: String, exists: Bool)
   case duplicateVersion(version: Int64, files: [String])
   case downWithoutUp(file: String)
   /// `.up.sql` and `.down.sql` files share a version but not a name.
@@ -89,6 +91,8 @@ public enum MigrationError: StrataError, Equatable {
     case .versionTooLarge(let file):
       return "\(file): the version number is larger than \(Int64.max), the largest a "
         + "migration version can be (a signed 64-bit integer, as SQLite stores it)"
+    case .notCreated(let file, let reason, _):
+      return "\(file) could not be created (\(reason)); nothing was written"
     case .noVersionLeft(let file):
       return "\(file) has version \(Int64.max), the largest a migration version can be, so "
         + "no migration can come after it; nothing was created"
@@ -214,6 +218,11 @@ public enum MigrationError: StrataError, Equatable {
     case .versionTooLarge:
       return "Rename it with a shorter version, such as a UTC timestamp (20240131120000) or the "
         + "next number after the folder's newest."
+    case .notCreated(_, _, true):
+      return "Another file took that name a moment ago: run 'strata new' again for the next "
+        + "version."
+    case .notCreated:
+      return "Check that the migrations folder can be written, then try again."
     case .noVersionLeft:
       return "If that migration has not been applied to any database yet, rename it with a "
         + "smaller version (such as a UTC timestamp), then run 'strata new' again; otherwise "

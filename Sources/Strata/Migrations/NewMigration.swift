@@ -60,8 +60,16 @@ extension MigrationSet {
     }
     let url = directory.appendingPathComponent("\(versionText)_\(name).sql")
     let content = "-- migrate:up\n\n\n-- migrate:down\n\n"
-    guard FileManager.default.createFile(atPath: url.path, contents: Data(content.utf8)) else {
-      throw MigrationError.unreadable(file: url.path, reason: "could not create the file")
+    // Never over a file that appeared since the folder was listed (another `new`, an editor).
+    do {
+      try Data(content.utf8).write(to: url, options: .withoutOverwriting)
+    } catch {
+      let exists = pathStatus(atPath: url.path) != .missing
+      let reason =
+        exists
+        ? "a file with that name already exists"
+        : (error as NSError).localizedFailureReason ?? error.localizedDescription
+      throw MigrationError.notCreated(file: url.path, reason: reason, exists: exists)
     }
     return url
   }
