@@ -40,11 +40,12 @@ enum ChildProcess {
     DispatchQueue.global().asyncAfter(deadline: .now() + timeLimit, execute: watchdog)
     // Read both pipes to the end before waiting, so a large output cannot block the child.
     let group = DispatchGroup()
-    nonisolated(unsafe) var outData = Data()
+    nonisolated(unsafe) var outData: [UInt8] = []
+    let outDescriptor = out.fileHandleForReading.fileDescriptor
     DispatchQueue.global().async(group: group) {
-      outData = out.fileHandleForReading.readDataToEndOfFile()
+      outData = readToEnd(outDescriptor)
     }
-    let errData = err.fileHandleForReading.readDataToEndOfFile()
+    let errData = readToEnd(err.fileHandleForReading.fileDescriptor)
     group.wait()
     process.waitUntilExit()
     watchdog.cancel()
@@ -54,9 +55,24 @@ enum ChildProcess {
       signalled: signalled,
       timedOut: signalled && process.terminationStatus == SIGKILL
         && Date().timeIntervalSince(start) >= timeLimit,
-      standardOutput: Array(outData),
-      standardError: Array(errData)
+      standardOutput: outData,
+      standardError: errData
     )
+  }
+
+  /// Everything up to the end of `descriptor`. Foundation's `readDataToEndOfFile` traps when a
+  /// signal interrupts its read (libFuzzer's own signals do); this retries instead.
+  private static func readToEnd(_ descriptor: Int32) -> [UInt8] {
+    var bytes: [UInt8] = []
+    var buffer = [UInt8](repeating: 0, count: 65_536)
+    while true {
+      let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+      if count > 0 {
+        bytes += buffer[0..<count]
+      } else if count == 0 || errno != EINTR {
+        return bytes
+      }
+    }
   }
 }
 
