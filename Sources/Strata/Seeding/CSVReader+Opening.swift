@@ -7,6 +7,8 @@ extension CSVReader {
   /// read once, front to back.
   ///
   /// - Parameters:
+  ///   - url: the file to read.
+  ///   - chunkSize: how many bytes to read at a time.
   ///   - computeChecksum: also compute the SHA-256 of the bytes read (see `checksum`).
   ///   - maximumFieldBytes: the largest field or record accepted (see the type's summary).
   public convenience init(
