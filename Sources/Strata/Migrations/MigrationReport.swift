@@ -37,7 +37,12 @@ public struct MigrateOptions: Sendable {
 /// One migration applied or rolled back (or, in a dry run, that would be).
 public struct MigrationStep: Hashable, Sendable, Codable {
   /// Which way a step moved the database.
-  public enum Direction: String, Hashable, Sendable, Codable { case up, down }
+  public enum Direction: String, Hashable, Sendable, Codable {
+    /// The up part ran: the migration was applied.
+    case up
+    /// The down part ran: the migration was rolled back.
+    case down
+  }
   /// The migration's version.
   public let version: Int64
   /// The migration's name.
