@@ -22,6 +22,7 @@ public struct SHA256: Sendable {
   private var pending: [UInt8] = []
   private var totalBytes: UInt64 = 0
 
+  /// An empty hash, ready for ``update(_:)``.
   public init() {}
 
   /// Adds bytes to the message.

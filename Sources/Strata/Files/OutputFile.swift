@@ -17,6 +17,7 @@ public enum OutputFileError: StrataError, Equatable {
   /// part of the new file.
   case journalBeside(path: String, journal: String, pathExists: Bool)
 
+  /// What was refused and where; nothing was written.
   public var message: String {
     switch self {
     case .exists(let path):
@@ -35,6 +36,7 @@ public enum OutputFileError: StrataError, Equatable {
     }
   }
 
+  /// What to do next, for this kind of refusal.
   public var help: String {
     switch self {
     case .exists:

@@ -7,6 +7,7 @@ public struct DriftReport: Codable, Equatable, Sendable {
   public let replayedVersions: [Int64]
   /// Applied versions that have no file, which could not be replayed.
   public let unreplayableVersions: [Int64]
+  /// Each way the database differs from the replayed migrations; empty when there is no drift.
   public let differences: [SchemaDifference]
   /// Statements the replay did not run (it never reaches a file, and has none of the
   /// database's rows), so they were not checked.
@@ -15,6 +16,7 @@ public struct DriftReport: Codable, Equatable, Sendable {
   /// `differences` is empty for want of a comparison.
   public let schemaCompared: Bool
 
+  /// True when the database differs from its migrations (`strata inspect --diff` exits 1).
   public var hasDrift: Bool { !differences.isEmpty }
 }
 
@@ -23,8 +25,10 @@ public struct DriftReport: Codable, Equatable, Sendable {
 /// foreign keys, checks, triggers and views. strata's own tables, shadow tables and row counts
 /// are not compared.
 public struct DriftCheck: Sendable {
+  /// The migrations whose schema the database is compared with.
   public let migrations: MigrationSet
 
+  /// A check of databases against `migrations`.
   public init(_ migrations: MigrationSet) {
     self.migrations = migrations
   }

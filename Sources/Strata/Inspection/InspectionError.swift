@@ -7,6 +7,7 @@ public enum InspectionError: StrataError, Equatable {
   /// Replaying the migrations into an in-memory database failed, so there is nothing to compare.
   case replayFailed(directory: String, reason: String)
 
+  /// What failed; the database is unchanged.
   public var message: String {
     switch self {
     case .noSuchTable(let name, let tables):
@@ -25,6 +26,7 @@ public enum InspectionError: StrataError, Equatable {
     }
   }
 
+  /// What to do next, for this kind of failure.
   public var help: String {
     switch self {
     case .noSuchTable:

@@ -23,6 +23,7 @@ public struct UncheckedStatement: Hashable, Sendable, Codable, CustomStringConve
 /// A migration that fails in the replay for a reason of its own, so `migrate` would fail on it
 /// too (a syntax error, a table it needs that the earlier migrations do not create).
 public struct ReplayFailure: Hashable, Sendable, Codable, CustomStringConvertible {
+  /// The migration's version.
   public let version: Int64
   /// The migration file, as the user named it.
   public let file: String

@@ -9,6 +9,7 @@ public struct Schema: Codable, Equatable, Sendable {
 
   /// `formatVersion` when this value was made.
   public var format: Int
+  /// Facts about the file: SQLite version, page size, encoding, journal mode.
   public var database: Database
   /// strata's history, when the database has one.
   public var migrations: MigrationState?
@@ -16,11 +17,14 @@ public struct Schema: Codable, Equatable, Sendable {
   public var tables: [Table]
   /// strata's own tables (`strata_migrations`, `strata_seeds`, any `strata_*`), by name.
   public var strataTables: [Table]
+  /// The views, by name.
   public var views: [View]
+  /// The triggers, by name.
   public var triggers: [Trigger]
   /// The names asked for, when only some tables were inspected; empty for the whole schema.
   public var selection: [String]
 
+  /// Makes a schema from its parts, such as one decoded elsewhere or built in a test.
   public init(
     database: Database,
     migrations: MigrationState?,
@@ -44,6 +48,9 @@ public struct Schema: Codable, Equatable, Sendable {
     case format, database, migrations, tables, strataTables, views, triggers, selection
   }
 
+  /// Writes every key, optional ones as `null`, so the JSON layout never changes shape.
+  ///
+  /// - Throws: The encoder's `EncodingError`.
   public func encode(to encoder: any Encoder) throws {
     var container = encoder.container(keyedBy: CodingKeys.self)
     try container.encode(format, forKey: .format)
@@ -77,8 +84,11 @@ extension Schema {
   public struct Database: Codable, Equatable, Sendable {
     /// The SQLite library reading the file, such as "3.40.1".
     public var sqliteVersion: String
+    /// `PRAGMA page_size`, in bytes.
     public var pageSize: Int64
+    /// `PRAGMA page_count`.
     public var pageCount: Int64
+    /// `PRAGMA freelist_count`: unused pages that `VACUUM` would give back.
     public var freelistCount: Int64
     /// "UTF-8", "UTF-16le" or "UTF-16be".
     public var encoding: String
@@ -86,7 +96,9 @@ extension Schema {
     public var journalMode: String
     /// "none", "full" or "incremental".
     public var autoVacuum: String
+    /// `PRAGMA user_version`, which apps and other tools use as a schema version.
     public var userVersion: Int64
+    /// `PRAGMA application_id`, which marks the file's format for other tools.
     public var applicationID: Int64
 
     /// Page size × page count.
@@ -104,6 +116,7 @@ extension Schema {
     /// The migrations folder compared against, as the user named it.
     public var migrationsDirectory: String?
 
+    /// Makes a migration state from its parts.
     public init(
       currentVersion: Int64,
       appliedCount: Int,
@@ -120,6 +133,9 @@ extension Schema {
       case currentVersion, appliedCount, pendingCount, migrationsDirectory
     }
 
+    /// Writes every key, optional ones as `null`.
+    ///
+    /// - Throws: The encoder's `EncodingError`.
     public func encode(to encoder: any Encoder) throws {
       var container = encoder.container(keyedBy: CodingKeys.self)
       try container.encode(currentVersion, forKey: .currentVersion)
@@ -131,34 +147,44 @@ extension Schema {
 
   /// A table: ordinary, virtual, or the shadow table of a virtual table.
   public struct Table: Codable, Equatable, Sendable {
+    /// What kind of table this is.
     public enum Kind: String, Codable, Sendable {
+      /// An ordinary table.
       case table
+      /// A virtual table (`CREATE VIRTUAL TABLE … USING module`).
       case virtual
       /// Storage a virtual table keeps for itself (such as an FTS5 table's `_data`).
       case shadow
     }
 
+    /// The table's name, as stored.
     public var name: String
+    /// Ordinary, virtual or shadow.
     public var kind: Kind
     /// The `CREATE` statement as stored in `sqlite_schema`.
     public var sql: String
+    /// Declared `WITHOUT ROWID`.
     public var withoutRowID: Bool
     /// nil when the SQLite reading the file is older than 3.37 (no `PRAGMA table_list`).
     public var strict: Bool?
+    /// Declared with an `AUTOINCREMENT` key.
     public var autoincrement: Bool
     /// The table's row in `sqlite_sequence`, for an AUTOINCREMENT table that has had rows.
     public var autoincrementSequence: Int64?
     /// Exact (`count(*)`); nil when the table cannot be read (a virtual table whose module is
     /// not loaded).
     public var rowCount: Int64?
+    /// The columns, in table order.
     public var columns: [Column]
     /// By name.
     public var indexes: [Index]
+    /// The foreign keys, as `PRAGMA foreign_key_list` reports them.
     public var foreignKeys: [ForeignKey]
     /// In the order written.
     public var checks: [CheckConstraint]
     /// For a virtual table: `USING module(arguments)`.
     public var module: String?
+    /// For a virtual table: the arguments in `USING module(arguments)`.
     public var moduleArguments: String?
     /// For a virtual table: its shadow tables, by name.
     public var shadowTables: [Table]
@@ -168,6 +194,9 @@ extension Schema {
       case columns, indexes, foreignKeys, checks, module, moduleArguments, shadowTables
     }
 
+    /// Writes every key, optional ones as `null`.
+    ///
+    /// - Throws: The encoder's `EncodingError`.
     public func encode(to encoder: any Encoder) throws {
       var container = encoder.container(keyedBy: CodingKeys.self)
       try container.encode(name, forKey: .name)
@@ -203,10 +232,15 @@ extension Schema {
   /// SQLite's type affinity, from the declared type by the rules of
   /// https://www.sqlite.org/datatype3.html#determination_of_column_affinity.
   public enum Affinity: String, Codable, Sendable {
+    /// Declared with `INT` in its type.
     case integer = "INTEGER"
+    /// Declared with `CHAR`, `CLOB` or `TEXT` in its type.
     case text = "TEXT"
+    /// Declared `BLOB` or with no type: values are stored as given.
     case blob = "BLOB"
+    /// Declared with `REAL`, `FLOA` or `DOUB` in its type.
     case real = "REAL"
+    /// Any other declared type, such as `NUMERIC`, `DECIMAL` or `DATE`.
     case numeric = "NUMERIC"
 
     /// The affinity SQLite gives a column declared `declaredType`. In a STRICT table, `ANY`
@@ -229,6 +263,7 @@ extension Schema {
     }
   }
 
+  /// A column of a table or a view, as `PRAGMA table_xinfo` reports it.
   public struct Column: Codable, Equatable, Sendable {
     /// How a generated column is kept.
     public enum Generated: String, Codable, Sendable {
@@ -240,9 +275,11 @@ extension Schema {
 
     /// 1-based, in table order (hidden and generated columns included).
     public var position: Int
+    /// The column's name, as declared.
     public var name: String
     /// As written; empty for a column declared without a type.
     public var declaredType: String
+    /// The affinity SQLite gives the declared type; it decides how values are converted.
     public var affinity: Affinity
     /// True for NOT NULL, and for an INTEGER PRIMARY KEY (the rowid cannot be NULL), which
     /// `PRAGMA table_info` reports as nullable.
@@ -253,6 +290,7 @@ extension Schema {
     public var primaryKeyPosition: Int
     /// An INTEGER PRIMARY KEY of a rowid table: another name for the rowid.
     public var isRowIDAlias: Bool
+    /// How a generated column is kept; nil for an ordinary column.
     public var generated: Generated?
     /// The `AS (…)` expression of a generated column, as written.
     public var generatedExpression: String?
@@ -266,6 +304,9 @@ extension Schema {
       case isRowIDAlias, generated, generatedExpression, hidden, collation
     }
 
+    /// Writes every key, optional ones as `null`.
+    ///
+    /// - Throws: The encoder's `EncodingError`.
     public func encode(to encoder: any Encoder) throws {
       var container = encoder.container(keyedBy: CodingKeys.self)
       try container.encode(position, forKey: .position)
@@ -283,6 +324,7 @@ extension Schema {
     }
   }
 
+  /// An index of a table, made by `CREATE INDEX` or by SQLite for a constraint.
   public struct Index: Codable, Equatable, Sendable {
     /// Why the index exists (`PRAGMA index_list`'s origin).
     public enum Origin: String, Codable, Sendable {
@@ -294,8 +336,11 @@ extension Schema {
       case primaryKey
     }
 
+    /// The index's name (`sqlite_autoindex_…` for one SQLite made).
     public var name: String
+    /// Whether the index refuses duplicate keys.
     public var unique: Bool
+    /// What made the index.
     public var origin: Origin
     /// The key columns, in order.
     public var columns: [IndexColumn]
@@ -308,6 +353,9 @@ extension Schema {
       case name, unique, origin, columns, partialWhere, sql
     }
 
+    /// Writes every key, optional ones as `null`.
+    ///
+    /// - Throws: The encoder's `EncodingError`.
     public func encode(to encoder: any Encoder) throws {
       var container = encoder.container(keyedBy: CodingKeys.self)
       try container.encode(name, forKey: .name)
@@ -319,11 +367,13 @@ extension Schema {
     }
   }
 
+  /// One key column of an index: a column or an expression.
   public struct IndexColumn: Codable, Equatable, Sendable {
     /// The column; nil for an expression.
     public var name: String?
     /// The expression as written, for an expression column.
     public var expression: String?
+    /// Sorted `DESC` in the index.
     public var descending: Bool
     /// The collating sequence the index uses ("BINARY" unless one was given).
     public var collation: String
@@ -338,6 +388,9 @@ extension Schema {
       case name, expression, descending, collation
     }
 
+    /// Writes every key, optional ones as `null`.
+    ///
+    /// - Throws: The encoder's `EncodingError`.
     public func encode(to encoder: any Encoder) throws {
       var container = encoder.container(keyedBy: CodingKeys.self)
       try container.encode(name, forKey: .name)
@@ -347,14 +400,19 @@ extension Schema {
     }
   }
 
+  /// A foreign key of a table: its columns and the parent key they reference.
   public struct ForeignKey: Codable, Equatable, Sendable {
+    /// The child table's key columns, in key order.
     public var columns: [String]
+    /// The table the key references.
     public var parentTable: String
     /// As written, or the parent's primary key when the REFERENCES clause names no columns.
     public var parentColumns: [String]
     /// "NO ACTION", "CASCADE", "SET NULL", "SET DEFAULT" or "RESTRICT".
     public var onDelete: String
+    /// "NO ACTION", "CASCADE", "SET NULL", "SET DEFAULT" or "RESTRICT".
     public var onUpdate: String
+    /// The `MATCH` clause ("NONE" when none; SQLite parses it but does not enforce it).
     public var match: String
   }
 
@@ -364,6 +422,7 @@ extension Schema {
     public var name: String?
     /// The column it is written on; nil for a table constraint.
     public var column: String?
+    /// The expression inside `CHECK (…)`, as written.
     public var expression: String
 
     /// `CHECK (expression)`.
@@ -373,6 +432,9 @@ extension Schema {
       case name, column, expression
     }
 
+    /// Writes every key, optional ones as `null`.
+    ///
+    /// - Throws: The encoder's `EncodingError`.
     public func encode(to encoder: any Encoder) throws {
       var container = encoder.container(keyedBy: CodingKeys.self)
       try container.encode(name, forKey: .name)
@@ -381,14 +443,19 @@ extension Schema {
     }
   }
 
+  /// A view, with its result columns.
   public struct View: Codable, Equatable, Sendable {
+    /// The view's name.
     public var name: String
+    /// The `CREATE VIEW` statement as stored in `sqlite_schema`.
     public var sql: String
     /// Its result columns; empty when the view cannot be compiled (it names a missing table).
     public var columns: [Column]
   }
 
+  /// A trigger on a table or a view.
   public struct Trigger: Codable, Equatable, Sendable {
+    /// The trigger's name.
     public var name: String
     /// The table or view it is on.
     public var table: String
@@ -396,6 +463,7 @@ extension Schema {
     public var timing: String
     /// "INSERT", "DELETE", "UPDATE" or "UPDATE OF a, b".
     public var event: String
+    /// The `CREATE TRIGGER` statement as stored in `sqlite_schema`.
     public var sql: String
   }
 }

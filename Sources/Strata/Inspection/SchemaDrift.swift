@@ -1,5 +1,6 @@
 /// One way the live schema differs from what the migrations produce.
 public struct SchemaDifference: Codable, Equatable, Sendable, CustomStringConvertible {
+  /// Which side has the object.
   public enum Change: String, Codable, Sendable {
     /// The migrations create it; the database does not have it.
     case missing
@@ -9,11 +10,15 @@ public struct SchemaDifference: Codable, Equatable, Sendable, CustomStringConver
     case changed
   }
 
+  /// The kind of schema object that differs.
   public enum Object: String, Codable, Sendable {
+    /// The kind of schema object that differs; its raw value is how messages name it.
     case table, column, index, foreignKey = "foreign key", check, trigger, view
   }
 
+  /// Whether the object is missing, unexpected or changed.
   public let change: Change
+  /// The kind of object: table, column, index, foreign key, check, trigger or view.
   public let object: Object
   /// `student`, `student.email`, `student_class`.
   public let name: String
@@ -24,6 +29,7 @@ public struct SchemaDifference: Codable, Equatable, Sendable, CustomStringConver
   /// What the database has.
   public let actual: String?
 
+  /// Makes a difference; ``SchemaComparison`` makes them from two schemas.
   public init(
     change: Change,
     object: Object,
@@ -44,6 +50,9 @@ public struct SchemaDifference: Codable, Equatable, Sendable, CustomStringConver
     case change, object, name, aspect, expected, actual, message
   }
 
+  /// Writes every key, optional ones as `null`, and the description as `message`.
+  ///
+  /// - Throws: The encoder's `EncodingError`.
   public func encode(to encoder: any Encoder) throws {
     var container = encoder.container(keyedBy: CodingKeys.self)
     try container.encode(change, forKey: .change)
@@ -55,6 +64,9 @@ public struct SchemaDifference: Codable, Equatable, Sendable, CustomStringConver
     try container.encode(description, forKey: .message)
   }
 
+  /// Reads the keys that ``encode(to:)`` writes; `message` is recomputed.
+  ///
+  /// - Throws: The decoder's `DecodingError` for a missing or mistyped key.
   public init(from decoder: any Decoder) throws {
     let container = try decoder.container(keyedBy: CodingKeys.self)
     change = try container.decode(Change.self, forKey: .change)

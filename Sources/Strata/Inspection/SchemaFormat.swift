@@ -17,8 +17,10 @@ public enum SchemaFormat: String, CaseIterable, Sendable {
 extension Schema {
   /// The schema written in `format`.
   ///
+  /// - Parameter format: text, JSON, SQL, Markdown or a Mermaid diagram.
   /// - Parameter databaseName: how the text and Markdown headings name the file (nothing when
   ///   nil); JSON, SQL and Mermaid never include it, so they do not change with the path.
+  /// - Throws: `EncodingError` when the JSON encoder fails; the other formats do not throw.
   public func rendered(as format: SchemaFormat, databaseName: String? = nil) throws -> String {
     switch format {
     case .text: TextSchemaRenderer(schema: self, databaseName: databaseName).render()

@@ -5,8 +5,10 @@
 ///
 /// Only reads, inside one read transaction, so the schema and row counts are one snapshot.
 public struct SchemaInspector {
+  /// The connection read from; the inspector never writes to it.
   public let connection: Connection
 
+  /// An inspector of `connection`'s database (any open mode; it only reads).
   public init(_ connection: Connection) {
     self.connection = connection
   }

@@ -2,11 +2,15 @@ import Foundation
 
 /// A row of `strata_migrations`: a migration that was applied.
 public struct AppliedMigration: Hashable, Sendable, Codable {
+  /// The migration's version.
   public let version: Int64
+  /// The migration's name, from its file name.
   public let name: String
+  /// SHA-256 of the up part when it was applied, to find a file edited since.
   public let checksum: String
   /// ISO 8601 UTC.
   public let appliedAt: String
+  /// How long the migration took, in milliseconds.
   public let durationMs: Int64
 }
 

@@ -2,7 +2,9 @@
 ///
 /// Every message names the file (and line where there is one) and the database's state.
 public enum MigrationError: StrataError, Equatable {
+  /// The migrations folder does not exist.
   case directoryNotFound(path: String)
+  /// A `.sql` file's name does not start with a version and a name.
   case invalidFileName(file: String)
   /// The file's version has more digits than a 64-bit version holds.
   case versionTooLarge(file: String)
@@ -10,16 +12,26 @@ public enum MigrationError: StrataError, Equatable {
   case noVersionLeft(file: String)
   /// A new migration file could not be created; `exists` when a file already has its name.
   case notCreated(file: String, reason: String, exists: Bool)
+  /// Two files have the same version.
   case duplicateVersion(version: Int64, files: [String])
+  /// A `.down.sql` file has no `.up.sql` file of its version.
   case downWithoutUp(file: String)
   /// `.up.sql` and `.down.sql` files share a version but not a name.
   case mismatchedPair(version: Int64, up: String, down: String)
+  /// A file or the folder cannot be read; `reason` says why.
   case unreadable(file: String, reason: String)
+  /// The up part has no SQL.
   case emptyMigration(file: String)
+  /// A marker line is malformed, or looks like another tool's marker; nothing has run.
   case invalidMarker(file: String, line: Int, reason: String)
+  /// An applied migration's file was edited: its checksum differs from the recorded one.
   case changedAfterApplied(version: Int64, file: String, recorded: String, current: String)
+  /// The database has versions no file has: it is newer than these migrations.
   case unknownApplied(versions: [Int64], newestKnown: Int64?, directory: String)
+  /// Pending migrations are older than the newest applied one (a branch merged late).
   case outOfOrder(versions: [Int64], newestApplied: Int64)
+  /// A statement of an up part failed; the migration was rolled back, and the database is
+  /// at `databaseVersion` (`keptEarlier`: earlier migrations of the run stay applied).
   case failed(
     version: Int64,
     file: String,
@@ -28,6 +40,7 @@ public enum MigrationError: StrataError, Equatable {
     databaseVersion: Int64,
     keptEarlier: Bool
   )
+  /// A statement of a down part failed; that migration was not rolled back.
   case rollbackFailed(
     version: Int64,
     file: String,
@@ -45,6 +58,8 @@ public enum MigrationError: StrataError, Equatable {
     isRollback: Bool,
     databaseVersion: Int64
   )
+  /// A statement that cannot run inside a transaction (`VACUUM`, `PRAGMA journal_mode`, or
+  /// one that would end it) is in a transactional migration; it needs `transaction:false`.
   case needsNoTransaction(
     version: Int64,
     file: String,
@@ -62,12 +77,19 @@ public enum MigrationError: StrataError, Equatable {
     isRollback: Bool,
     databaseVersion: Int64
   )
+  /// A `transaction:false` migration cannot run inside `--single-transaction`.
   case noTransactionInSingleTransaction(version: Int64, file: String)
+  /// The migration has no down part, so it cannot be rolled back.
   case irreversible(version: Int64, file: String)
+  /// An applied version has no file, so there is no down part to roll it back with.
   case rollbackFileMissing(version: Int64)
+  /// A target version is neither a migration file nor applied.
   case unknownTarget(version: Int64)
+  /// `baseline` on a database that already has applied migrations.
   case baselineOnManagedDatabase(appliedCount: Int)
+  /// A name for `strata new` that is not letters, digits and underscores.
   case invalidName(name: String)
+  /// SQLite failed outside a migration's statements (reading or writing the history).
   case database(path: String, error: SQLiteError, databaseVersion: Int64?)
   /// Another connection held a lock longer than the busy timeout (SQLITE_BUSY): a writer, or a
   /// reader that keeps a commit waiting.
@@ -82,6 +104,7 @@ public enum MigrationError: StrataError, Equatable {
     return self
   }
 
+  /// What failed, where (`file:line`), and the version the database is at now.
   public var message: String {
     switch self {
     case .directoryNotFound(let path):
@@ -208,6 +231,7 @@ public enum MigrationError: StrataError, Equatable {
     }
   }
 
+  /// What to do next, for this kind of problem.
   public var help: String {
     switch self {
     case .directoryNotFound:
@@ -328,10 +352,14 @@ func versionText(_ version: Int64) -> String {
 
 /// A row that points at a missing parent, from `PRAGMA foreign_key_check`.
 public struct ForeignKeyViolation: Hashable, Sendable, Codable, CustomStringConvertible {
+  /// The table of the row without a parent.
   public let table: String
+  /// The row's rowid; nil for a `WITHOUT ROWID` table.
   public let rowid: Int64?
+  /// The table the row's foreign key references.
   public let parent: String
 
+  /// "`table` row `rowid` has no parent in `parent`", for messages.
   public var description: String {
     "\(table) row \(rowid.map(String.init) ?? "?") has no parent in \(parent)"
   }

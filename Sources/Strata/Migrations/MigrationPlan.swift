@@ -14,8 +14,11 @@ public struct MigrationStatus: Hashable, Sendable, Codable {
     case outOfOrder = "out-of-order"
   }
 
+  /// The migration's version.
   public let version: Int64
+  /// The migration's name (from its file, or from the history when there is no file).
   public let name: String
+  /// Applied, pending, changed, unknown or out of order.
   public let state: State
   /// The file, when the folder has one.
   public let file: String?

@@ -15,6 +15,8 @@ public struct MigrateOptions: Sendable {
   /// Apply pending migrations older than the newest applied one.
   public var allowOutOfOrder = false
 
+  /// Options for `migrate`; the defaults apply every pending migration, each in its own
+  /// transaction, and refuse changed, unknown and out-of-order migrations.
   public init(
     target: Int64? = nil,
     singleTransaction: Bool = false,
@@ -35,10 +37,19 @@ public struct MigrateOptions: Sendable {
 /// One migration applied or rolled back (or, in a dry run, that would be).
 public struct MigrationStep: Hashable, Sendable, Codable {
   /// Which way a step moved the database.
-  public enum Direction: String, Hashable, Sendable, Codable { case up, down }
+  public enum Direction: String, Hashable, Sendable, Codable {
+    /// The up part ran: the migration was applied.
+    case up
+    /// The down part ran: the migration was rolled back.
+    case down
+  }
+  /// The migration's version.
   public let version: Int64
+  /// The migration's name.
   public let name: String
+  /// The file whose part ran, as the user named it.
   public let file: String
+  /// Up (applied) or down (rolled back).
   public let direction: Direction
   /// Wall time of the step; 0 in a dry run.
   public let durationMs: Int64
@@ -68,9 +79,13 @@ extension MigrationStep {
 
 /// What `migrate` or `rollback` did.
 public struct MigrationReport: Hashable, Sendable, Codable {
+  /// The version before the run.
   public let fromVersion: Int64
+  /// The version after the run (in a dry run, the version it would reach).
   public let toVersion: Int64
+  /// Each migration applied or rolled back, in the order it ran.
   public let steps: [MigrationStep]
+  /// True when nothing ran: the steps say what would have.
   public let dryRun: Bool
   /// Pending migrations left (below `--to`, or none).
   public let pendingCount: Int

@@ -8,6 +8,8 @@ public struct MigrationSet: Sendable {
   public let directory: String
 
   /// Migrations built in code; they must have unique versions.
+  ///
+  /// - Throws: `MigrationError.duplicateVersion` when two migrations share a version.
   public init(_ migrations: [Migration], directory: String = "(in code)") throws {
     let sorted = migrations.sorted { $0.version < $1.version }
     for (a, b) in zip(sorted, sorted.dropFirst()) where a.version == b.version {
@@ -21,9 +23,12 @@ public struct MigrationSet: Sendable {
   /// nothing touches the database while the files are wrong.
   ///
   /// - Parameters:
+  ///   - url: the folder of `.sql` files.
   ///   - displayPath: how messages name the folder (default: `url`'s path).
   ///   - followSymlinks: read files that are symbolic links to files outside the folder
   ///     (refused by default: a link to a `.env` would print its secrets).
+  /// - Throws: `MigrationError` for a missing or unreadable folder or file, a bad file name, a
+  ///   duplicate version, a marker problem or invalid UTF-8, naming the file.
   public init(directory url: URL, displayPath: String? = nil, followSymlinks: Bool = false) throws {
     let shown = displayPath ?? url.path
     guard isDirectory(atPath: url.path) else {

@@ -6,13 +6,17 @@ import Foundation
 /// so two processes migrating one file apply each migration exactly once, and a crash leaves
 /// the database at the old version or the new one.
 public struct Migrator: Sendable {
+  /// The migrations to apply, check or roll back.
   public let migrations: MigrationSet
 
+  /// A migrator for `migrations`; it opens nothing until called with a connection.
   public init(_ migrations: MigrationSet) {
     self.migrations = migrations
   }
 
   /// Every migration's state; reads only.
+  ///
+  /// - Throws: `SQLiteError` when the history cannot be read.
   public func plan(_ connection: Connection) throws -> MigrationPlan {
     MigrationPlan(set: migrations, applied: try History.read(connection))
   }
@@ -48,6 +52,10 @@ public struct Migrator: Sendable {
   }
 
   /// Applies pending migrations in order (or moves to `options.target`).
+  ///
+  /// - Throws: `MigrationError`: a changed, unknown or out-of-order migration, or a migration that
+  ///   failed, saying which version the database is at now; `SQLiteError` when the history cannot
+  ///   be read.
   @discardableResult
   public func migrate(
     _ connection: Connection,
@@ -109,6 +117,10 @@ public struct Migrator: Sendable {
   }
 
   /// Reverts the newest `steps` applied migrations, or every one above `version`.
+  ///
+  /// - Throws: `MigrationError`: a missing, changed or irreversible migration, an unknown target,
+  ///   or a down part that failed, saying which version the database is at now; `SQLiteError` when
+  ///   the history cannot be read.
   @discardableResult
   public func rollback(
     _ connection: Connection,
@@ -218,6 +230,9 @@ public struct Migrator: Sendable {
 
   /// Records every migration up to `version` as applied without running it, to adopt a
   /// database that predates strata.
+  ///
+  /// - Throws: `MigrationError`: an unknown version, a database that already has history, or an
+  ///   SQLite failure while recording.
   @discardableResult
   public func baseline(_ connection: Connection, version: Int64) throws -> [Migration] {
     guard migrations.migration(version: version) != nil else {

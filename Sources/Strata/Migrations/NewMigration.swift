@@ -6,6 +6,8 @@ extension MigrationSet {
   /// uses timestamps. Creates the folder when missing.
   ///
   /// - Returns: the new file's URL.
+  /// - Throws: `MigrationError`: an invalid name, an unreadable folder, no version left, or a file
+  ///   that could not be created (nothing is ever written over an existing file).
   public static func createMigrationFile(
     in directory: URL,
     name rawName: String,

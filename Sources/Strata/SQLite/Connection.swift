@@ -45,9 +45,14 @@ public final class Connection {
 
   /// Opens `path`. The default busy timeout lets a second process wait for a writer.
   ///
+  /// - Parameter path: the database file; `:memory:` for a private in-memory database.
+  /// - Parameter mode: read-only, read-write, read-write-create (the default) or immutable.
+  /// - Parameter busyTimeout: how long to wait for another connection's lock, in milliseconds.
   /// - Parameter foreignKeys: enforce foreign keys (`PRAGMA foreign_keys = ON`), as strata's
   ///   own connections do; SQLite's default is off, which lets an app write orphan rows that
   ///   fail the next migration.
+  /// - Throws: `SQLiteError` when SQLite cannot open the file (missing, not a database, no
+  ///   permission).
   public init(
     path: String,
     mode: OpenMode = .readWriteCreate,
@@ -91,6 +96,8 @@ public final class Connection {
   }
 
   /// An in-memory database, private to this connection.
+  ///
+  /// - Throws: `SQLiteError` when SQLite cannot allocate the database.
   public static func inMemory() throws -> Connection {
     try Connection(path: ":memory:")
   }
@@ -106,6 +113,8 @@ public final class Connection {
   public static var libraryVersion: String { String(cString: sqlite3_libversion()) }
 
   /// Runs SQL that returns no rows (one or more statements).
+  ///
+  /// - Throws: `SQLiteError` from the first statement that fails; the ones before it have run.
   public func execute(_ sql: String) throws {
     var message: UnsafeMutablePointer<CChar>?
     let rc = sqlite3_exec(handle, sql, nil, nil, &message)
@@ -117,6 +126,8 @@ public final class Connection {
   }
 
   /// Compiles one statement.
+  ///
+  /// - Throws: `SQLiteError` for SQL that does not compile (a syntax error, a missing table).
   public func prepare(_ sql: String) throws -> Statement {
     var statement: OpaquePointer?
     let rc = sqlite3_prepare_v2(handle, sql, -1, &statement, nil)
@@ -128,6 +139,9 @@ public final class Connection {
   }
 
   /// Runs a query and returns every row, each as its column values.
+  ///
+  /// - Throws: `SQLiteError` when the query does not compile, a value does not bind, or a step
+  ///   fails.
   public func rows(_ sql: String, _ arguments: [SQLValue] = []) throws -> [[SQLValue]] {
     let statement = try prepare(sql)
     try statement.bind(arguments)
@@ -139,6 +153,9 @@ public final class Connection {
   }
 
   /// The first column of the first row, or nil when there is no row.
+  ///
+  /// - Throws: `SQLiteError` when the query does not compile, a value does not bind, or a step
+  ///   fails.
   public func scalar(_ sql: String, _ arguments: [SQLValue] = []) throws -> SQLValue? {
     let statement = try prepare(sql)
     try statement.bind(arguments)
@@ -146,6 +163,9 @@ public final class Connection {
   }
 
   /// Runs one statement with arguments, returning the number of rows it changed.
+  ///
+  /// - Throws: `SQLiteError` when the statement does not compile, a value does not bind, or it
+  ///   fails (a constraint, a busy database).
   @discardableResult
   public func run(_ sql: String, _ arguments: [SQLValue] = []) throws -> Int {
     let statement = try prepare(sql)

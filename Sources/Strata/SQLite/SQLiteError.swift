@@ -20,6 +20,7 @@ public struct SQLiteError: Error, Hashable, Sendable {
   /// The primary result code, such as 19 (SQLITE_CONSTRAINT).
   public var code: Int32 { extendedCode & 0xFF }
 
+  /// An error with SQLite's extended result code, its message, and the statement that failed.
   public init(extendedCode: Int32, message: String, sql: String? = nil) {
     self.extendedCode = extendedCode
     self.message = message
@@ -70,6 +71,7 @@ extension SQLiteError: CustomStringConvertible {
 /// A `StrataError` too, so that every error the library throws has a help to show. Its
 /// `message` stays SQLite's own words (programs compare it); `description` adds the statement.
 extension SQLiteError: StrataError {
+  /// What to do for this kind of failure (a busy database, a constraint, a full disk, …).
   public var help: String {
     switch code {
     case SQLITE_BUSY, SQLITE_LOCKED:

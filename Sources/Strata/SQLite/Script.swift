@@ -32,9 +32,12 @@ extension Connection {
   /// each statement's line is known (a `;` inside a trigger body or a string never splits).
   ///
   /// - Parameters:
+  ///   - script: the SQL text, one statement or many.
   ///   - firstLine: the line of the file on which `script` starts.
   ///   - willRun: called before each statement runs; it may throw to stop the script.
   /// - Returns: the statements that ran.
+  /// - Throws: `ScriptError` naming the statement and line that failed, or the error `willRun`
+  ///   threw.
   @discardableResult
   public func executeScript(
     _ script: String,

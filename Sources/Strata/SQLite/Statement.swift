@@ -41,6 +41,8 @@ public final class Statement {
   public var isReadOnly: Bool { sqlite3_stmt_readonly(handle) != 0 }
 
   /// Binds values to parameters 1, 2, … in order.
+  ///
+  /// - Throws: `SQLiteError` when a value cannot be bound (too many values, too large).
   public func bind(_ values: [SQLValue]) throws {
     for (offset, value) in values.enumerated() {
       try bind(value, at: offset + 1)
@@ -48,6 +50,8 @@ public final class Statement {
   }
 
   /// Binds one value to parameter `index` (1-based, as in SQLite).
+  ///
+  /// - Throws: `SQLiteError` for an index out of range or a value too large.
   public func bind(_ value: SQLValue, at index: Int) throws {
     // Out of Int32's range is out of SQLite's too: SQLITE_RANGE or SQLITE_TOOBIG, never a trap.
     let i = Int32(clamping: index)
@@ -67,6 +71,8 @@ public final class Statement {
   }
 
   /// Binds one value to the parameter named `name` (with its prefix: `:id`, `@id`, `$id`).
+  ///
+  /// - Throws: `SQLiteError` for an unknown parameter name or a value too large.
   public func bind(_ value: SQLValue, named name: String) throws {
     let index = sqlite3_bind_parameter_index(handle, name)
     guard index > 0 else {
@@ -80,6 +86,8 @@ public final class Statement {
   }
 
   /// Binds UTF-8 text straight from a buffer, copied by SQLite.
+  ///
+  /// - Throws: `SQLiteError` for an index out of range or text too large.
   public func bindText(_ bytes: UnsafeRawBufferPointer, at index: Int) throws {
     let rc: Int32
     if let base = bytes.baseAddress?.assumingMemoryBound(to: CChar.self) {
@@ -94,6 +102,8 @@ public final class Statement {
   }
 
   /// Advances to the next row: true when a row is ready, false when done.
+  ///
+  /// - Throws: `SQLiteError` when the step fails (a constraint, a busy database, a read error).
   @discardableResult
   public func step() throws -> Bool {
     let rc = sqlite3_step(handle)

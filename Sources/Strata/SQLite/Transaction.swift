@@ -12,6 +12,9 @@ extension Connection {
   /// Runs `body` inside `BEGIN <kind>` … `COMMIT`; rolls back when it throws.
   ///
   /// A failed rollback never hides the first error.
+  ///
+  /// - Throws: What `body` throws, after the rollback; `SQLiteError` when `BEGIN` or `COMMIT`
+  ///   fails.
   public func transaction<T>(
     _ kind: TransactionKind = .immediate,
     _ body: () throws -> T
@@ -31,6 +34,9 @@ extension Connection {
 
   /// Runs `body` inside a savepoint, which nests inside a transaction; rolls back to it when
   /// `body` throws.
+  ///
+  /// - Throws: What `body` throws, after rolling back to the savepoint; `SQLiteError` when the
+  ///   savepoint cannot be opened or released.
   public func savepoint<T>(_ name: String = "strata", _ body: () throws -> T) throws -> T {
     let quoted = quoteIdentifier(name)
     try execute("SAVEPOINT \(quoted)")

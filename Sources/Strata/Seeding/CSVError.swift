@@ -30,6 +30,7 @@ public struct CSVError: Error, Hashable, Sendable {
     case recordTooLarge
   }
 
+  /// What is wrong with the input.
   public let problem: Problem
   /// The physical line (1-based).
   public let line: Int
@@ -40,6 +41,8 @@ public struct CSVError: Error, Hashable, Sendable {
   /// For the `…TooLarge` problems: the limit in bytes.
   public let limit: Int?
 
+  /// An error at `line` and `column`, with an optional detail (such as the system's reason for a
+  /// failed read) and, for the `…TooLarge` problems, the limit.
   public init(
     _ problem: Problem,
     line: Int,
@@ -91,5 +94,6 @@ public struct CSVError: Error, Hashable, Sendable {
 }
 
 extension CSVError: CustomStringConvertible {
+  /// `line:column: reason`, for logs.
   public var description: String { "\(line):\(column): \(reason)" }
 }

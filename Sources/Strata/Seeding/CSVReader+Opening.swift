@@ -7,8 +7,11 @@ extension CSVReader {
   /// read once, front to back.
   ///
   /// - Parameters:
+  ///   - url: the file to read.
+  ///   - chunkSize: how many bytes to read at a time.
   ///   - computeChecksum: also compute the SHA-256 of the bytes read (see `checksum`).
   ///   - maximumFieldBytes: the largest field or record accepted (see the type's summary).
+  /// - Throws: `CSVError` (`readFailed`) when the file cannot be opened or read.
   public convenience init(
     url: URL,
     chunkSize: Int = 1 << 20,
@@ -34,6 +37,8 @@ extension CSVReader {
 
   /// Reads standard input (a pipe, a file or a terminal), through a duplicate of descriptor 0
   /// so the process's own standard input stays open.
+  ///
+  /// - Throws: `CSVError` (`readFailed`) when standard input cannot be duplicated or read.
   public convenience init(
     standardInputWithChunkSize chunkSize: Int = 1 << 20,
     computeChecksum: Bool = false,

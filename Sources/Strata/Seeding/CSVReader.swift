@@ -9,6 +9,7 @@ public struct CSVField: Hashable, Sendable {
   /// field is NULL.
   public let isQuoted: Bool
 
+  /// A field with its bytes, and whether it was quoted (which tells NULL from the empty string).
   public init(bytes: [UInt8], isQuoted: Bool) {
     self.bytes = bytes
     self.isQuoted = isQuoted
@@ -22,6 +23,7 @@ public struct CSVField: Hashable, Sendable {
 public struct CSVRecord: Hashable, Sendable {
   /// The physical line on which the record starts (1-based).
   public let line: Int
+  /// The record's fields, in header order.
   public let fields: [CSVField]
 }
 
@@ -163,6 +165,8 @@ public final class CSVReader {
 
   /// The SHA-256 (hex) of the whole file, once every record has been read; nil before, or
   /// when the reader was not asked to compute it.
+  ///
+  /// - Throws: `CSVError` when reading the rest of the input fails.
   public func checksum() throws -> String? {
     guard let hasher else { return nil }
     while !atEndOfInput {
@@ -179,6 +183,9 @@ public final class CSVReader {
   // MARK: - Convenience API
 
   /// The next record with its fields copied out, or nil at the end of the file.
+  ///
+  /// - Throws: `CSVError` for malformed CSV, a field or record over the limit, or a failed read,
+  ///   with its line and column.
   public func nextRecord() throws -> CSVRecord? {
     releaseRecords()
     guard try readRecord() else { return nil }
@@ -198,6 +205,9 @@ public final class CSVReader {
   }
 
   /// Every record of the input.
+  ///
+  /// - Throws: `CSVError` for malformed CSV, a field or record over the limit, or a failed read,
+  ///   with its line and column.
   public func readAll() throws -> [CSVRecord] {
     var records: [CSVRecord] = []
     while let record = try nextRecord() { records.append(record) }

@@ -45,14 +45,23 @@ public enum SeedValueProblem: String, Hashable, Sendable, Codable {
 /// A seed run failed. Every message says where (`file:line:column` where it applies), what, and
 /// that the database is unchanged: a run is one transaction.
 public enum SeedError: StrataError, Equatable {
+  /// The seeds folder does not exist.
   case directoryNotFound(path: String)
+  /// A seed file named to load does not exist.
   case fileNotFound(file: String)
+  /// The file is empty: it needs at least a header line.
   case emptyFile(file: String)
+  /// The file is not valid CSV, at the error's line and column.
   case malformed(file: String, CSVError)
+  /// The file's table does not exist (`tables` lists the ones that do).
   case noSuchTable(file: String, table: String, tables: [String])
+  /// The file's table is a view or another kind of object, not a table.
   case notATable(file: String, table: String, kind: String)
+  /// The table is strata's or SQLite's own, never seeded.
   case protectedTable(file: String, table: String)
+  /// A header column has no name.
   case emptyHeaderName(file: String, line: Int, column: Int, position: Int)
+  /// A header name is not a column of the table (`columns` lists the table's columns).
   case unknownColumn(
     file: String,
     line: Int,
@@ -61,10 +70,15 @@ public enum SeedError: StrataError, Equatable {
     table: String,
     columns: [String]
   )
+  /// A header names a generated column, which cannot be written.
   case generatedColumn(file: String, line: Int, column: Int, name: String, table: String)
+  /// A header names a column twice (in any case).
   case duplicateColumn(file: String, line: Int, column: Int, name: String, firstPosition: Int)
+  /// The header leaves out `NOT NULL` columns that have no default.
   case missingRequiredColumns(file: String, table: String, columns: [String])
+  /// A row has more or fewer fields than the header.
   case fieldCount(file: String, line: Int, expected: Int, found: Int)
+  /// A value the column's type would refuse or silently change.
   case invalidValue(
     file: String,
     line: Int,
@@ -73,13 +87,22 @@ public enum SeedError: StrataError, Equatable {
     type: String,
     problem: SeedValueProblem
   )
+  /// The mode needs a key to find existing rows, and the header has neither the primary key
+  /// nor a whole UNIQUE constraint.
   case noKey(file: String, table: String, mode: SeedMode, uniqueKeys: [[String]])
+  /// A key column is empty (NULL), so the mode cannot tell whether the row exists.
   case emptyKey(file: String, line: Int, column: Int, name: String, mode: SeedMode)
+  /// Two rows of the file have the same key.
   case duplicateKey(file: String, line: Int, firstLine: Int, columns: [String])
+  /// `replace` would empty a table that others reference with a cascading foreign key.
   case cascadingReplace(file: String, table: String, children: [String])
+  /// Emptying the table for `replace` failed.
   case replaceFailed(file: String, table: String, error: SQLiteError)
+  /// SQLite refused a row (a constraint), at its line.
   case rowFailed(file: String, line: Int, column: Int?, error: SQLiteError)
+  /// SQLite refused a batch of rows, between `firstLine` and `lastLine`.
   case batchFailed(file: String, firstLine: Int, lastLine: Int, error: SQLiteError)
+  /// Rows the run wrote point at a missing parent row.
   case foreignKeyViolation(
     file: String?,
     line: Int?,
@@ -88,12 +111,15 @@ public enum SeedError: StrataError, Equatable {
     parent: String,
     count: Int
   )
+  /// SQLite failed outside a row: a busy database, a read or write error.
   case database(file: String?, error: SQLiteError)
+  /// Two files load the same table in one run.
   case sameTableTwice(table: String, files: [String])
 
   /// The database's state after any seed error.
   static let unchanged = "nothing was seeded; the database is unchanged"
 
+  /// What failed, where (`file:line:column`), and that the database is unchanged.
   public var message: String { problem + "; " + Self.unchanged }
 
   /// What failed and where, without the database's state: for a caller (such as `init`) that
@@ -175,6 +201,7 @@ public enum SeedError: StrataError, Equatable {
     }
   }
 
+  /// What to do next, for this kind of problem.
   public var help: String {
     switch self {
     case .directoryNotFound:

@@ -25,6 +25,8 @@ public struct SeedFile: Hashable, Sendable {
   /// Read the process's standard input instead of `url` (see `standardInput(table:)`).
   public private(set) var isStandardInput = false
 
+  /// A file to load into `table` (default: the file's stem), shown as `displayPath` (default:
+  /// its path) in messages.
   public init(url: URL, table: String? = nil, displayPath: String? = nil) {
     self.url = url
     self.table = table ?? url.deletingPathExtension().lastPathComponent
@@ -61,6 +63,7 @@ public struct SeedFile: Hashable, Sendable {
 
 /// What a seed run may do.
 public struct SeedOptions: Sendable {
+  /// How rows meet existing ones: insert missing, upsert, replace or append.
   public var mode: SeedMode
   /// Load and check everything inside the transaction, report, then roll back.
   public var dryRun: Bool
@@ -79,6 +82,7 @@ public struct SeedOptions: Sendable {
   /// closing quote cannot make the load hold the rest of the file in memory.
   public var maximumFieldBytes: Int
 
+  /// Options for a seed run; the defaults insert only rows whose key is not there yet.
   public init(
     mode: SeedMode = .missing,
     dryRun: Bool = false,
@@ -102,12 +106,15 @@ public struct SeedOptions: Sendable {
 public struct SeedTableReport: Hashable, Sendable, Codable {
   /// The file as shown to the user.
   public let file: String
+  /// The table it loaded into.
   public let table: String
+  /// The mode it was loaded with.
   public let mode: SeedMode
   /// SHA-256 (hex) of the file's bytes.
   public let checksum: String
   /// Data rows in the file (the header and trailing blank lines excluded).
   public let rowsRead: Int
+  /// New rows inserted.
   public let inserted: Int
   /// Existing rows whose CSV columns changed (`upsert`).
   public let updated: Int
@@ -127,18 +134,25 @@ public struct SeedReport: Hashable, Sendable, Codable {
   public let tables: [SeedTableReport]
   /// True when everything was rolled back on purpose.
   public let dryRun: Bool
+  /// Wall time of the whole run, in milliseconds.
   public let durationMs: Int64
 
+  /// A report of `tables`, for a run that took `durationMs`.
   public init(tables: [SeedTableReport], dryRun: Bool, durationMs: Int64) {
     self.tables = tables
     self.dryRun = dryRun
     self.durationMs = durationMs
   }
 
+  /// Rows inserted, over every table.
   public var inserted: Int { tables.reduce(0) { $0 + $1.inserted } }
+  /// Rows updated, over every table.
   public var updated: Int { tables.reduce(0) { $0 + $1.updated } }
+  /// Rows left as they were, over every table.
   public var unchanged: Int { tables.reduce(0) { $0 + $1.unchanged } }
+  /// Rows deleted first (`replace`), over every table.
   public var deleted: Int { tables.reduce(0) { $0 + $1.deleted } }
+  /// Data rows read, over every file.
   public var rowsRead: Int { tables.reduce(0) { $0 + $1.rowsRead } }
   /// The files that were loaded (not skipped as already recorded).
   public var loadedFiles: [String] { tables.filter { !$0.alreadyRecorded }.map(\.file) }
@@ -146,14 +160,19 @@ public struct SeedReport: Hashable, Sendable, Codable {
 
 /// How far a load has got, for a progress display.
 public struct SeedProgress: Hashable, Sendable {
+  /// The file being loaded, as shown to the user.
   public let file: String
+  /// The table it loads into.
   public let table: String
   /// Position of this file among the files loaded (1-based), and how many there are.
   public let fileNumber: Int
+  /// How many files the run loads.
   public let fileCount: Int
+  /// Bytes of the file read so far.
   public let bytesRead: Int64
   /// The file's size, when known.
   public let totalBytes: Int64?
+  /// Data rows of the file read so far.
   public let rowsRead: Int
   /// True on the last report for a file.
   public let isFinished: Bool
@@ -161,11 +180,18 @@ public struct SeedProgress: Hashable, Sendable {
 
 /// One row of the `strata_seeds` ledger.
 public struct SeedLedgerEntry: Hashable, Sendable, Codable {
+  /// The file's name, as the ledger records it (`stdin` for standard input).
   public let file: String
+  /// SHA-256 (hex) of the file's bytes: a file with a recorded checksum is not loaded again.
   public let checksum: String
+  /// The table the file was loaded into.
   public let table: String
+  /// The seed mode used (`missing`, `upsert`, `replace` or `append`).
   public let mode: String
+  /// Rows the load inserted.
   public let rowsInserted: Int
+  /// Rows the load updated.
   public let rowsUpdated: Int
+  /// When the file was loaded, ISO 8601 UTC.
   public let appliedAt: String
 }

@@ -15,8 +15,10 @@ import Foundation
 /// )
 /// ```
 public struct Seeder {
+  /// The database the seeds load into.
   public let connection: Connection
 
+  /// A seeder for `connection`'s database, which must already have the tables (migrate first).
   public init(connection: Connection) {
     self.connection = connection
   }
@@ -30,7 +32,11 @@ public struct Seeder {
   /// A `.csv` entry that is not a regular file (a named pipe would block forever), or a
   /// symbolic link out of the folder, is an error unless `followSymlinks` allows the link.
   ///
+  /// - Parameter directory: the seeds folder.
+  /// - Parameter followSymlinks: read files that are symbolic links out of the folder.
   /// - Parameter displayPath: how the folder is shown in messages (default: its path).
+  /// - Throws: `SeedError` when the folder is missing or unreadable, or a file in it is not a
+  ///   regular file or links out of the folder.
   public static func files(
     in directory: URL,
     displayPath: String? = nil,
@@ -48,6 +54,8 @@ public struct Seeder {
   }
 
   /// The SHA-256 (hex) of a file's bytes, as the ledger records it.
+  ///
+  /// - Throws: `CSVError` when the file cannot be opened or read.
   public static func checksum(of url: URL) throws -> String {
     let reader = try CSVReader(url: url, computeChecksum: true)
     return try reader.checksum() ?? ""
@@ -56,6 +64,8 @@ public struct Seeder {
   // MARK: - Ledger
 
   /// Every row of the `strata_seeds` ledger, oldest first; empty when there is none.
+  ///
+  /// - Throws: `SQLiteError` when the ledger cannot be read.
   public func ledger() throws -> [SeedLedgerEntry] {
     guard try Self.ledgerExists(connection) else { return [] }
     return try connection.rows(
@@ -75,6 +85,8 @@ public struct Seeder {
   }
 
   /// Whether a file with this checksum has been loaded into `table` before.
+  ///
+  /// - Throws: `SQLiteError` when the ledger cannot be read.
   public func isRecorded(checksum: String, table: String) throws -> Bool {
     guard try Self.ledgerExists(connection) else { return false }
     return try connection.scalar(
@@ -109,6 +121,9 @@ public struct Seeder {
   // MARK: - Seeding
 
   /// Seeds every CSV file in `directory` (see `files(in:displayPath:)`).
+  ///
+  /// - Throws: `SeedError`, naming the file, line and column; the database is then exactly as
+  ///   before.
   public func seed(
     directory: URL,
     displayPath: String? = nil,

@@ -9,6 +9,7 @@ public struct DatabaseLocation: Sendable {
   /// Resolves the database path. A relative path is taken from `currentDirectory`.
   ///
   /// - Parameters:
+  ///   - currentDirectory: where a relative path starts from.
   ///   - explicit: `--database`, when given.
   ///   - environment: the process environment (`STRATA_DATABASE`, `HOME`, XDG variables).
   /// - Returns: the path, and whether it is the default (whose folder may be created).

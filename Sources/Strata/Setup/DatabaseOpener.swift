@@ -34,6 +34,7 @@ public enum DatabaseOpenError: StrataError, Equatable {
   /// Creating the database's folder failed.
   case folderNotCreated(path: String, folder: String, reason: String)
 
+  /// What is wrong with the path, and that nothing was created or changed.
   public var message: String {
     switch self {
     case .isDirectory(let path):
@@ -77,6 +78,7 @@ public enum DatabaseOpenError: StrataError, Equatable {
     }
   }
 
+  /// What to do next, for this kind of problem.
   public var help: String {
     switch self {
     case .isDirectory(let path):
@@ -137,8 +139,13 @@ public enum DatabaseAccess: Sendable {
 ///
 /// Foreign keys are turned on, as an app's connection would have them.
 ///
+/// - Parameter url: the database file.
+/// - Parameter access: read, write, or create when missing.
+/// - Parameter busyTimeout: how long to wait for another process's lock, in milliseconds.
 /// - Parameter createsFolder: with `.create`, make the file's folder when it is missing (the
 ///   default documents folder); otherwise a missing folder is an error.
+/// - Throws: `DatabaseOpenError` for a missing file or folder, a directory, a file that is not
+///   SQLite, a read-only file or folder, or an SQLite failure while opening.
 public func openDatabase(
   at url: URL,
   access: DatabaseAccess,
@@ -277,6 +284,9 @@ func prepareFolder(for url: URL, creating: Bool) throws {
 /// directory (reported by the opener) nor nothing: a named pipe would block the open forever,
 /// a device fails only at the first commit, and a symbolic link loop or a folder without search
 /// permission must not read as "no database yet".
+///
+/// - Throws: `DatabaseOpenError.notAFile` for a FIFO or a device, `.unreachable` for a path that
+///   cannot be looked at.
 public func checkDatabasePath(_ url: URL) throws {
   switch pathStatus(atPath: url.path) {
   case .regular, .directory, .missing:

@@ -39,6 +39,8 @@ public struct DatabaseSetup: Sendable {
   /// The largest seed field or record in bytes (see `SeedOptions.maximumFieldBytes`).
   public var seedMaximumFieldBytes = CSVReader.defaultMaximumFieldBytes
 
+  /// A setup of `database` from `migrations`, with an optional template and seeds folder; the
+  /// other properties keep their defaults until changed.
   public init(database: URL, migrations: URL, template: URL? = nil, seeds: URL? = nil) {
     self.database = database
     self.migrations = migrations
@@ -60,6 +62,8 @@ public struct DatabaseSetup: Sendable {
   /// The URL of a resource the app bundles (the migrations folder, the template, the seeds
   /// folder), or `SetupError.resourceMissing` naming it: a resource left out of the bundle is
   /// an error at launch, never a silently empty database.
+  ///
+  /// - Throws: `SetupError.resourceMissing` when the bundle does not have the resource.
   public static func resource(
     _ name: String,
     withExtension fileExtension: String? = nil,
@@ -92,6 +96,9 @@ public struct DatabaseSetup: Sendable {
 
   /// Runs template → migrate → seed and says what it did. Throws `SetupError.databaseIsNewer`
   /// when the database has versions these migrations don't know.
+  ///
+  /// - Throws: `SetupError` (a bad template, a newer database, failed seeding),
+  ///   `MigrationError` (a bad file, a failed migration), or `DatabaseOpenError` (a bad path).
   @discardableResult
   public func run() throws -> SetupReport {
     let set = try MigrationSet(

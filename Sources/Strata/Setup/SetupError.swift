@@ -19,6 +19,7 @@ public enum SetupError: StrataError, Equatable {
   /// written.
   case seedingFailed(path: String, created: Bool, version: Int64, problem: String, help: String)
 
+  /// What failed, and what state the database is in (usually: not created or not changed).
   public var message: String {
     switch self {
     case .resourceMissing(let name, let bundle):
@@ -43,6 +44,7 @@ public enum SetupError: StrataError, Equatable {
     }
   }
 
+  /// What to do next, for this kind of failure.
   public var help: String {
     switch self {
     case .resourceMissing(let name, _):

@@ -11,9 +11,13 @@ import Darwin
 public enum TemplateBuilder {
   /// What `build` wrote.
   public struct Report: Hashable, Sendable, Codable {
+    /// The template file written.
     public let path: String
+    /// The version the template is at: its newest migration.
     public let version: Int64
+    /// How many migrations the template has applied.
     public let migrations: Int
+    /// The template's size in bytes.
     public let bytes: Int
   }
 
@@ -24,6 +28,10 @@ public enum TemplateBuilder {
   /// Writes the template to `destination`, which must not exist; with `replacing`, an older
   /// template (or an empty file) there is replaced atomically. Anything else at `destination`
   /// (a database with rows, a text file) is never replaced: `OutputFileError`.
+  ///
+  /// - Throws: `OutputFileError` when something at `destination` may not be replaced,
+  ///   `MigrationError` when a migration fails, `SetupError.templateNotWritten` or
+  ///   `DatabaseOpenError` when the file cannot be written.
   @discardableResult
   public static func build(
     _ migrations: MigrationSet,

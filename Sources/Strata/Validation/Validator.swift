@@ -1,8 +1,11 @@
 /// One thing `validate` found wrong, with what to do about it.
 public struct ValidationProblem: Hashable, Sendable, Codable {
+  /// What is wrong.
   public let message: String
+  /// What to do about it.
   public let help: String
 
+  /// A problem with its message and help.
   public init(message: String, help: String) {
     self.message = message
     self.help = help
@@ -11,6 +14,7 @@ public struct ValidationProblem: Hashable, Sendable, Codable {
 
 /// What `validate` found: the problems, and what it could not check.
 public struct ValidationResult: Hashable, Sendable, Codable {
+  /// Everything found wrong; empty when all is well.
   public let problems: [ValidationProblem]
   /// Statements the replay of the migrations did not run (see `MigrationReplay`): not
   /// problems, but not checked either.
@@ -27,20 +31,28 @@ public struct ValidationResult: Hashable, Sendable, Codable {
 /// `MigrationSet` is read. The migrations run only in a fenced in-memory replay, never in the
 /// database, and never reach a file.
 public struct Validator: Sendable {
+  /// The migrations the database is checked against.
   public let migrations: MigrationSet
 
+  /// A validator of databases against `migrations`.
   public init(_ migrations: MigrationSet) {
     self.migrations = migrations
   }
 
   /// Every problem found; empty when the database agrees with the migrations. Reads only.
+  ///
+  /// - Throws: `SQLiteError` when the database cannot be read; `InspectionError` when the replay
+  ///   cannot run.
   public func problems(in connection: Connection) throws -> [ValidationProblem] {
     try validate(connection).problems
   }
 
   /// Checks `connection`'s database (nil: the files only, every migration pending).
   ///
+  /// - Parameter connection: the database; nil to check the files only.
   /// - Parameter databaseName: how messages name the database (default: its path).
+  /// - Throws: `SQLiteError` when the database cannot be read; `InspectionError` when the replay
+  ///   cannot run.
   public func validate(
     _ connection: Connection?,
     databaseName: String? = nil
