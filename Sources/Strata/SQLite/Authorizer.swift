@@ -134,8 +134,15 @@ private func outsideFile(
 ) -> String? {
   switch action {
   case SQLITE_ATTACH:
-    // Plain VACUUM attaches "" (a temporary database); ":memory:" holds no file.
-    let file = first.map { String(cString: $0) } ?? ""
+    // Plain VACUUM attaches "" (a temporary database); ":memory:" holds no file. A name SQLite
+    // reports as NULL is computed when the statement runs (`'a' || 'b.db'`, a function, a
+    // subquery, a parameter): it may name any file, so it is refused too.
+    guard let first else {
+      return "attaches a database whose file name is computed when the statement runs (an "
+        + "expression, not a literal string), which could create or change a file outside the "
+        + "database"
+    }
+    let file = String(cString: first)
     if file.isEmpty || file == ":memory:" { return nil }
     return "attaches the file \(quoteLiteral(file)) (ATTACH or VACUUM INTO), which would "
       + "create or change a file outside the database"
