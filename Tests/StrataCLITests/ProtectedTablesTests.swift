@@ -36,8 +36,8 @@ import Testing
     ("CREATE TABLE strata_seeds (x);", "creates an object named strata_seeds"),
     ("CREATE TEMP TABLE strata_migrations (x);", "creates an object named strata_migrations"),
     (
-      "CREATE TRIGGER t AFTER INSERT ON b BEGIN DELETE FROM strata_migrations; END;\n"
-        + "INSERT INTO b VALUES (1);",
+      // Refused when it is created, not when it first fires (perhaps in the app, unfenced).
+      "CREATE TRIGGER t AFTER INSERT ON b BEGIN DELETE FROM strata_migrations; END;",
       "deletes from strata_migrations (through trigger t)"
     ),
   ])
@@ -50,7 +50,7 @@ import Testing
     )
     let result = try StrataProcess.run(["migrate", "--database", "app.sqlite3"], in: folder.url)
     #expect(result.exitCode == 1)
-    let line = statement.hasPrefix("CREATE TRIGGER") ? 5 : 4
+    let line = 4
     #expect(result.standardError.contains("migrations/0002_sneaky.sql:\(line) failed"))
     #expect(result.standardError.contains(words))
     #expect(result.standardError.contains("strata's own table"))
@@ -133,14 +133,9 @@ import Testing
 
   @Test func aSeedWhoseTriggerChangesTheHistoryIsRefused() throws {
     let folder = try project()
-    try folder.write(
-      "migrations/0002_trigger.sql",
-      "-- migrate:up\nCREATE TRIGGER wipe AFTER INSERT ON a BEGIN "
-        + "DELETE FROM strata_migrations; END;\n"
-    )
-    #expect(
-      try StrataProcess.run(["migrate", "--database", "app.sqlite3"], in: folder.url)
-        .exitCode == 0
+    // A migration may not plant such a trigger (FenceAuditTests); one made outside strata.
+    try Connection(path: folder.path("app.sqlite3").path).execute(
+      "CREATE TRIGGER wipe AFTER INSERT ON a BEGIN DELETE FROM strata_migrations; END;"
     )
     let before = try history(folder)
     try folder.write("seeds/a.csv", "x\n1\n")

@@ -71,6 +71,12 @@ public struct DriftCheck: Sendable {
         differences = SchemaComparison.differences(expected: expected, actual: live)
       }
       if replayingPending, failure == nil {
+        replay.checksDownParts = true
+        replay.rowsAreTheReplays =
+          try connection.map {
+            try MigrationReplay.userTablesAreEmpty($0)
+              && MigrationReplay.userTablesAreEmpty(replay.scratch)
+          } ?? true
         let done = Set(replayed.map(\.version))
         failure = try replay.replay(migrations.migrations.filter { !done.contains($0.version) })
       }

@@ -57,6 +57,14 @@ final class MigrationReplay {
   private var replayed: [Migration] = []
   /// After this many skipped statements in one file, the rest of it is not checked.
   private static let skipLimit = 20
+  /// Whether each down part is run too, against the schema its up part leaves
+  /// (MigrationReplay+Down.swift).
+  var checksDownParts = false
+  /// True when the replay holds exactly the rows `migrate` would meet: it started from no
+  /// database (files only), or the database's tables and the replay's were all empty when the
+  /// pending migrations began. A constraint failure is then the migration's own, not a want
+  /// of the database's rows.
+  var rowsAreTheReplays = false
 
   init(directory: String) throws {
     scratch = try Connection.inMemory()
@@ -94,7 +102,8 @@ final class MigrationReplay {
         let set = try MigrationSet(replayed + [migration], directory: directory)
         try Migrator(set).migrate(scratch, options: options)
         replayed.append(migration)
-        return nil
+        guard checksDownParts else { return nil }
+        return try checkDown(of: original, afterSkips: skipped > 0 || !unchecked.isEmpty)
       } catch MigrationError.failed(_, _, let line, let error, _, _) {
         failed = (line, error, false)
       } catch MigrationError.partiallyApplied(_, _, let line, _, let error, _, _) {
@@ -133,7 +142,7 @@ final class MigrationReplay {
         )
       } else if failed.error.isRefusedByFence {
         reason = "\(failed.error.message); the replay of the migrations (in memory) skipped it"
-      } else if failed.error.isConstraint {
+      } else if failed.error.isConstraint, !rowsAreTheReplays {
         reason =
           "it fails in the replay of the migrations, which has none of the database's rows "
           + "(\(failed.error.message)); the replay skipped it"
@@ -235,12 +244,29 @@ final class MigrationReplay {
     )
   }
 
-  private func isSyntaxError(_ error: SQLiteError) -> Bool {
+  /// Records a statement the replay did not check.
+  func note(_ statement: UncheckedStatement) {
+    unchecked.append(statement)
+  }
+
+  /// Whether every table of `connection` other than SQLite's and strata's holds no row.
+  static func userTablesAreEmpty(_ connection: Connection) throws -> Bool {
+    let tables = try connection.rows(
+      "SELECT name FROM main.sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'"
+    ).compactMap { $0.first?.textValue }.filter { !isStrataOwnTable($0) }
+    for table in tables
+    where try connection.scalar("SELECT 1 FROM main.\(quoteIdentifier(table)) LIMIT 1") != nil {
+      return false
+    }
+    return true
+  }
+
+  func isSyntaxError(_ error: SQLiteError) -> Bool {
     error.message.contains("syntax error") || error.message.contains("incomplete input")
       || error.message.contains("unrecognized token")
   }
 
-  private func oneLine(_ sql: String?) -> String? {
+  func oneLine(_ sql: String?) -> String? {
     guard let sql else { return nil }
     let text = sql.split(whereSeparator: \.isNewline).map {
       $0.trimmingCharacters(in: .whitespaces)

@@ -36,6 +36,10 @@ final class Authorizer {
   var rules: FenceRules = []
   /// Why the last statement was refused; taken by the error that reports it.
   var denial: String?
+  /// What to check once the statement being prepared has run (FenceAudit.swift).
+  var audit: FenceAudit = []
+  /// The trigger (name, table) the statement being prepared creates.
+  var newTrigger: (name: String, table: String)?
 }
 
 /// The rules in force before `raiseFence`, to give back to `restoreFence`.
@@ -96,7 +100,7 @@ extension SQLiteError {
 }
 
 /// The end of every refusal of a change to strata's tables.
-private let strataTableRule =
+let strataTableRule =
   "which is strata's own table: migrations and seeds may read strata's tables but never "
   + "change them"
 
@@ -117,11 +121,23 @@ private func authorize(
     authorizer.denial = reason
     return SQLITE_DENY
   }
-  if rules.contains(.strataTables),
-    let reason = strataTableChange(action, first, second, database, trigger)
-  {
-    authorizer.denial = reason
-    return SQLITE_DENY
+  if rules.contains(.strataTables) {
+    if let reason = strataTableChange(action, first, second, database, trigger)
+      ?? schemaWriting(action, first, second)
+    {
+      authorizer.denial = reason
+      return SQLITE_DENY
+    }
+    // What the authorizer cannot see (the new name of ALTER TABLE … RENAME TO, the body of
+    // a new trigger) is checked once the statement has run (FenceAudit.swift).
+    if action == SQLITE_ALTER_TABLE {
+      authorizer.audit.insert(.renamedObjects)
+    } else if action == SQLITE_CREATE_TRIGGER || action == SQLITE_CREATE_TEMP_TRIGGER,
+      let first, let second
+    {
+      authorizer.audit.insert(.newTriggers)
+      authorizer.newTrigger = (String(cString: first), String(cString: second))
+    }
   }
   return SQLITE_OK
 }
@@ -134,8 +150,15 @@ private func outsideFile(
 ) -> String? {
   switch action {
   case SQLITE_ATTACH:
-    // Plain VACUUM attaches "" (a temporary database); ":memory:" holds no file.
-    let file = first.map { String(cString: $0) } ?? ""
+    // Plain VACUUM attaches "" (a temporary database); ":memory:" holds no file. A name SQLite
+    // reports as NULL is computed when the statement runs (`'a' || 'b.db'`, a function, a
+    // subquery, a parameter): it may name any file, so it is refused too.
+    guard let first else {
+      return "attaches a database whose file name is computed when the statement runs (an "
+        + "expression, not a literal string), which could create or change a file outside the "
+        + "database"
+    }
+    let file = String(cString: first)
     if file.isEmpty || file == ":memory:" { return nil }
     return "attaches the file \(quoteLiteral(file)) (ATTACH or VACUUM INTO), which would "
       + "create or change a file outside the database"
@@ -145,6 +168,21 @@ private func outsideFile(
   default:
     return nil
   }
+}
+
+/// Why the action lets SQL write the schema table itself (`PRAGMA writable_schema = ON`, which
+/// turns `sqlite_master` into a table any UPDATE can rewrite, strata's tables included), or
+/// nil. Reading the setting is allowed.
+private func schemaWriting(
+  _ action: Int32,
+  _ first: UnsafePointer<CChar>?,
+  _ second: UnsafePointer<CChar>?
+) -> String? {
+  guard action == SQLITE_PRAGMA, second != nil, let first,
+    strcasecmp(first, "writable_schema") == 0
+  else { return nil }
+  return "the statement sets PRAGMA writable_schema, which lets SQL rewrite the definition of "
+    + "any table, including strata_migrations, \(strataTableRule)"
 }
 
 /// Why the action changes one of strata's own tables, or nil.
@@ -164,10 +202,18 @@ private func strataTableChange(
   case SQLITE_DELETE: (verb, table) = ("deletes from", first)
   case SQLITE_DROP_TABLE, SQLITE_DROP_TEMP_TABLE: (verb, table) = ("drops", first)
   case SQLITE_ALTER_TABLE: (verb, table, schema) = ("alters or renames", second, first)
-  case SQLITE_CREATE_INDEX, SQLITE_CREATE_TEMP_INDEX, SQLITE_DROP_INDEX, SQLITE_DROP_TEMP_INDEX:
+  case SQLITE_CREATE_INDEX, SQLITE_CREATE_TEMP_INDEX, SQLITE_CREATE_TRIGGER,
+    SQLITE_CREATE_TEMP_TRIGGER:
+    // An index or trigger named like strata's table takes the name strata needs.
+    if let first, isStrataOwnCString(first) {
+      (verb, table) = ("creates an object named", first)
+    } else if action == SQLITE_CREATE_INDEX || action == SQLITE_CREATE_TEMP_INDEX {
+      (verb, table) = ("changes an index of", second)
+    } else {
+      (verb, table) = ("adds a trigger to", second)
+    }
+  case SQLITE_DROP_INDEX, SQLITE_DROP_TEMP_INDEX:
     (verb, table) = ("changes an index of", second)
-  case SQLITE_CREATE_TRIGGER, SQLITE_CREATE_TEMP_TRIGGER:
-    (verb, table) = ("adds a trigger to", second)
   case SQLITE_CREATE_TABLE, SQLITE_CREATE_TEMP_TABLE, SQLITE_CREATE_VIEW, SQLITE_CREATE_TEMP_VIEW,
     SQLITE_CREATE_VTABLE:
     // An object of that name would stand in for strata's table (a temporary one shadows it).

@@ -72,6 +72,7 @@ extension Connection {
         let line = lineCounter.line(at: start, in: buffer)
         var statement: OpaquePointer?
         var tail: UnsafePointer<CChar>?
+        clearFenceAudit()
         // -1: read to the NUL appended above. A positive length without the NUL makes SQLite
         // copy the whole rest of the script for every statement (quadratic in the file's size),
         // and `Int32(total - start)` would trap on a script over 2 GiB.
@@ -106,8 +107,23 @@ extension Connection {
         defer { sqlite3_finalize(statement) }
         let current = ScriptStatement(sql: text, line: line, byteRange: range)
         try willRun?(current)
+        let audit = try beginFenceAudit()
         var stepCode = sqlite3_step(statement)
         while stepCode == SQLITE_ROW { stepCode = sqlite3_step(statement) }
+        if let audit {
+          if stepCode != SQLITE_DONE {
+            let failure = error(sql: text)
+            abandonFenceAudit()
+            throw ScriptError(line: line, statementNumber: ran.count + 1, underlying: failure)
+          }
+          if let refusal = try finishFenceAudit(audit) {
+            throw ScriptError(
+              line: line,
+              statementNumber: ran.count + 1,
+              underlying: SQLiteError(extendedCode: SQLITE_AUTH, message: refusal, sql: text)
+            )
+          }
+        }
         guard stepCode == SQLITE_DONE else {
           throw ScriptError(
             line: line,

@@ -1,0 +1,71 @@
+/// The replay's check of down parts: each runs, fenced, against the schema it would meet in a
+/// rollback (its own up part just replayed, nothing later), inside a savepoint that is always
+/// undone, so the replay goes on from the up part. Running it, rather than only compiling each
+/// statement, checks a statement against what the statements before it in the down part make
+/// (a table created and then filled, renamed and then dropped).
+extension MigrationReplay {
+  /// The down part's first failure of its own, or nil; statements it cannot check in a
+  /// transaction, or that fail only for want of the database's rows, are reported as not
+  /// checked.
+  func checkDown(of migration: Migration, afterSkips: Bool) throws -> ReplayFailure? {
+    guard let down = migration.down else { return nil }
+    try scratch.execute("SAVEPOINT strata_replay_down")
+    defer {
+      _ = try? scratch.execute("ROLLBACK TO strata_replay_down")
+      _ = try? scratch.execute("RELEASE strata_replay_down")
+    }
+    let fence = scratch.raiseFence(.strataTables)
+    defer { scratch.restoreFence(fence) }
+    do {
+      _ = try scratch.executeScript(down.sql, firstLine: down.firstLine) { statement in
+        if let what = Migrator.forbiddenInTransaction(statement.sql) {
+          throw DownNotChecked(line: statement.line, sql: statement.sql, what: what)
+        }
+      }
+      return nil
+    } catch let skipped as DownNotChecked {
+      note(
+        UncheckedStatement(
+          file: down.file,
+          line: skipped.line,
+          statement: oneLine(skipped.sql),
+          reason: "\(skipped.what) cannot run in the replay's check of the down part; the rest "
+            + "of the down part was not checked"
+        )
+      )
+      return nil
+    } catch let error as ScriptError {
+      let failed = error.underlying
+      let excusable =
+        failed.isRefusedByFence && !failed.changesStrataTable
+        || (failed.isConstraint && !rowsAreTheReplays)
+        || (afterSkips && !isSyntaxError(failed))
+      if excusable {
+        note(
+          UncheckedStatement(
+            file: down.file,
+            line: error.line,
+            statement: oneLine(failed.sql),
+            reason: "it fails in the replay's check of the down part (\(failed.message)), "
+              + "which has none of the database's rows or skipped a statement it may depend on"
+          )
+        )
+        return nil
+      }
+      return ReplayFailure(
+        version: migration.version,
+        file: down.file,
+        line: error.line,
+        reason: "the down part fails against the schema its up part leaves (a rollback would "
+          + "fail): \(failed.description)"
+      )
+    }
+  }
+}
+
+/// A down statement that cannot run inside the replay's savepoint.
+private struct DownNotChecked: Error {
+  let line: Int
+  let sql: String
+  let what: String
+}
