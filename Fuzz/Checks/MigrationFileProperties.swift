@@ -140,6 +140,11 @@ enum MigrationFileProperties {
         MigrationParser.hasOversizedVersion(try file(path).name),
         "'\(path)' refused as too large a version"
       )
+    case .versionZero(let path):
+      try require(
+        MigrationParser.parseFileName(try file(path).name)?.version == 0,
+        "'\(path)' refused as version 0"
+      )
     case .duplicateVersion(let version, let paths):
       for path in paths {
         try require(

@@ -41,6 +41,37 @@ import Testing
     #expect(validate.standardError.contains("migrations/0001_users.sql:1: "))
   }
 
+  /// The reviewer's case: the down part under a near-miss marker ran with the up part and
+  /// dropped a table of rows; also in the `.up.sql` file of a pair.
+  @Test(arguments: [
+    "-- migrate :down", "-- migrate\u{FF1A}down", "--\u{00A0}migrate:down", "-- Down",
+    "/* migrate:down */", "--rollback DROP TABLE users;", "-- //@UNDO", "-- down migration",
+  ])
+  func nearMissDownMarkersAreRefusedAndTheRowsStay(line: String) throws {
+    for pair in [false, true] {
+      let files =
+        pair
+        ? [
+          "0001_users.up.sql": "CREATE TABLE IF NOT EXISTS users (id INTEGER PRIMARY KEY);\n"
+            + "\(line)\nDROP TABLE users;\n",
+          "0001_users.down.sql": "DROP TABLE users;\n",
+        ]
+        : [
+          "0001_users.sql":
+            "-- migrate:up\nCREATE TABLE IF NOT EXISTS users (id INTEGER PRIMARY KEY);\n"
+            + "\(line)\nDROP TABLE users;\n"
+        ]
+      let project = try Project(files)
+      try Self.databaseWithRows(project)
+      let migrate = try project.strata("migrate", "--database", "app.sqlite3")
+      #expect(migrate.exitCode == 1, "\(line): \(migrate.standardOutput)")
+      let location = pair ? "migrations/0001_users.up.sql:2: " : "migrations/0001_users.sql:3: "
+      #expect(migrate.standardError.contains(location), "\(migrate.standardError)")
+      #expect(try DatabaseProbe.integer(project.database, "SELECT count(*) FROM users") == 2)
+      #expect(try DatabaseProbe.tables(project.database) == ["users"])
+    }
+  }
+
   @Test func otherToolsDirectivesAreRefusedWithTheirLine() throws {
     let cases = [
       ("-- +goose StatementBegin", "goose"),
@@ -49,6 +80,9 @@ import Testing
       ("---- create above / drop below ----", "tern"),
       ("-- ==== DOWN ====", "shmig"),
       ("--liquibase formatted sql", "Liquibase"),
+      ("-- +micrate Down", "micrate"),
+      ("-- //@UNDO", "MyBatis"),
+      ("--rollback DROP TABLE a;", "Liquibase"),
     ]
     for (line, tool) in cases {
       let project = try Project([

@@ -8,6 +8,8 @@ public enum MigrationError: StrataError, Equatable {
   case invalidFileName(file: String)
   /// The file's version has more digits than a 64-bit version holds.
   case versionTooLarge(file: String)
+  /// The file's version is 0, the number that means "no migration applied".
+  case versionZero(file: String)
   /// `strata new` after a migration whose version is the largest there is.
   case noVersionLeft(file: String)
   /// A new migration file could not be created; `exists` when a file already has its name.
@@ -114,6 +116,9 @@ public enum MigrationError: StrataError, Equatable {
     case .versionTooLarge(let file):
       return "\(file): the version number is larger than \(Int64.max), the largest a "
         + "migration version can be (a signed 64-bit integer, as SQLite stores it)"
+    case .versionZero(let file):
+      return "\(file): version 0 is not a migration version (0 is the version of a database "
+        + "with no migration applied)"
     case .notCreated(let file, let reason, _):
       return "\(file) could not be created (\(reason)); nothing was written"
     case .noVersionLeft(let file):
@@ -242,6 +247,9 @@ public enum MigrationError: StrataError, Equatable {
     case .versionTooLarge:
       return "Rename it with a shorter version, such as a UTC timestamp (20240131120000) or the "
         + "next number after the folder's newest."
+    case .versionZero:
+      return "Versions start at 1: rename it with a version of 1 or more that no other file has, "
+        + "such as 0001_create_person.sql."
     case .notCreated(_, _, true):
       return "Another file took that name a moment ago: run 'strata new' again for the next "
         + "version."

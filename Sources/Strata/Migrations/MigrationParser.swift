@@ -196,11 +196,12 @@ package enum MigrationParser {
   ) throws {
     guard let (tool, marker) = MarkerLookalike.match(line) else { return }
     let reason =
-      tool.hasPrefix("dbmate")
-      ? "'\(marker)' looks like a marker but is not one: strata, like dbmate, reads exactly "
-        + "'-- migrate:up' and '-- migrate:down' (lowercase, with the colon); none of the file "
-        + "was run"
-      : "'\(marker)' is a \(tool) marker, which strata does not read; none of the file was run"
+      tool.map {
+        "'\(marker)' is a \($0) marker, which strata does not read; none of the file was run"
+      }
+      ?? "'\(marker)' looks like a marker but is not one: strata, like dbmate, reads exactly "
+      + "'-- migrate:up' and '-- migrate:down' (lowercase, with the colon, ASCII only); none of "
+      + "the file was run"
     throw MigrationError.invalidMarker(file: file, line: lineNumber, reason: reason)
   }
 

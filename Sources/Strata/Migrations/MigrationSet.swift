@@ -28,7 +28,7 @@ public struct MigrationSet: Sendable {
   ///   - followSymlinks: read files that are symbolic links to files outside the folder
   ///     (refused by default: a link to a `.env` would print its secrets).
   /// - Throws: `MigrationError` for a missing or unreadable folder or file, a bad file name, a
-  ///   duplicate version, a marker problem or invalid UTF-8, naming the file.
+  ///   version 0, a duplicate version, a marker problem or invalid UTF-8, naming the file.
   public init(directory url: URL, displayPath: String? = nil, followSymlinks: Bool = false) throws {
     let shown = displayPath ?? url.path
     guard isDirectory(atPath: url.path) else {
@@ -108,6 +108,7 @@ public struct MigrationSet: Sendable {
         }
         throw MigrationError.invalidFileName(file: file)
       }
+      guard parsed.version > 0 else { throw MigrationError.versionZero(file: file) }
       let entry = File(name: name, shown: file, parsed: parsed)
       var parts = byVersion[parsed.version, default: Parts(version: parsed.version)]
       switch parsed.part {

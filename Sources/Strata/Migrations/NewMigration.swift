@@ -19,6 +19,7 @@ extension MigrationSet {
     else {
       throw MigrationError.invalidName(name: rawName)
     }
+    let folderIsNew = pathStatus(atPath: directory.path) == .missing
     do {
       try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
     } catch {
@@ -72,6 +73,16 @@ extension MigrationSet {
         ? "a file with that name already exists"
         : (error as NSError).localizedFailureReason ?? error.localizedDescription
       throw MigrationError.notCreated(file: url.path, reason: reason, exists: exists)
+    }
+    // The file's name is only on disk once its folder is synced (and a new folder's name once
+    // its parent is): without it a power cut after "Created …" can leave no file.
+    do {
+      try Durability.syncFile(at: url.path)
+      try Durability.syncDirectory(directory)
+      if folderIsNew { try Durability.syncDirectory(directory.deletingLastPathComponent()) }
+    } catch let error as FileSyncError {
+      try? FileManager.default.removeItem(at: url)
+      throw MigrationError.notCreated(file: url.path, reason: error.reason, exists: false)
     }
     return url
   }

@@ -107,6 +107,16 @@ import Testing
     }
   }
 
+  /// Version 0 is the version of a database with nothing applied; no file may have it.
+  @Test(arguments: ["0_a.sql", "000_a.up.sql"])
+  func versionZeroIsRefused(name: String) throws {
+    let dir = try TemporaryDirectory()
+    try dir.write("m/\(name)", "CREATE TABLE b (x);")
+    #expect(throws: MigrationError.versionZero(file: "m/\(name)")) {
+      try MigrationSet(directory: dir.path("m"), displayPath: "m")
+    }
+  }
+
   /// A version beyond 64 bits is its own error, not "must start with a version number".
   @Test(arguments: ["99999999999999999999_big.sql", "9223372036854775808_x.up.sql"])
   func versionsBeyond64BitsAreNamedAsSuch(name: String) throws {

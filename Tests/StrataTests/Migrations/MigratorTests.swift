@@ -143,13 +143,12 @@ struct MigrationFixture {
   }
 
   @Test func pendingBelowNewestAppliedIsOutOfOrder() throws {
-    let fixture = try MigrationFixture(Self.three)
+    // Version 0 is refused as a file name, so the early file is 2, merged after 3 was applied.
+    let fixture = try MigrationFixture(Self.three.filter { $0.key != "0002_b.sql" })
     let db = try fixture.open()
     try fixture.migrator().migrate(db)
-    try fixture.write("0002_5_late.sql", "CREATE TABLE late (x);")
-    try fixture.remove("0002_5_late.sql")
-    try fixture.write("0000_early.sql", "CREATE TABLE early (x);")
-    #expect(throws: MigrationError.outOfOrder(versions: [0], newestApplied: 3)) {
+    try fixture.write("0002_early.sql", "CREATE TABLE early (x);")
+    #expect(throws: MigrationError.outOfOrder(versions: [2], newestApplied: 3)) {
       try fixture.migrator().migrate(db)
     }
     #expect(try !tables(db).contains("early"))
