@@ -157,3 +157,57 @@ import Testing
     #expect(try DatabaseProbe.integer(template, "SELECT max(version) FROM strata_migrations") == 6)
   }
 }
+
+/// `template --force` keeps the permissions of the file it replaces (never wider); a new file
+/// follows the umask.
+@Suite struct TemplateModeTests {
+  private static func mode(_ url: URL) throws -> Int {
+    try (FileManager.default.attributesOfItem(atPath: url.path)[.posixPermissions] as? NSNumber)?
+      .intValue ?? -1
+  }
+
+  private static func strata(
+    _ umask: String,
+    _ project: Project,
+    _ arguments: String...
+  ) throws
+    -> ProcessResult
+  {
+    try StrataProcess.run(
+      ["template"] + arguments,
+      in: project.dir.url,
+      launcher: ["/bin/sh", "-c", "umask \(umask); exec \"$0\" \"$@\""]
+    )
+  }
+
+  /// A 0600 (or 0640, or read-only) template or empty file replaced under umask 022 keeps its
+  /// mode.
+  @Test(arguments: [0o600, 0o640, 0o400])
+  func replacingKeepsTheOldMode(_ old: Int) throws {
+    let project = try Project(threeMigrations)
+    for name in ["t.db", "empty.db"] {
+      let path = project.dir.path(name)
+      if name == "empty.db" {
+        try Data().write(to: path)
+      } else {
+        try #require(try Self.strata("022", project, "--output", name).exitCode == 0)
+      }
+      try FileManager.default.setAttributes([.posixPermissions: old], ofItemAtPath: path.path)
+      let result = try Self.strata("022", project, "--output", name, "--force")
+      #expect(result.exitCode == 0, "\(name): \(result.standardError)")
+      #expect(try DatabaseProbe.integer(path, "SELECT max(version) FROM strata_migrations") == 3)
+      let mode = try Self.mode(path)
+      #expect(mode == old, "\(name): \(String(mode, radix: 8))")
+    }
+  }
+
+  /// A new file follows the umask.
+  @Test(arguments: [("077", 0o600), ("022", 0o644)])
+  func aNewFileFollowsTheUmask(_ umask: String, _ expected: Int) throws {
+    let project = try Project(threeMigrations)
+    let result = try Self.strata(umask, project, "--output", "t.db")
+    #expect(result.exitCode == 0, "\(result.standardError)")
+    let mode = try Self.mode(project.dir.path("t.db"))
+    #expect(mode == expected, "\(String(mode, radix: 8))")
+  }
+}

@@ -52,6 +52,14 @@ public enum TemplateBuilder {
     let report = try writeTemplate(migrations, with: scratch, shownAs: destination.path)
     // Checked again just before the name is taken: the build may have taken a while.
     try OutputFile.checkUnchanged(destination, since: existing)
+    // A replaced file keeps its permissions, never wider (SQLite created the new one from the
+    // umask: 0644 under umask 022 would widen a 0600 template); a new file follows the umask.
+    if let existing, chmod(scratch.output, existing.mode & 0o777) != 0 {
+      throw SetupError.templateNotWritten(
+        path: destination.path,
+        reason: String(cString: strerror(errno))
+      )
+    }
     do {
       try Durability.syncFile(at: scratch.output)
     } catch let error as FileSyncError {
