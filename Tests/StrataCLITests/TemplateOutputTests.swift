@@ -73,7 +73,10 @@ import Testing
     let before = try DatabaseFingerprint.of(project.database)
     let result = try project.strata("template", "--output", "app.sqlite3", "--force")
     #expect(result.exitCode == 1)
-    #expect(result.standardError.contains("not a template strata built"), "\(result.standardError)")
+    #expect(
+      result.standardError.contains("not exactly what its migrations build"),
+      "\(result.standardError)"
+    )
     #expect(try DatabaseFingerprint.of(project.database) == before)
   }
 

@@ -40,11 +40,12 @@ public enum OutputFileError: StrataError, Equatable {
   public var help: String {
     switch self {
     case .exists:
-      "Pass --force to replace it (strata replaces only a template it built or an empty file), "
-        + "or choose another --output."
+      "Pass --force to replace it (strata replaces only an empty file or a template it built "
+        + "that no one changed since), or choose another --output."
     case .notReplaceable:
-      "Choose another --output; if you really mean to replace that file, move it away yourself "
-        + "first."
+      "Choose another --output. strata replaces only an empty file or a database whose every "
+        + "table is exactly what the migrations it records build (their files present and "
+        + "unedited); if you really mean to replace that file, move it away yourself first."
     case .journalBeside(_, let journal, false):
       "Choose another --output; or, if \(journal) is a leftover you do not need, remove it "
         + "(and any -shm beside it) and try again."
@@ -58,19 +59,81 @@ public enum OutputFileError: StrataError, Equatable {
 
 /// The one rule for every file strata writes on request (`strata template --output`): a new
 /// path is written; an existing file is replaced only when the user asked (`replacing`), and
-/// then only when it is an empty file or a file `isOwnOutput` recognises as strata's own
-/// output (a template), never a database with user rows, a text file or anything that is not
-/// a regular file. A non-empty `-wal` or `-journal` beside the path is never paired with the
-/// new file.
+/// then only when it is an empty file or a database `verify` accepts as exactly strata's own
+/// output (a template no one changed since), never a database with user rows, a text file or
+/// anything that is not a regular file. A non-empty `-wal` or `-journal` beside the path is
+/// never paired with the new file.
 enum OutputFile {
-  /// Throws `OutputFileError` when `destination` must not be written. Returns whether a file
-  /// is there (to be replaced).
+  /// What was at the destination when it was checked, to make sure the file replaced is the
+  /// file checked.
+  struct Existing: Equatable {
+    let device: UInt64
+    let inode: UInt64
+    let size: Int64
+    let modified: [Int]
+    let changed: [Int]
+    /// The permission bits (`st_mode & 0o7777`).
+    let mode: mode_t
+
+    init?(_ path: String) {
+      var info = stat()
+      guard stat(path, &info) == 0 else { return nil }
+      device = UInt64(info.st_dev)
+      inode = UInt64(info.st_ino)
+      size = Int64(info.st_size)
+      #if canImport(Darwin)
+      modified = [Int(info.st_mtimespec.tv_sec), Int(info.st_mtimespec.tv_nsec)]
+      changed = [Int(info.st_ctimespec.tv_sec), Int(info.st_ctimespec.tv_nsec)]
+      #else
+      modified = [Int(info.st_mtim.tv_sec), Int(info.st_mtim.tv_nsec)]
+      changed = [Int(info.st_ctim.tv_sec), Int(info.st_ctim.tv_nsec)]
+      #endif
+      mode = info.st_mode & 0o7777
+    }
+  }
+
+  /// Throws `OutputFileError` when `destination` must not be written. Returns what is there
+  /// (to be replaced), nil when nothing is. `verify` is asked only about an SQLite database
+  /// the user asked to replace, and throws when it is not strata's own output.
   static func checkWritable(
     _ destination: URL,
     replacing: Bool,
-    isOwnOutput: (String) -> Bool
-  ) throws -> Bool {
+    verify: (String) throws -> Void
+  ) throws -> Existing? {
     let path = destination.path
+    try checkJournals(beside: path)
+    switch databaseFileKind(at: path) {
+    case .missing: return nil
+    case .directory: throw DatabaseOpenError.isDirectory(path: path)
+    case .notSQLite:
+      let reason = isRegularFile(path) ? "is not a template strata built" : "is not a regular file"
+      throw OutputFileError.notReplaceable(path: path, reason: reason)
+    case .empty:
+      guard replacing else { throw OutputFileError.exists(path: path) }
+    case .sqlite:
+      guard replacing else { throw OutputFileError.exists(path: path) }
+      try verify(path)
+    }
+    guard let existing = Existing(path) else { throw OutputFileError.exists(path: path) }
+    return existing
+  }
+
+  /// Throws `OutputFileError` when, since `checkWritable` returned `existing`, a journal with
+  /// changes appeared beside `destination` or the file there changed (written, replaced or
+  /// its permissions changed): the file checked is the only file replaced.
+  static func checkUnchanged(_ destination: URL, since existing: Existing?) throws {
+    let path = destination.path
+    try checkJournals(beside: path)
+    guard let existing else { return }
+    guard Existing(path) == existing else {
+      throw OutputFileError.notReplaceable(
+        path: path,
+        reason: "changed while strata was building the new file"
+      )
+    }
+  }
+
+  private static func checkJournals(beside path: String) throws {
     for suffix in ["-wal", "-journal"] where fileSize(path + suffix) ?? 0 > 0 {
       throw OutputFileError.journalBeside(
         path: path,
@@ -78,25 +141,6 @@ enum OutputFile {
         pathExists: databaseFileKind(at: path) != .missing
       )
     }
-    let exists: Bool
-    switch databaseFileKind(at: path) {
-    case .missing: return false
-    case .directory: throw DatabaseOpenError.isDirectory(path: path)
-    case .notSQLite:
-      let reason = isRegularFile(path) ? "is not a template strata built" : "is not a regular file"
-      throw OutputFileError.notReplaceable(path: path, reason: reason)
-    case .empty: exists = true
-    case .sqlite:
-      guard isOwnOutput(path) else {
-        throw OutputFileError.notReplaceable(
-          path: path,
-          reason: "is an SQLite database that is not a template strata built (it may hold rows)"
-        )
-      }
-      exists = true
-    }
-    guard replacing else { throw OutputFileError.exists(path: path) }
-    return exists
   }
 
   /// Removes the empty journals and `-shm` left beside `destination`, just before a new file

@@ -25,9 +25,11 @@ public enum TemplateBuilder {
   /// `init` stamps the real time on its copy.
   static let templateTimestamp = "1970-01-01T00:00:00.000Z"
 
-  /// Writes the template to `destination`, which must not exist; with `replacing`, an older
-  /// template (or an empty file) there is replaced atomically. Anything else at `destination`
-  /// (a database with rows, a text file) is never replaced: `OutputFileError`.
+  /// Writes the template to `destination`, which must not exist; with `replacing`, an empty
+  /// file there, or a file whose content is exactly what the migrations it records build (a
+  /// template never changed since: see `TemplateVerification`), is replaced atomically. Anything
+  /// else at `destination` (a database with rows, a copy of a template the app wrote into, a
+  /// text file) is never replaced: `OutputFileError`.
   ///
   /// - Throws: `OutputFileError` when something at `destination` may not be replaced,
   ///   `MigrationError` when a migration fails, `SetupError.templateNotWritten` or
@@ -38,63 +40,37 @@ public enum TemplateBuilder {
     to destination: URL,
     replacing: Bool = false
   ) throws -> Report {
-    _ = try OutputFile.checkWritable(destination, replacing: replacing, isOwnOutput: isTemplate)
+    let existing = try OutputFile.checkWritable(destination, replacing: replacing) { path in
+      try TemplateVerification.verify(path, against: migrations)
+    }
     let folder = destination.deletingLastPathComponent()
     guard isDirectory(atPath: folder.path) else {
       throw DatabaseOpenError.folderMissing(path: destination.path, folder: folder.path)
     }
-    let prefix = ".\(destination.lastPathComponent).strata-"
-    removeStaleFiles(
-      in: folder,
-      prefix: prefix,
-      suffixes: [".build", ".build-journal", ".build-wal", ".build-shm", ".tmp"],
-      olderThan: TemplateInstaller.staleAfter
-    )
-    let stem = folder.appendingPathComponent("\(prefix)\(UUID().uuidString)").path
-    let scratch = stem + ".build"
-    let output = stem + ".tmp"
-    defer {
-      for suffix in ["", "-journal", "-wal", "-shm"] { unlink(scratch + suffix) }
-      for suffix in ["", "-wal", "-shm"] { unlink(output + suffix) }
-    }
-    let report: MigrationReport
-    do {
-      // Built in a file, not in memory, so that migrations setting file-level state
-      // (`PRAGMA journal_mode = WAL`) leave it as they do in an app's database. The scratch
-      // file is thrown away, so it need not be synced.
-      let connection = try Connection(path: scratch, mode: .readWriteCreate)
-      try connection.execute("PRAGMA synchronous = OFF; PRAGMA foreign_keys = ON")
-      report = try Migrator(migrations).migrate(connection)
-      if try History.exists(connection) {
-        try connection.run(
-          "UPDATE strata_migrations SET applied_at = ?, duration_ms = 0",
-          [.text(templateTimestamp)]
-        )
-      }
-      let journalMode = try connection.scalar("PRAGMA journal_mode")?.textValue
-      try connection.execute("VACUUM INTO \(quoteLiteral(output))")
-      // VACUUM INTO always writes a rollback-journal database.
-      if journalMode == "wal" {
-        try Connection(path: output, mode: .readWrite).execute("PRAGMA journal_mode = WAL")
-      }
-    } catch let error as SQLiteError {
-      throw DatabaseOpenError.sqlite(path: destination.path, error)
+    let scratch = ScratchFiles(beside: destination)
+    defer { scratch.remove() }
+    let report = try writeTemplate(migrations, with: scratch, shownAs: destination.path)
+    // Checked again just before the name is taken: the build may have taken a while.
+    try OutputFile.checkUnchanged(destination, since: existing)
+    // A replaced file keeps its permissions, never wider (SQLite created the new one from the
+    // umask: 0644 under umask 022 would widen a 0600 template); a new file follows the umask.
+    if let existing, chmod(scratch.output, existing.mode & 0o777) != 0 {
+      throw SetupError.templateNotWritten(
+        path: destination.path,
+        reason: String(cString: strerror(errno))
+      )
     }
     do {
-      try Durability.syncFile(at: output)
+      try Durability.syncFile(at: scratch.output)
     } catch let error as FileSyncError {
       throw SetupError.templateNotWritten(path: destination.path, reason: error.reason)
     }
-    // Checked again just before the name is taken: the build may have taken a while.
-    let exists = try OutputFile.checkWritable(
-      destination,
-      replacing: replacing,
-      isOwnOutput: isTemplate
-    )
     OutputFile.removeEmptyJournals(beside: destination)
     // A new name is taken with link(2), which fails rather than replace a file that appeared
     // meanwhile; only a file checked above is replaced, with rename(2).
-    let moved = exists ? rename(output, destination.path) : link(output, destination.path)
+    let moved =
+      existing != nil
+      ? rename(scratch.output, destination.path) : link(scratch.output, destination.path)
     guard moved == 0 else {
       if errno == EEXIST { throw OutputFileError.exists(path: destination.path) }
       throw SetupError.templateNotWritten(
@@ -113,26 +89,65 @@ public enum TemplateBuilder {
     )
   }
 
-  /// Whether the database at `path` is a template strata built: every history row carries the
-  /// fixed template timestamp, no seed was recorded, and without history rows it holds no
-  /// table of its own. Read without locks or `-shm` (the caller refused a `-wal` with changes).
-  static func isTemplate(_ path: String) -> Bool {
-    guard let connection = try? Connection(path: path, mode: .immutable),
-      (try? History.exists(connection)) == true,
-      let rows = try? connection.scalar("SELECT count(*) FROM strata_migrations")?.integerValue,
-      let foreign = try? connection.scalar(
-        "SELECT count(*) FROM strata_migrations WHERE applied_at IS NOT ?",
-        [.text(templateTimestamp)]
-      )?.integerValue,
-      foreign == 0,
-      let others = try? connection.scalar(
-        "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name <> 'strata_migrations'"
-          + " AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\'"
-      )?.integerValue
-    else { return false }
-    if (try? connection.scalar("SELECT 1 FROM sqlite_master WHERE name = 'strata_seeds'")) != nil {
-      return false
+  /// The scratch files of one build, hidden beside the destination (same file system, so the
+  /// result can be renamed into place); a build that was killed leaves them to be removed by a
+  /// later one.
+  struct ScratchFiles {
+    /// Where the migrations are applied; thrown away.
+    let build: String
+    /// The template, written by `VACUUM INTO`.
+    let output: String
+
+    init(beside destination: URL) {
+      let folder = destination.deletingLastPathComponent()
+      let prefix = ".\(destination.lastPathComponent).strata-"
+      removeStaleFiles(
+        in: folder,
+        prefix: prefix,
+        suffixes: [".build", ".build-journal", ".build-wal", ".build-shm", ".tmp"],
+        olderThan: TemplateInstaller.staleAfter
+      )
+      let stem = folder.appendingPathComponent("\(prefix)\(UUID().uuidString)").path
+      build = stem + ".build"
+      output = stem + ".tmp"
     }
-    return rows > 0 || others == 0
+
+    func remove() {
+      for suffix in ["", "-journal", "-wal", "-shm"] { unlink(build + suffix) }
+      for suffix in ["", "-wal", "-shm"] { unlink(output + suffix) }
+    }
+  }
+
+  /// Applies `migrations` to a fresh database at `scratch.build`, stamps the history with the
+  /// template timestamp and writes the result to `scratch.output` with `VACUUM INTO`: the same
+  /// migrations always give the same bytes.
+  static func writeTemplate(
+    _ migrations: MigrationSet,
+    with scratch: ScratchFiles,
+    shownAs path: String
+  ) throws -> MigrationReport {
+    do {
+      // Built in a file, not in memory, so that migrations setting file-level state
+      // (`PRAGMA journal_mode = WAL`) leave it as they do in an app's database. The scratch
+      // file is thrown away, so it need not be synced.
+      let connection = try Connection(path: scratch.build, mode: .readWriteCreate)
+      try connection.execute("PRAGMA synchronous = OFF; PRAGMA foreign_keys = ON")
+      let report = try Migrator(migrations).migrate(connection)
+      if try History.exists(connection) {
+        try connection.run(
+          "UPDATE strata_migrations SET applied_at = ?, duration_ms = 0",
+          [.text(templateTimestamp)]
+        )
+      }
+      let journalMode = try connection.scalar("PRAGMA journal_mode")?.textValue
+      try connection.execute("VACUUM INTO \(quoteLiteral(scratch.output))")
+      // VACUUM INTO always writes a rollback-journal database.
+      if journalMode == "wal" {
+        try Connection(path: scratch.output, mode: .readWrite).execute("PRAGMA journal_mode = WAL")
+      }
+      return report
+    } catch let error as SQLiteError {
+      throw DatabaseOpenError.sqlite(path: path, error)
+    }
   }
 }

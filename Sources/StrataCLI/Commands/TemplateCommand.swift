@@ -11,12 +11,18 @@ enum TemplateCommand: Command {
       Applies every migration to a fresh database and writes it with VACUUM INTO, history
       included, so a database copied from it starts at the newest version. The same migrations
       give a byte-identical file. An existing file at the output path is replaced only with
-      --force, and only when it is a template strata built or an empty file; a database with
-      rows, or any other file, is never replaced.
+      --force, and only when it is an empty file or a database whose content is exactly what
+      strata's migrations put there: strata rebuilds the migrations it records (their files
+      must be present and unedited) and compares every table, schema and rows. A template an
+      app or a user wrote into (or a copy of one), a database with rows, or any other file is
+      never replaced.
       """,
     options: [
       .value("output", "path", help: "Where to write it (default: seeds/template.sqlite3)."),
-      .flag("force", help: "Replace an existing template (or empty file) at the output path."),
+      .flag(
+        "force",
+        help: "Replace an unchanged template (or empty file) at the output path."
+      ),
       CommonOptions.migrations, CommonOptions.format, CommonOptions.quiet,
       CommonOptions.followSymlinks,
     ]
