@@ -33,6 +33,9 @@ public enum DatabaseOpenError: StrataError, Equatable {
   case folderIsNotAFolder(path: String, folder: String)
   /// Creating the database's folder failed.
   case folderNotCreated(path: String, folder: String, reason: String)
+  /// No path was given and the default one (in the documents folder) cannot be found;
+  /// `reason` says why (such as a relative `HOME`).
+  case noDefaultLocation(reason: String)
 
   /// What is wrong with the path, and that nothing was created or changed.
   public var message: String {
@@ -75,6 +78,8 @@ public enum DatabaseOpenError: StrataError, Equatable {
     case .folderNotCreated(let path, let folder, let reason):
       "cannot create \(path): the folder \(folder) could not be created (\(reason)); "
         + "nothing was created"
+    case .noDefaultLocation(let reason):
+      "the default database location cannot be found: \(reason); nothing was created or changed"
     }
   }
 
@@ -118,6 +123,9 @@ public enum DatabaseOpenError: StrataError, Equatable {
         + "an existing folder."
     case .folderNotCreated(_, let folder, _):
       "Create \(folder) yourself (mkdir -p), or point --database at a path in an existing folder."
+    case .noDefaultLocation:
+      "Point --database (or $STRATA_DATABASE) at the database file, or set HOME to an absolute "
+        + "path."
     }
   }
 }
