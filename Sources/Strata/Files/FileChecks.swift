@@ -116,7 +116,7 @@ private func firstAncestor(of path: String, where test: (String) -> Bool) -> Str
 ///   (`/dev/stdin`) or a pipe, which is read once; nothing else may.
 package func regularFileProblem(atPath path: String, allowsStreams: Bool = false) -> String? {
   switch pathStatus(atPath: path) {
-  case .regular: return nil
+  case .regular: return unreadableFileProblem(atPath: path)
   case .directory: return "it is a directory, not a file"
   case .missing: return "it does not exist"
   case .special(let kind):
@@ -126,6 +126,17 @@ package func regularFileProblem(atPath path: String, allowsStreams: Bool = false
     return "it is \(kind), not a regular file"
   case .unreachable(let reason): return reason
   }
+}
+
+/// Why the regular file at `path` cannot be read by this process, or nil when it can: asked of
+/// the kernel with `faccessat` (effective IDs), which opens nothing, so no lock this process
+/// holds on a database is dropped (closing any descriptor of a file would drop them all).
+package func unreadableFileProblem(atPath path: String) -> String? {
+  guard faccessat(AT_FDCWD, path, R_OK, AT_EACCESS) != 0 else { return nil }
+  let code = errno
+  return code == EACCES
+    ? "it cannot be read: permission denied (its permissions do not let this user read it)"
+    : "it cannot be read: \(String(cString: strerror(code)))"
 }
 
 /// Why the entry `name` of `folder` may not be read as one of its files, or nil: it must be a

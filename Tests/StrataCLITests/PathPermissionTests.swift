@@ -1,0 +1,49 @@
+import Foundation
+import Strata
+import StrataTestSupport
+import Testing
+
+/// Paths whose real problem was reported as something else (issue 10, item 10, second round):
+/// an unreadable database as "not an SQLite database", an unlistable folder as a raw Foundation
+/// error about UTF-8, a device or a file as a missing folder.
+@Suite struct PathPermissionTests {
+  static let nobody = ReadOnlyLocationTests.nobody
+  static let canRunAsNobody = ReadOnlyLocationTests.canRunAsNobody
+
+  private static func setMode(_ mode: Int, _ url: URL) throws {
+    try FileManager.default.setAttributes([.posixPermissions: mode], ofItemAtPath: url.path)
+  }
+
+  /// The sample project, migrated, in a folder anyone may write.
+  private static func migratedProject() throws -> Project {
+    let project = try Project.sample()
+    let migrate = try project.strata("migrate", "--database", "app.sqlite3")
+    try #require(migrate.exitCode == 0, "\(migrate.standardError)")
+    try setMode(0o777, project.dir.url)
+    return project
+  }
+
+  // MARK: - Defect 1: a database this user may not read
+
+  @Test(.enabled(if: canRunAsNobody), arguments: ["status", "migrate", "validate", "init"])
+  func anUnreadableDatabaseIsReportedAsPermissionDenied(_ command: String) throws {
+    let project = try Self.migratedProject()
+    let before = try Data(contentsOf: project.database)
+    try Self.setMode(0o000, project.database)
+    let result = try StrataProcess.run(
+      [command, "--database", "app.sqlite3"],
+      in: project.dir.url,
+      launcher: Self.nobody,
+      timeout: 60
+    )
+    #expect(result.exitCode == 1)
+    #expect(result.standardError.contains("permission denied"), "\(result.standardError)")
+    #expect(result.standardError.contains("app.sqlite3"))
+    #expect(result.standardError.contains("nothing was changed"))
+    #expect(result.standardError.contains("Help: Check the file's permissions"))
+    #expect(!result.standardError.contains("not an SQLite database"))
+    try Self.setMode(0o644, project.database)
+    #expect(try Data(contentsOf: project.database) == before)
+    #expect(!FileManager.default.fileExists(atPath: project.database.path + "-journal"))
+  }
+}
