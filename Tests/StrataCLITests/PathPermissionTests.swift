@@ -46,4 +46,59 @@ import Testing
     #expect(try Data(contentsOf: project.database) == before)
     #expect(!FileManager.default.fileExists(atPath: project.database.path + "-journal"))
   }
+
+  // MARK: - Defect 2: a folder this user may not list
+
+  @Test(.enabled(if: canRunAsNobody), arguments: [0o000, 0o711])
+  func anUnlistableMigrationsFolderIsNamed(_ mode: Int) throws {
+    let project = try Self.migratedProject()
+    try Self.setMode(mode, project.dir.path("migrations"))
+    defer { try? Self.setMode(0o755, project.dir.path("migrations")) }
+    for command in ["status", "migrate", "validate"] {
+      let result = try StrataProcess.run(
+        [command, "--database", "app.sqlite3"],
+        in: project.dir.url,
+        launcher: Self.nobody,
+        timeout: 60
+      )
+      #expect(result.exitCode == 1)
+      #expect(
+        result.standardError.contains(
+          "cannot use the migrations folder migrations: the folder cannot be listed: "
+            + "permission denied"
+        ),
+        "\(result.standardError)"
+      )
+      #expect(!result.standardError.contains("UTF-8"))
+      #expect(!result.standardError.contains("operation could not be completed"))
+      #expect(result.standardError.contains("Help: Point --migrations"))
+    }
+  }
+
+  @Test(.enabled(if: canRunAsNobody), arguments: [0o000, 0o711])
+  func anUnlistableSeedsFolderIsNamed(_ mode: Int) throws {
+    let project = try Self.migratedProject()
+    try Self.setMode(mode, project.dir.path("seeds"))
+    defer { try? Self.setMode(0o755, project.dir.path("seeds")) }
+    for command in [["seed"], ["init", "--seeds", "seeds"]] {
+      let result = try StrataProcess.run(
+        command + ["--database", "app.sqlite3"],
+        in: project.dir.url,
+        launcher: Self.nobody,
+        timeout: 60
+      )
+      #expect(result.exitCode == 1)
+      #expect(
+        result.standardError.contains(
+          "cannot use the seeds folder seeds: the folder cannot be listed: permission denied"
+        ),
+        "\(result.standardError)"
+      )
+      #expect(!result.standardError.contains("UTF-8"))
+      #expect(!result.standardError.contains("operation could not be completed"))
+    }
+    #expect(
+      try DatabaseProbe.integer(project.database, "SELECT count(*) FROM person_info") == 0
+    )
+  }
 }
