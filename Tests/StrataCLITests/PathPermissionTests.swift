@@ -101,4 +101,84 @@ import Testing
       try DatabaseProbe.integer(project.database, "SELECT count(*) FROM person_info") == 0
     )
   }
+
+  // MARK: - Defect 3: a device, a file or a FIFO where a folder or a template should be
+
+  /// `path` made in `project` (a file, a FIFO) or a device, and the words that name it.
+  private static func notAFolder(_ kind: String, in project: Project) throws -> (String, String) {
+    switch kind {
+    case "device": return ("/dev/null", "it is a character device, not a folder")
+    case "file":
+      try project.dir.write("plain", "text\n")
+      return ("plain", "it is a file, not a folder")
+    default:
+      #expect(mkfifo(project.dir.path("pipe").path, 0o600) == 0)
+      return ("pipe", "it is a named pipe (FIFO), not a folder")
+    }
+  }
+
+  @Test(arguments: ["device", "file", "fifo"])
+  func aSeedsPathThatIsNotAFolderSaysWhatItIs(_ kind: String) throws {
+    let project = try Project.sample()
+    let (path, words) = try Self.notAFolder(kind, in: project)
+    for command in [["init"], ["seed"]] {
+      let result = try StrataProcess.run(
+        command + ["--seeds", path, "--database", "app.sqlite3"],
+        in: project.dir.url,
+        timeout: 60
+      )
+      #expect(!result.timedOut)
+      #expect(result.exitCode == 1)
+      #expect(
+        result.standardError.contains("seeds folder \(path): \(words)"),
+        "\(result.standardError)"
+      )
+      #expect(!result.standardError.contains("does not exist"))
+    }
+  }
+
+  @Test(arguments: ["device", "file", "fifo"])
+  func aMigrationsPathThatIsNotAFolderSaysWhatItIs(_ kind: String) throws {
+    let project = try Project.sample()
+    let (path, words) = try Self.notAFolder(kind, in: project)
+    for command in ["init", "migrate", "status", "validate"] {
+      let result = try StrataProcess.run(
+        [command, "--migrations", path, "--database", "app.sqlite3"],
+        in: project.dir.url,
+        timeout: 60
+      )
+      #expect(!result.timedOut)
+      #expect(result.exitCode == 1)
+      #expect(
+        result.standardError.contains("migrations folder \(path): \(words)"),
+        "\(result.standardError)"
+      )
+      #expect(!result.standardError.contains("UTF-8"))
+    }
+    #expect(!FileManager.default.fileExists(atPath: project.database.path))
+  }
+
+  @Test(arguments: ["device", "folder", "fifo"])
+  func aTemplateThatIsNotAFileSaysWhatItIs(_ kind: String) throws {
+    let project = try Project.sample()
+    let path: String
+    let words: String
+    switch kind {
+    case "device": (path, words) = ("/dev/null", "it is a character device, not a regular file")
+    case "folder": (path, words) = ("seeds", "it is a directory")
+    default:
+      #expect(mkfifo(project.dir.path("template.fifo").path, 0o600) == 0)
+      (path, words) = ("template.fifo", "it is a named pipe (FIFO), not a regular file")
+    }
+    let result = try StrataProcess.run(
+      ["init", "--template", path, "--database", "app.sqlite3"],
+      in: project.dir.url,
+      timeout: 60
+    )
+    #expect(!result.timedOut)
+    #expect(result.exitCode == 1)
+    #expect(result.standardError.contains(words), "\(result.standardError)")
+    #expect(!result.standardError.contains("does not exist"))
+    #expect(!FileManager.default.fileExists(atPath: project.database.path))
+  }
 }
