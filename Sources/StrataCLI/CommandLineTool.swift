@@ -57,10 +57,27 @@ enum CommandLineTool {
       context.errors.write(helpText)
       return ExitCode.usage
     }
+    if first == "--help" || first == "-h" || first == "help" || first == "--version" {
+      // `strata --version x` and `strata help migrate extra`: an argument nothing reads is a
+      // usage error, as it is after any command.
+      let allowed = first == "--version" ? 1 : 2
+      if arguments.count > allowed {
+        return ErrorOutput.report(
+          UsageError(
+            message: "unexpected argument \(quotedArgument(arguments[allowed])) after '\(first)'",
+            help: first == "--version"
+              ? "Run 'strata --version' alone."
+              : "Ask for one command's help at a time, such as 'strata help migrate'."
+          ),
+          json: json,
+          context
+        )
+      }
+    }
     if first == "--help" || first == "-h" || first == "help" {
-      if first == "help", arguments.count > 1 {
-        // `strata help NAME` for a command that does not exist is a usage error, as
-        // `strata NAME` is.
+      if arguments.count > 1 {
+        // `strata help NAME` (or `--help NAME`) for a command that does not exist is a usage
+        // error, as `strata NAME` is.
         guard let command = commands.first(where: { $0.spec.name == arguments[1] }) else {
           return run(arguments: Array(arguments.dropFirst()), context: context)
         }

@@ -47,7 +47,7 @@ enum CommonOptions {
     url: URL, isDefault: Bool
   ) {
     try rejectEmptyPaths(arguments)
-    let location = DatabaseLocation.resolve(
+    let location = try DatabaseLocation.resolve(
       explicit: arguments.value("database"),
       environment: context.environment,
       currentDirectory: context.currentDirectory

@@ -116,7 +116,7 @@ private func firstAncestor(of path: String, where test: (String) -> Bool) -> Str
 ///   (`/dev/stdin`) or a pipe, which is read once; nothing else may.
 package func regularFileProblem(atPath path: String, allowsStreams: Bool = false) -> String? {
   switch pathStatus(atPath: path) {
-  case .regular: return nil
+  case .regular: return unreadableFileProblem(atPath: path)
   case .directory: return "it is a directory, not a file"
   case .missing: return "it does not exist"
   case .special(let kind):
@@ -125,6 +125,51 @@ package func regularFileProblem(atPath path: String, allowsStreams: Bool = false
     }
     return "it is \(kind), not a regular file"
   case .unreachable(let reason): return reason
+  }
+}
+
+/// Why the regular file at `path` cannot be read by this process, or nil when it can: asked of
+/// the kernel with `faccessat` (effective IDs), which opens nothing, so no lock this process
+/// holds on a database is dropped (closing any descriptor of a file would drop them all).
+package func unreadableFileProblem(atPath path: String) -> String? {
+  guard faccessat(AT_FDCWD, path, R_OK, AT_EACCESS) != 0 else { return nil }
+  let code = errno
+  return code == EACCES
+    ? "it cannot be read: permission denied (its permissions do not let this user read it)"
+    : "it cannot be read: \(String(cString: strerror(code)))"
+}
+
+/// What `checkFolder` found at a folder strata lists (migrations, seeds).
+package enum FolderCheck: Equatable, Sendable {
+  /// A folder this process can list.
+  case listable
+  /// Nothing there.
+  case missing
+  /// Something else, or a folder that cannot be listed: `reason` names the real problem.
+  case unusable(reason: String)
+}
+
+/// Whether `path` is a folder this process can list, and if not, why: a file or a device
+/// where a folder should be, a path that cannot be followed, or a folder without read (or
+/// search) permission. Opens only the folder, never a file in it.
+package func checkFolder(atPath path: String) -> FolderCheck {
+  switch pathStatus(atPath: path) {
+  case .missing: return .missing
+  case .regular: return .unusable(reason: "it is a file, not a folder")
+  case .special(let kind): return .unusable(reason: "it is \(kind), not a folder")
+  case .unreachable(let reason): return .unusable(reason: reason)
+  case .directory:
+    guard let folder = opendir(path) else {
+      let code = errno
+      return .unusable(
+        reason: code == EACCES
+          ? "the folder cannot be listed: permission denied (this user needs read and search "
+            + "permission on it, r and x)"
+          : "the folder cannot be listed: \(String(cString: strerror(code)))"
+      )
+    }
+    closedir(folder)
+    return .listable
   }
 }
 
@@ -164,17 +209,19 @@ func seedFileNames(in directory: URL, shown: String, followSymlinks: Bool) throw
   func failure(_ file: String, _ reason: String) -> SeedError {
     .malformed(file: file, CSVError(.readFailed, line: 1, column: 1, detail: reason))
   }
-  switch pathStatus(atPath: directory.path) {
-  case .directory: break
+  switch checkFolder(atPath: directory.path) {
+  case .listable: break
   case .missing: throw SeedError.directoryNotFound(path: shown)
-  case .regular, .special: throw failure(shown, "it is not a folder")
-  case .unreachable(let reason): throw failure(shown, reason)
+  case .unusable(let reason): throw SeedError.folderUnusable(path: shown, reason: reason)
   }
   let names: [String]
   do {
     names = try FileManager.default.contentsOfDirectory(atPath: directory.path)
   } catch {
-    throw failure(shown, "the folder cannot be listed (\(error.localizedDescription))")
+    throw SeedError.folderUnusable(
+      path: shown,
+      reason: "the folder cannot be listed (\((error as NSError).localizedFailureReason ?? "?"))"
+    )
   }
   return try names.filter { name in
     guard !name.hasPrefix("."), name.lowercased().hasSuffix(".csv") else { return false }

@@ -4,6 +4,9 @@
 public enum MigrationError: StrataError, Equatable {
   /// The migrations folder does not exist.
   case directoryNotFound(path: String)
+  /// The migrations folder is not a folder (a file, a device) or cannot be listed; `reason`
+  /// says which.
+  case folderUnusable(path: String, reason: String)
   /// A `.sql` file's name does not start with a version and a name.
   case invalidFileName(file: String)
   /// The file's version has more digits than a 64-bit version holds.
@@ -109,6 +112,9 @@ public enum MigrationError: StrataError, Equatable {
   /// What failed, where (`file:line`), and the version the database is at now.
   public var message: String {
     switch self {
+    case .folderUnusable(let path, let reason):
+      return "cannot use the migrations folder \(path): \(reason); nothing was run and the "
+        + "database is unchanged"
     case .directoryNotFound(let path):
       return "migrations folder \(path) does not exist"
     case .invalidFileName(let file):
@@ -239,6 +245,9 @@ public enum MigrationError: StrataError, Equatable {
   /// What to do next, for this kind of problem.
   public var help: String {
     switch self {
+    case .folderUnusable:
+      return "Point --migrations (or STRATA_MIGRATIONS) at a folder of .sql files this user can "
+        + "list (check it with ls -ld; chmod u+rx gives its owner read and search permission)."
     case .directoryNotFound:
       return "Pass --migrations DIR (or set STRATA_MIGRATIONS), or create the folder with "
         + "'strata new NAME'."

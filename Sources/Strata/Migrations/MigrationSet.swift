@@ -31,24 +31,25 @@ public struct MigrationSet: Sendable {
   ///   version 0, a duplicate version, a marker problem or invalid UTF-8, naming the file.
   public init(directory url: URL, displayPath: String? = nil, followSymlinks: Bool = false) throws {
     let shown = displayPath ?? url.path
-    guard isDirectory(atPath: url.path) else {
-      switch pathStatus(atPath: url.path) {
-      case .unreachable(let reason): throw MigrationError.unreadable(file: shown, reason: reason)
-      case .regular:
-        throw MigrationError.unreadable(file: shown, reason: "it is a file, not a folder")
-      case .special(let kind):
-        throw MigrationError.unreadable(file: shown, reason: "it is \(kind), not a folder")
-      case .missing, .directory: throw MigrationError.directoryNotFound(path: shown)
-      }
+    switch checkFolder(atPath: url.path) {
+    case .listable: break
+    case .missing: throw MigrationError.directoryNotFound(path: shown)
+    case .unusable(let reason): throw MigrationError.folderUnusable(path: shown, reason: reason)
     }
     let names: [String]
     do {
       names = try FileManager.default.contentsOfDirectory(atPath: url.path)
     } catch {
-      throw MigrationError.unreadable(file: shown, reason: error.localizedDescription)
+      throw MigrationError.folderUnusable(
+        path: shown,
+        reason: "the folder cannot be listed (\((error as NSError).localizedFailureReason ?? "?"))"
+      )
     }
     guard let folder = DirectoryReader(url.path) else {
-      throw MigrationError.unreadable(file: shown, reason: DirectoryReader.openError)
+      throw MigrationError.folderUnusable(
+        path: shown,
+        reason: "the folder cannot be opened (\(DirectoryReader.openError))"
+      )
     }
     try self.init(fileNames: names, directory: shown) { name in
       if let problem = folderFileProblem(

@@ -33,6 +33,9 @@ let sqliteHeader: [UInt8] = Array("SQLite format 3".utf8) + [0]
 /// Looks at `path` without disturbing anyone using it: its type and size come from `stat`,
 /// and its header is read through SQLite (`readDatabaseHeader`), never by opening and closing
 /// a descriptor of our own, which would drop every lock this process holds on the file.
+/// A regular file this process may not read has no header to look at and is `notSQLite` here;
+/// `checkDatabasePath`, which every opener calls first, reports it as permission denied
+/// (asked with `faccessat`, which opens nothing).
 public func databaseFileKind(at path: String) -> DatabaseFileKind {
   var info = stat()
   guard stat(path, &info) == 0 else { return .missing }

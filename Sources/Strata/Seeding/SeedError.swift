@@ -47,6 +47,9 @@ public enum SeedValueProblem: String, Hashable, Sendable, Codable {
 public enum SeedError: StrataError, Equatable {
   /// The seeds folder does not exist.
   case directoryNotFound(path: String)
+  /// The seeds folder is not a folder (a file, a device) or cannot be listed; `reason` says
+  /// which.
+  case folderUnusable(path: String, reason: String)
   /// A seed file named to load does not exist.
   case fileNotFound(file: String)
   /// The file is empty: it needs at least a header line.
@@ -128,6 +131,8 @@ public enum SeedError: StrataError, Equatable {
     switch self {
     case .directoryNotFound(let path):
       return "seeds folder \(path) does not exist"
+    case .folderUnusable(let path, let reason):
+      return "cannot use the seeds folder \(path): \(reason)"
     case .fileNotFound(let file):
       return "\(file) does not exist"
     case .emptyFile(let file):
@@ -206,6 +211,9 @@ public enum SeedError: StrataError, Equatable {
     switch self {
     case .directoryNotFound:
       return "Pass --seeds DIR (or set STRATA_SEEDS), or create the folder with CSV files in it."
+    case .folderUnusable:
+      return "Point --seeds (or STRATA_SEEDS) at a folder of CSV files this user can list "
+        + "(check it with ls -ld; chmod u+rx gives its owner read and search permission)."
     case .sameTableTwice:
       return "Load each table from one file per run: merge the files, or seed them one at a time."
     case .fileNotFound:

@@ -57,8 +57,13 @@ public struct SeedFile: Hashable, Sendable {
   }
 
   /// The name recorded in the `strata_seeds` ledger: the file's name without its folder, so
-  /// the same file seeded from a checkout or from an app bundle is recognised.
-  public var ledgerName: String { url.lastPathComponent }
+  /// the same file seeded from a checkout or from an app bundle is recognised. Standard input,
+  /// however it is named (`-`, `/dev/stdin`, `/dev/fd/0`, `/proc/self/fd/0`), is `stdin`.
+  public var ledgerName: String {
+    let path = url.standardizedFileURL.path
+    let names = ["/dev/stdin", "/dev/fd/0", "/proc/self/fd/0", "/proc/\(getpid())/fd/0"]
+    return isStandardInput || names.contains(path) ? "stdin" : url.lastPathComponent
+  }
 }
 
 /// What a seed run may do.

@@ -13,15 +13,17 @@ public struct DatabaseLocation: Sendable {
   ///   - explicit: `--database`, when given.
   ///   - environment: the process environment (`STRATA_DATABASE`, `HOME`, XDG variables).
   /// - Returns: the path, and whether it is the default (whose folder may be created).
+  /// - Throws: `DatabaseOpenError.noDefaultLocation` when the default is needed and the
+  ///   documents folder cannot be found (`HOME` is not an absolute path).
   public static func resolve(
     explicit: String?,
     environment: [String: String],
     currentDirectory: String = FileManager.default.currentDirectoryPath
-  ) -> (url: URL, isDefault: Bool) {
+  ) throws -> (url: URL, isDefault: Bool) {
     if let path = explicit ?? environment["STRATA_DATABASE"].flatMap({ $0.isEmpty ? nil : $0 }) {
       return (absolute(path, from: currentDirectory), false)
     }
-    let folder = documentsDirectory(environment: environment)
+    let folder = try documentsDirectory(environment: environment)
     return (folder.appendingPathComponent(defaultFileName), true)
   }
 
@@ -32,24 +34,37 @@ public struct DatabaseLocation: Sendable {
   /// `$XDG_DOCUMENTS_DIR`, else that line of `$XDG_CONFIG_HOME/user-dirs.dirs` (default
   /// `~/.config`) with quotes removed and `$HOME` expanded, else `$HOME/Documents`. A relative
   /// value is invalid by the XDG spec and ignored, in the variable and the file alike (taken
-  /// from the current directory, the database would move with `cd`).
-  public static func documentsDirectory(environment: [String: String]) -> URL {
+  /// from the current directory, the database would move with `cd`). A relative `$HOME` is
+  /// refused for the same reason: it cannot locate the documents folder.
+  ///
+  /// - Throws: `DatabaseOpenError.noDefaultLocation` when `$HOME` is needed and is not an
+  ///   absolute path.
+  public static func documentsDirectory(environment: [String: String]) throws -> URL {
     #if os(Linux)
-    return xdgDocumentsDirectory(environment: environment)
+    return try xdgDocumentsDirectory(environment: environment)
     #else
     if let url = FileManager.default.urls(for: .documentDirectory, in: .userDomainMask).first {
       return url
     }
-    return xdgDocumentsDirectory(environment: environment)
+    return try xdgDocumentsDirectory(environment: environment)
     #endif
   }
 
-  static func xdgDocumentsDirectory(environment: [String: String]) -> URL {
-    let home = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? NSHomeDirectory()
+  static func xdgDocumentsDirectory(environment: [String: String]) throws -> URL {
+    let given = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 }
+    // A relative HOME is no home: taken from the current directory, the database would move
+    // with `cd`. Unset, the user's entry in the password database stands in (as Foundation's).
+    let home = given.map { $0.hasPrefix("/") ? $0 : "" } ?? NSHomeDirectory()
     if let explicit = environment["XDG_DOCUMENTS_DIR"],
       let path = absoluteXDGPath(explicit, home: home)
     {
       return URL(fileURLWithPath: path)
+    }
+    guard home.hasPrefix("/") else {
+      throw DatabaseOpenError.noDefaultLocation(
+        reason: "HOME (\(given ?? "")) is not an absolute path, so the documents folder "
+          + "cannot be located"
+      )
     }
     let configHome =
       environment["XDG_CONFIG_HOME"].flatMap { absoluteXDGPath($0, home: home) }

@@ -33,6 +33,12 @@ public enum DatabaseOpenError: StrataError, Equatable {
   case folderIsNotAFolder(path: String, folder: String)
   /// Creating the database's folder failed.
   case folderNotCreated(path: String, folder: String, reason: String)
+  /// The file exists but this process may not read it (its permissions): told apart from a
+  /// file that is not SQLite without opening it.
+  case unreadable(path: String, reason: String)
+  /// No path was given and the default one (in the documents folder) cannot be found;
+  /// `reason` says why (such as a relative `HOME`).
+  case noDefaultLocation(reason: String)
 
   /// What is wrong with the path, and that nothing was created or changed.
   public var message: String {
@@ -75,6 +81,11 @@ public enum DatabaseOpenError: StrataError, Equatable {
     case .folderNotCreated(let path, let folder, let reason):
       "cannot create \(path): the folder \(folder) could not be created (\(reason)); "
         + "nothing was created"
+    case .noDefaultLocation(let reason):
+      "the default database location cannot be found: \(reason); nothing was created or changed"
+    case .unreadable(let path, let reason):
+      "cannot use the database \(path): \(reason); strata did not open it and nothing was "
+        + "changed"
     }
   }
 
@@ -118,6 +129,12 @@ public enum DatabaseOpenError: StrataError, Equatable {
         + "an existing folder."
     case .folderNotCreated(_, let folder, _):
       "Create \(folder) yourself (mkdir -p), or point --database at a path in an existing folder."
+    case .noDefaultLocation:
+      "Point --database (or $STRATA_DATABASE) at the database file, or set HOME to an absolute "
+        + "path."
+    case .unreadable(let path, _):
+      "Check the file's permissions and owner (ls -l \(path)); chmod u+rw \(path) lets its "
+        + "owner read and write it."
     }
   }
 }
@@ -286,11 +303,17 @@ func prepareFolder(for url: URL, creating: Bool) throws {
 /// permission must not read as "no database yet".
 ///
 /// - Throws: `DatabaseOpenError.notAFile` for a FIFO or a device, `.unreachable` for a path that
-///   cannot be looked at.
+///   cannot be looked at, `.unreadable` for a file this process may not read.
 public func checkDatabasePath(_ url: URL) throws {
   switch pathStatus(atPath: url.path) {
-  case .regular, .directory, .missing:
+  case .directory, .missing:
     return
+  case .regular:
+    // A file strata may not read is not "not an SQLite database": SQLite cannot open it at
+    // all. Asked of the kernel without opening it (see `unreadableFileProblem`).
+    if let reason = unreadableFileProblem(atPath: url.path) {
+      throw DatabaseOpenError.unreadable(path: url.path, reason: reason)
+    }
   case .special(let kind):
     throw DatabaseOpenError.notAFile(path: url.path, kind: kind)
   case .unreachable(let reason):

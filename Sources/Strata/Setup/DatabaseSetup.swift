@@ -5,7 +5,7 @@ import Foundation
 ///
 /// ```swift
 /// let setup = DatabaseSetup(
-///   database: DatabaseSetup.documentsDatabase(),
+///   database: try DatabaseSetup.documentsDatabase(),
 ///   migrations: try DatabaseSetup.resource("migrations", in: .module),
 ///   template: try DatabaseSetup.resource(
 ///     "template", withExtension: "sqlite3", subdirectory: "seeds", in: .module))
@@ -87,11 +87,14 @@ public struct DatabaseSetup: Sendable {
   }
 
   /// `data.sqlite3` (or `name`) in the user's documents folder.
+  ///
+  /// - Throws: `DatabaseOpenError.noDefaultLocation` when the documents folder cannot be
+  ///   found (`HOME` is not an absolute path).
   public static func documentsDatabase(
     named name: String = DatabaseLocation.defaultFileName,
     environment: [String: String] = ProcessInfo.processInfo.environment
-  ) -> URL {
-    DatabaseLocation.documentsDirectory(environment: environment).appendingPathComponent(name)
+  ) throws -> URL {
+    try DatabaseLocation.documentsDirectory(environment: environment).appendingPathComponent(name)
   }
 
   /// Runs template → migrate → seed and says what it did. Throws `SetupError.databaseIsNewer`

@@ -107,8 +107,14 @@ enum InitCommand: Command {
     -> URL?
   {
     let directory = CommonOptions.seedsDirectory(arguments, context)
-    if directory.exists { return directory.url }
-    if directory.isNamed { throw SeedError.directoryNotFound(path: directory.shown) }
-    return nil
+    switch checkFolder(atPath: directory.url.path) {
+    case .listable: return directory.url
+    case .missing where directory.isNamed:
+      throw SeedError.directoryNotFound(path: directory.shown)
+    case .missing: return nil
+    // A device, a file or a folder that cannot be listed, named or default: said as it is.
+    case .unusable(let reason):
+      throw SeedError.folderUnusable(path: directory.shown, reason: reason)
+    }
   }
 }

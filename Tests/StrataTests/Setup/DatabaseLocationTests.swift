@@ -5,8 +5,8 @@ import Testing
 @testable import Strata
 
 @Suite struct DatabaseLocationTests {
-  @Test func explicitPathWinsAndRelativeIsResolvedAgainstTheCurrentDirectory() {
-    let location = DatabaseLocation.resolve(
+  @Test func explicitPathWinsAndRelativeIsResolvedAgainstTheCurrentDirectory() throws {
+    let location = try DatabaseLocation.resolve(
       explicit: "data/app.sqlite3",
       environment: ["STRATA_DATABASE": "/elsewhere.sqlite3", "HOME": "/home/u"],
       currentDirectory: "/work/project"
@@ -15,8 +15,8 @@ import Testing
     #expect(!location.isDefault)
   }
 
-  @Test func environmentVariableIsNext() {
-    let location = DatabaseLocation.resolve(
+  @Test func environmentVariableIsNext() throws {
+    let location = try DatabaseLocation.resolve(
       explicit: nil,
       environment: ["STRATA_DATABASE": "db.sqlite3", "HOME": "/home/u"],
       currentDirectory: "/work"
@@ -26,7 +26,7 @@ import Testing
 
   @Test func defaultIsHomeDocumentsFromTheEnvironment() throws {
     let home = try TemporaryDirectory()
-    let location = DatabaseLocation.resolve(
+    let location = try DatabaseLocation.resolve(
       explicit: nil,
       environment: ["HOME": home.url.path],
       currentDirectory: "/"
@@ -35,8 +35,8 @@ import Testing
     #expect(location.url.path == home.url.path + "/Documents/data.sqlite3")
   }
 
-  @Test func xdgDocumentsDirVariable() {
-    let url = DatabaseLocation.xdgDocumentsDirectory(environment: [
+  @Test func xdgDocumentsDirVariable() throws {
+    let url = try DatabaseLocation.xdgDocumentsDirectory(environment: [
       "HOME": "/home/u", "XDG_DOCUMENTS_DIR": "$HOME/Papers",
     ])
     #expect(url.path == "/home/u/Papers")
@@ -53,21 +53,21 @@ import Testing
       XDG_DOCUMENTS_DIR="$HOME/Dokumente"
       """
     )
-    let url = DatabaseLocation.xdgDocumentsDirectory(environment: ["HOME": home.url.path])
+    let url = try DatabaseLocation.xdgDocumentsDirectory(environment: ["HOME": home.url.path])
     #expect(url.path == home.url.path + "/Dokumente")
   }
 
   @Test func userDirsFileUnderXDGConfigHome() throws {
     let home = try TemporaryDirectory()
     try home.write("cfg/user-dirs.dirs", "XDG_DOCUMENTS_DIR=\"/srv/docs\"\n")
-    let url = DatabaseLocation.xdgDocumentsDirectory(environment: [
+    let url = try DatabaseLocation.xdgDocumentsDirectory(environment: [
       "HOME": home.url.path, "XDG_CONFIG_HOME": home.path("cfg").path,
     ])
     #expect(url.path == "/srv/docs")
   }
 
-  @Test func fallsBackToHomeDocuments() {
-    let url = DatabaseLocation.xdgDocumentsDirectory(environment: [
+  @Test func fallsBackToHomeDocuments() throws {
+    let url = try DatabaseLocation.xdgDocumentsDirectory(environment: [
       "HOME": "/nonexistent-home", "XDG_CONFIG_HOME": "/nonexistent-config",
     ])
     #expect(url.path == "/nonexistent-home/Documents")

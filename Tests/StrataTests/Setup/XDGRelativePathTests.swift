@@ -11,7 +11,7 @@ import Testing
   @Test(arguments: ["docs", "./docs", "../docs", "docs/sub"])
   func aRelativeVariableIsIgnored(_ value: String) throws {
     let home = try TemporaryDirectory()
-    let url = DatabaseLocation.xdgDocumentsDirectory(environment: [
+    let url = try DatabaseLocation.xdgDocumentsDirectory(environment: [
       "HOME": home.url.path, "XDG_DOCUMENTS_DIR": value,
     ])
     #expect(url.path == home.url.path + "/Documents")
@@ -20,7 +20,7 @@ import Testing
   @Test func aRelativeVariableFallsBackToTheFileLikeAnUnsetOne() throws {
     let home = try TemporaryDirectory()
     try home.write(".config/user-dirs.dirs", "XDG_DOCUMENTS_DIR=\"$HOME/Papiere\"\n")
-    let url = DatabaseLocation.xdgDocumentsDirectory(environment: [
+    let url = try DatabaseLocation.xdgDocumentsDirectory(environment: [
       "HOME": home.url.path, "XDG_DOCUMENTS_DIR": "docs",
     ])
     #expect(url.path == home.url.path + "/Papiere")
@@ -29,14 +29,14 @@ import Testing
   @Test func aRelativeValueInTheFileIsIgnoredTheSameWay() throws {
     let home = try TemporaryDirectory()
     try home.write(".config/user-dirs.dirs", "XDG_DOCUMENTS_DIR=\"docs\"\n")
-    let url = DatabaseLocation.xdgDocumentsDirectory(environment: ["HOME": home.url.path])
+    let url = try DatabaseLocation.xdgDocumentsDirectory(environment: ["HOME": home.url.path])
     #expect(url.path == home.url.path + "/Documents")
   }
 
   @Test func aRelativeConfigHomeIsIgnored() throws {
     let home = try TemporaryDirectory()
     try home.write(".config/user-dirs.dirs", "XDG_DOCUMENTS_DIR=\"$HOME/Papiere\"\n")
-    let url = DatabaseLocation.xdgDocumentsDirectory(environment: [
+    let url = try DatabaseLocation.xdgDocumentsDirectory(environment: [
       "HOME": home.url.path, "XDG_CONFIG_HOME": "cfg",
     ])
     #expect(url.path == home.url.path + "/Papiere")
@@ -51,7 +51,7 @@ import Testing
       try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
     }
     for cwd in [first, second] {
-      let location = DatabaseLocation.resolve(
+      let location = try DatabaseLocation.resolve(
         explicit: nil,
         environment: ["HOME": home.url.path, "XDG_DOCUMENTS_DIR": "docs"],
         currentDirectory: cwd.path
