@@ -100,6 +100,13 @@ enum CSVReaderProperties {
         input.count > (error.limit ?? Int.max),
         "\(error.problem) at \(error) in an input of \(input.count) bytes"
       )
+    case .tooManyFields, .moreFieldsThanHeader:
+      // The first field past the limit: it starts after a comma, and so many commas are there.
+      try require(
+        offset > 0 && input[offset - 1] == 0x2C
+          && input.count(where: { $0 == 0x2C }) >= (error.limit ?? Int.max),
+        "\(error.problem) reported at \(error), which is not a field past the limit"
+      )
     }
   }
 

@@ -28,6 +28,12 @@ public struct CSVError: Error, Hashable, Sendable {
     /// A record longer than the limit although each field is within it; the position is the
     /// record's first character.
     case recordTooLarge
+    /// A record with more fields than any SQLite row can have (`limit`:
+    /// `CSVReader.maximumFieldCountLimit`); the position is the first field past the limit.
+    case tooManyFields
+    /// A record with more fields than the header (`limit`: the header's width); the position
+    /// is the first extra field.
+    case moreFieldsThanHeader
   }
 
   /// What is wrong with the input.
@@ -38,7 +44,8 @@ public struct CSVError: Error, Hashable, Sendable {
   public let column: Int
   /// For `readFailed`: the system's reason.
   public let detail: String?
-  /// For the `…TooLarge` problems: the limit in bytes.
+  /// For the `…TooLarge` problems: the limit in bytes; for `tooManyFields` and
+  /// `moreFieldsThanHeader`: the most fields a record may have.
   public let limit: Int?
 
   /// An error at `line` and `column`, with an optional detail (such as the system's reason for a
@@ -82,7 +89,19 @@ public struct CSVError: Error, Hashable, Sendable {
     case .recordTooLarge:
       "the record starting here is larger than \(Self.describe(limit)), the most a record "
         + "may hold"
+    case .tooManyFields:
+      "too many fields: field \(Self.next(limit)) starts here, but a record may have at most "
+        + "\(limit.map(String.init) ?? "the limit") (SQLite's largest number of columns)"
+    case .moreFieldsThanHeader:
+      "too many fields: field \(Self.next(limit)) starts here, but the header has "
+        + "\(limit.map(String.init) ?? "fewer")"
     }
+  }
+
+  /// The number of the first field past `limit` fields.
+  private static func next(_ limit: Int?) -> String {
+    guard let limit, limit < Int.max else { return "past the limit" }
+    return String(limit + 1)
   }
 
   /// A byte count as `16 MiB (16777216 bytes)`, or just the bytes when not whole MiB.

@@ -100,6 +100,17 @@ public final class CSVReader {
   private let hasher: BackgroundHasher?
   /// The largest field, and the largest record, the reader accepts.
   public let maximumFieldBytes: Int
+  /// The most fields a record may have: `maximumFieldCountLimit`, or the header's width once
+  /// the seeder has read it (`limitFields(toHeaderWidth:)`). Each field costs the reader a
+  /// fixed amount of memory however few bytes it has (a line of ten million commas is
+  /// 10 MB of file but ten million fields), so the count is bounded as well as the bytes.
+  public private(set) var maximumFieldCount = CSVReader.maximumFieldCountLimit
+  /// Whether `maximumFieldCount` is a header's width (which names the error).
+  private var fieldCountIsHeaderWidth = false
+
+  /// The most fields any record may have: 32767, SQLite's hard maximum for the columns of a
+  /// table (SQLITE_MAX_COLUMN cannot be compiled higher), so no row of a seed can be wider.
+  public static let maximumFieldCountLimit = 32_767
 
   /// The default for `maximumFieldBytes`: 16 MiB, far above any real seed field, low enough
   /// that a file with a missing closing quote fails fast in a few tens of MiB of memory.
@@ -263,8 +274,16 @@ public final class CSVReader {
     heldEnd = position
   }
 
-  /// Bytes held by the records not yet released.
-  var heldBytes: Int { position - keepFrom }
+  /// Memory held by the records not yet released: their bytes, and their fields' bookkeeping
+  /// (a batch of many-field records must stop as soon as one of few-byte records does).
+  var heldBytes: Int { position - keepFrom + spans.count * MemoryLayout<Span>.stride }
+
+  /// From now on a record with more fields than `width` (the header's) fails at its first extra
+  /// field, before the rest of the record is read.
+  package func limitFields(toHeaderWidth width: Int) {
+    maximumFieldCount = min(max(1, width), Self.maximumFieldCountLimit)
+    fieldCountIsHeaderWidth = true
+  }
 
   /// The bytes of a held field, valid until the next `readRecord()` or `releaseRecords()`.
   @inline(__always)
@@ -415,6 +434,7 @@ public final class CSVReader {
       return holdBlankRecords(count, from: blankRunLine)
     }
     let limit = maximumFieldBytes
+    let fieldLimit = maximumFieldCount
     var spans = self.spans
     defer { self.spans = spans }
     let firstSpan = spans.count
@@ -465,6 +485,15 @@ public final class CSVReader {
     fields: while true {
       let column = i - lineStart - continuation + 1
       let fieldLine = currentLine
+      if spans.count - firstSpan >= fieldLimit {
+        // Fails at the first extra field: the rest of the record is never read or held.
+        throw CSVError(
+          fieldCountIsHeaderWidth ? .moreFieldsThanHeader : .tooManyFields,
+          line: fieldLine,
+          column: column,
+          limit: fieldLimit
+        )
+      }
       fieldBeginLine = fieldLine
       fieldBeginColumn = column
       if i < end && p[i] == Self.quote {

@@ -234,6 +234,11 @@ public enum SeedError: StrataError, Equatable {
       case .fieldTooLarge, .recordTooLarge:
         return "Check the file is the CSV you meant. If it really holds this much, raise the "
           + "limit with --max-field-bytes N (SeedOptions.maximumFieldBytes)."
+      case .moreFieldsThanHeader:
+        return "Give every row as many fields as the header; quote fields that contain commas."
+      case .tooManyFields:
+        return "Check the file is the CSV you meant: no table can have this many columns, so "
+          + "the limit cannot be raised. Quote fields that contain commas."
       }
     case .noSuchTable:
       return "Name the file after its table (person_info.csv), pass --table NAME, or run "

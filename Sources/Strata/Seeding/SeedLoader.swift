@@ -128,6 +128,7 @@ final class SeedLoader {
       conversions.append(table.columns[index].conversion)
     }
     reader.releaseRecords()
+    reader.limitFields(toHeaderWidth: fieldColumns.count)
     let missing = table.columns.indices.filter {
       table.columns[$0].isRequired && seen[$0] == nil
     }

@@ -242,7 +242,10 @@ import Testing
     let long = try fixture.csv("person_info.csv", "name,age\nPeter,22,\n")
     #expect(
       fixture.seedError([long])
-        == .fieldCount(file: "seeds/person_info.csv", line: 2, expected: 2, found: 3)
+        == .malformed(
+          file: "seeds/person_info.csv",
+          CSVError(.moreFieldsThanHeader, line: 2, column: 10, limit: 2)
+        )
     )
     #expect(try fixture.count("person_info") == 0)
   }
