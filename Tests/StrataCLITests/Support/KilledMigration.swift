@@ -20,14 +20,14 @@ extension Project {
       ["migrate", "--database", "app.sqlite3"],
       in: project.dir.url
     )
-    // Wait until the migration is writing (the rollback journal holds its header and pages),
+    // Wait until the migration is writing (the rollback journal holds its header and a page),
     // then kill it. A journal that merely exists may still be empty, and SQLite does not take
     // an empty journal for a hot one, so a kill at that moment would test nothing.
     let deadline = Date().addingTimeInterval(30)
     func journalSize() -> Int {
       (try? FileManager.default.attributesOfItem(atPath: journal.path)[.size] as? Int) ?? 0
     }
-    while journalSize() < 64 * 1024, Date() < deadline {
+    while journalSize() < 4096, Date() < deadline {
       usleep(2_000)
     }
     usleep(200_000)
