@@ -20,17 +20,22 @@ extension Project {
       ["migrate", "--database", "app.sqlite3"],
       in: project.dir.url
     )
-    // Wait until the migration is writing (the rollback journal holds its header and a page),
-    // then kill it. A journal that merely exists may still be empty, and SQLite does not take
-    // an empty journal for a hot one, so a kill at that moment would test nothing.
-    let deadline = Date().addingTimeInterval(30)
-    func journalSize() -> Int {
-      (try? FileManager.default.attributesOfItem(atPath: journal.path)[.size] as? Int) ?? 0
+    // Wait until the journal is hot, then kill. SQLite writes a journal's magic number only when
+    // it syncs the journal, just before it first writes pages of the database file (a cache
+    // spill or the commit); until then the header starts with zeros, the file still holds the
+    // committed state, and SQLite does not take the journal for a hot one, so a kill at that
+    // moment would test nothing. On a loaded machine that moment can last seconds.
+    let magic: [UInt8] = [0xd9, 0xd5, 0x05, 0xf9, 0x20, 0xa1, 0x63, 0xd7]
+    let deadline = Date().addingTimeInterval(60)
+    func journalIsHot() -> Bool {
+      guard let handle = FileHandle(forReadingAtPath: journal.path) else { return false }
+      defer { try? handle.close() }
+      return (try? handle.read(upToCount: magic.count)).map { [UInt8]($0) } == magic
     }
-    while journalSize() < 4096, Date() < deadline {
+    while !journalIsHot(), Date() < deadline {
       usleep(2_000)
     }
-    usleep(200_000)
+    try #require(journalIsHot(), "the migration never wrote a hot journal")
     kill(process.processIdentifier, SIGKILL)
     process.waitUntilExit()
     try #require(process.terminationReason == .uncaughtSignal)
