@@ -21,26 +21,10 @@ struct DocSample: Sendable {
   let name: String
   let style: Style
   let fixture: @Sendable (TemporaryDirectory) throws -> Void
-  let setup: [String]
+  var setup: [String] = []
   let commands: [String]
   /// Shows only the first lines of a long output, then a line `…`.
-  let firstLines: Int?
-
-  init(
-    _ name: String,
-    _ style: Style,
-    fixture: @escaping @Sendable (TemporaryDirectory) throws -> Void,
-    setup: [String] = [],
-    commands: [String],
-    firstLines: Int? = nil
-  ) {
-    self.name = name
-    self.style = style
-    self.fixture = fixture
-    self.setup = setup
-    self.commands = commands
-    self.firstLines = firstLines
-  }
+  var firstLines: Int? = nil
 
   /// The block's text, as the docs must show it (no trailing line break).
   func produce() throws -> String {

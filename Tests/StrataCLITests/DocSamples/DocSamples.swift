@@ -13,8 +13,8 @@ enum DocSamples {
 
   static let readme = [
     DocSample(
-      "quick-start",
-      .console,
+      name: "quick-start",
+      style: .console,
       fixture: { try copySampleProject(into: $0) },
       commands: ["strata template", "strata init", "strata init"]
     )
@@ -24,12 +24,9 @@ enum DocSamples {
 
   static let migrations = [
     DocSample(
-      "migrate-changed",
-      .console,
-      fixture: {
-        try $0.write("migrations/0001_a.sql", "CREATE TABLE a (x);\n")
-        try $0.write("migrations/0002_b.sql", "CREATE TABLE b (x);\n")
-      },
+      name: "migrate-changed",
+      style: .console,
+      fixture: { try writeTableMigrations(["a", "b"], into: $0) },
       setup: [
         "strata migrate --database app.sqlite3 --quiet",
         "printf 'CREATE TABLE b (x, y);\\n' > migrations/0002_b.sql",
@@ -37,12 +34,10 @@ enum DocSamples {
       commands: ["strata migrate --database app.sqlite3"]
     ),
     DocSample(
-      "migrate-failing-statement",
-      .console,
+      name: "migrate-failing-statement",
+      style: .console,
       fixture: {
-        try $0.write("migrations/0001_a.sql", "CREATE TABLE a (x);\n")
-        try $0.write("migrations/0002_b.sql", "CREATE TABLE b (x);\n")
-        try $0.write("migrations/0003_c.sql", "CREATE TABLE c (x);\n")
+        try writeTableMigrations(["a", "b", "c"], into: $0)
         try $0.write(
           "migrations/0004_bad.sql",
           "-- migrate:up\nCREATE TABLE d (x);\nINSERT INTO d VALUES (1);\nINSERT INTO d VALUES (2, 3);\n"
@@ -56,8 +51,8 @@ enum DocSamples {
 
   static let seeding = [
     DocSample(
-      "seed-session",
-      .console,
+      name: "seed-session",
+      style: .console,
       fixture: { try copySampleProject(into: $0) },
       setup: ["strata migrate --database app.sqlite3 --quiet"],
       commands: [
@@ -69,8 +64,8 @@ enum DocSamples {
     ),
     // Four projects side by side, each with one problem.
     DocSample(
-      "seed-errors",
-      .output,
+      name: "seed-errors",
+      style: .output,
       fixture: {
         for project in ["value", "check", "header"] {
           try copySampleProject(into: $0, folder: project, seeds: false)
@@ -101,8 +96,8 @@ enum DocSamples {
     firstLines: Int? = nil
   ) -> DocSample {
     DocSample(
-      name,
-      style,
+      name: name,
+      style: style,
       fixture: { try copySampleProject(into: $0) },
       setup: ["strata migrate --database data.sqlite3 --quiet"],
       commands: [command],
@@ -132,15 +127,15 @@ enum DocSamples {
       "strata inspect --database data.sqlite3 --format mermaid"
     ),
     DocSample(
-      "inspect-mermaid-foreign-keys",
-      .output,
+      name: "inspect-mermaid-foreign-keys",
+      style: .output,
       fixture: { try writeLibraryProject(into: $0, folder: ".") },
       setup: ["strata migrate --database app.sqlite3 --quiet"],
       commands: ["strata inspect --database app.sqlite3 --format mermaid"]
     ),
     DocSample(
-      "inspect-drift",
-      .console,
+      name: "inspect-drift",
+      style: .console,
       fixture: { try copySampleProject(into: $0) },
       setup: ["strata migrate --database drift.sqlite3 --quiet"],
       commands: [
@@ -172,6 +167,14 @@ enum DocSamples {
         let text = try String(contentsOf: from.appendingPathComponent(name), encoding: .utf8)
         try dir.write("\(folder)/\(source)/\(name)", text)
       }
+    }
+  }
+
+  /// Migrations 1, 2, … that each create a table of one column: `0001_a.sql` creates `a`.
+  static func writeTableMigrations(_ tables: [String], into dir: TemporaryDirectory) throws {
+    for (index, table) in tables.enumerated() {
+      let version = String(format: "%04d", index + 1)
+      try dir.write("migrations/\(version)_\(table).sql", "CREATE TABLE \(table) (x);\n")
     }
   }
 
