@@ -1,0 +1,198 @@
+import Foundation
+import StrataTestSupport
+
+/// Every sample output the docs show, by the name of its marker (`<!-- sample: NAME -->`).
+enum DocSamples {
+  static let all: [DocSample] = readme + migrations + seeding + inspect
+
+  static func named(_ name: String) -> DocSample? {
+    all.first { $0.name == name }
+  }
+
+  // MARK: README.md
+
+  static let readme = [
+    DocSample(
+      name: "quick-start",
+      style: .console,
+      fixture: { try copySampleProject(into: $0) },
+      commands: ["strata template", "strata init", "strata init"]
+    )
+  ]
+
+  // MARK: docs/migrations.md
+
+  static let migrations = [
+    DocSample(
+      name: "migrate-changed",
+      style: .console,
+      fixture: { try writeTableMigrations(["a", "b"], into: $0) },
+      setup: [
+        "strata migrate --database app.sqlite3 --quiet",
+        "printf 'CREATE TABLE b (x, y);\\n' > migrations/0002_b.sql",
+      ],
+      commands: ["strata migrate --database app.sqlite3"]
+    ),
+    DocSample(
+      name: "migrate-failing-statement",
+      style: .console,
+      fixture: {
+        try writeTableMigrations(["a", "b", "c"], into: $0)
+        try $0.write(
+          "migrations/0004_bad.sql",
+          "-- migrate:up\nCREATE TABLE d (x);\nINSERT INTO d VALUES (1);\nINSERT INTO d VALUES (2, 3);\n"
+        )
+      },
+      commands: ["strata migrate --database app.sqlite3"]
+    ),
+  ]
+
+  // MARK: docs/seeding.md
+
+  static let seeding = [
+    DocSample(
+      name: "seed-session",
+      style: .console,
+      fixture: { try copySampleProject(into: $0) },
+      setup: ["strata migrate --database app.sqlite3 --quiet"],
+      commands: [
+        "strata seed --database app.sqlite3",
+        "strata seed --database app.sqlite3",
+        #"printf 'stuID,stuName,stuAge\nS9,Ann,abc\n' > bad.csv"#,
+        "strata seed bad.csv --table student --database app.sqlite3",
+      ]
+    ),
+    // Four projects side by side, each with one problem.
+    DocSample(
+      name: "seed-errors",
+      style: .output,
+      fixture: {
+        for project in ["value", "check", "header"] {
+          try copySampleProject(into: $0, folder: project, seeds: false)
+        }
+        try $0.write("value/seeds/student.csv", "stuID,stuName,stuAge\nS1,Al,20\nS2,Bo,x\n")
+        try $0.write("check/seeds/person_info.csv", "name,age\nPeter,22\nJack,20\nAnn,-1\n")
+        try $0.write("header/seeds/person_info.csv", "name,agee\nPeter,22\n")
+        try writeLibraryProject(into: $0, folder: "orphan")
+        try $0.write("orphan/seeds/author.csv", "id,name\n1,Ursula K. Le Guin\n")
+        try $0.write("orphan/seeds/book.csv", "id,author_id,title\n1,1,Earthsea\n2,2,Lost\n")
+      },
+      setup: ["value", "check", "header", "orphan"].map {
+        "(cd \($0) && strata migrate --database app.sqlite3 --quiet)"
+      },
+      commands: ["value", "check", "header", "orphan"].map {
+        "cd \($0) && strata seed --database app.sqlite3; cd .."
+      }
+    ),
+  ]
+
+  // MARK: docs/inspect.md
+
+  /// The sample project, migrated into data.sqlite3 (no seeds: every table has 0 rows).
+  static func inspected(
+    _ name: String,
+    _ style: DocSample.Style,
+    _ command: String,
+    firstLines: Int? = nil
+  ) -> DocSample {
+    DocSample(
+      name: name,
+      style: style,
+      fixture: { try copySampleProject(into: $0) },
+      setup: ["strata migrate --database data.sqlite3 --quiet"],
+      commands: [command],
+      firstLines: firstLines
+    )
+  }
+
+  static let inspect = [
+    inspected("inspect-unknown-name", .console, "strata inspect nope --database data.sqlite3"),
+    inspected("inspect-text", .console, "strata inspect --database data.sqlite3"),
+    inspected(
+      "inspect-json",
+      .output,
+      "strata inspect FIELDS --database data.sqlite3 --format json",
+      firstLines: 46
+    ),
+    inspected("inspect-sql", .output, "strata inspect --database data.sqlite3 --format sql"),
+    inspected(
+      "inspect-markdown",
+      .output,
+      "strata inspect --database data.sqlite3 --format markdown",
+      firstLines: 53
+    ),
+    inspected(
+      "inspect-mermaid",
+      .output,
+      "strata inspect --database data.sqlite3 --format mermaid"
+    ),
+    DocSample(
+      name: "inspect-mermaid-foreign-keys",
+      style: .output,
+      fixture: { try writeLibraryProject(into: $0, folder: ".") },
+      setup: ["strata migrate --database app.sqlite3 --quiet"],
+      commands: ["strata inspect --database app.sqlite3 --format mermaid"]
+    ),
+    DocSample(
+      name: "inspect-drift",
+      style: .console,
+      fixture: { try copySampleProject(into: $0) },
+      setup: ["strata migrate --database drift.sqlite3 --quiet"],
+      commands: [
+        "sqlite3 drift.sqlite3 'ALTER TABLE student ADD COLUMN nickname TEXT; DROP INDEX student_class;'",
+        "strata inspect --diff --database drift.sqlite3",
+        "echo $?",
+      ]
+    ),
+    inspected("inspect-no-drift", .console, "strata inspect --diff --database data.sqlite3"),
+  ]
+
+  // MARK: Fixtures
+
+  static let repository = URL(fileURLWithPath: #filePath)
+    .deletingLastPathComponent().deletingLastPathComponent()
+    .deletingLastPathComponent().deletingLastPathComponent()
+
+  /// The repository's own `migrations/` (and `seeds/`) in `folder` of `dir`: its `.sql` and
+  /// `.csv` files, not a template a developer may have built.
+  static func copySampleProject(
+    into dir: TemporaryDirectory,
+    folder: String = ".",
+    seeds: Bool = true
+  ) throws {
+    for source in seeds ? ["migrations", "seeds"] : ["migrations"] {
+      let from = repository.appendingPathComponent(source)
+      for name in try FileManager.default.contentsOfDirectory(atPath: from.path).sorted()
+      where name.hasSuffix(".sql") || name.hasSuffix(".csv") {
+        let text = try String(contentsOf: from.appendingPathComponent(name), encoding: .utf8)
+        try dir.write("\(folder)/\(source)/\(name)", text)
+      }
+    }
+  }
+
+  /// Migrations 1, 2, … that each create a table of one column: `0001_a.sql` creates `a`.
+  static func writeTableMigrations(_ tables: [String], into dir: TemporaryDirectory) throws {
+    for (index, table) in tables.enumerated() {
+      let version = String(format: "%04d", index + 1)
+      try dir.write("migrations/\(version)_\(table).sql", "CREATE TABLE \(table) (x);\n")
+    }
+  }
+
+  /// A small library schema with foreign keys: books by an author (cascading), and a profile
+  /// keyed by its author.
+  static func writeLibraryProject(into dir: TemporaryDirectory, folder: String) throws {
+    try dir.write(
+      "\(folder)/migrations/0001_library.sql",
+      """
+      CREATE TABLE author (id INTEGER PRIMARY KEY, name TEXT NOT NULL);
+      CREATE TABLE book (
+        id        INTEGER PRIMARY KEY,
+        author_id INTEGER NOT NULL REFERENCES author ON DELETE CASCADE,
+        title     TEXT
+      );
+      CREATE TABLE profile (author_id INTEGER PRIMARY KEY REFERENCES author, bio TEXT);
+
+      """
+    )
+  }
+}
