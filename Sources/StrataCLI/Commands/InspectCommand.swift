@@ -7,11 +7,15 @@ import StrataArguments
 ///
 /// Opens the database read-only: it never creates or changes a file.
 enum InspectCommand: Command {
-  static let format = OptionSpec.value(
+  static let format = Option<SchemaFormat>(
     "format",
     "format",
     help: "Output format (default: text).",
-    choices: SchemaFormat.allCases.map(\.rawValue)
+    default: .text
+  )
+  static let diff = Flag(
+    "diff",
+    help: "Compare the schema with what the migrations produce; exit 1 on drift."
   )
 
   static let spec = CommandSpec(
@@ -34,14 +38,14 @@ enum InspectCommand: Command {
     ],
     options: [
       CommonOptions.database, CommonOptions.migrations, format,
-      .flag("diff", help: "Compare the schema with what the migrations produce; exit 1 on drift."),
+      diff,
       CommonOptions.quiet, CommonOptions.busyTimeout, CommonOptions.followSymlinks,
     ]
   )
 
   static func run(_ arguments: ParsedArguments, _ context: CommandContext) throws -> Int32 {
-    let chosen = arguments.value("format").flatMap(SchemaFormat.init(rawValue:)) ?? .text
-    let diff = arguments.flag("diff")
+    let chosen = arguments[Self.format]
+    let diff = arguments[Self.diff]
     if diff, chosen != .text, chosen != .json {
       throw UsageError(
         message: "--diff prints text or json, not \(chosen.rawValue)",
@@ -55,7 +59,7 @@ enum InspectCommand: Command {
       )
     }
     let location = try CommonOptions.databaseURL(arguments, context)
-    let busyTimeout = try CommonOptions.busyTimeout(arguments)
+    let busyTimeout = arguments[CommonOptions.busyTimeout]
     let shown = CommonOptions.shown(location.url, context)
     let connection = try open(location.url, shown: shown, busyTimeout: busyTimeout)
     do {
@@ -118,7 +122,7 @@ enum InspectCommand: Command {
   ) throws -> Int32 {
     // Without a comparison there is no answer: not "no drift".
     let code = report.hasDrift || !report.schemaCompared ? ExitCode.failure : ExitCode.success
-    if arguments.value("format") == "json" {
+    if arguments[Self.format] == .json {
       struct Output: Encodable {
         let format = 1
         let database: String
@@ -131,7 +135,7 @@ enum InspectCommand: Command {
     for statement in report.notChecked {
       context.printError("Warning: \(statement)")
     }
-    if arguments.flag("quiet") { return code }
+    if arguments[CommonOptions.quiet] { return code }
     let replayed = plural(report.replayedVersions.count, "migration")
     guard report.schemaCompared else {
       context.print(
