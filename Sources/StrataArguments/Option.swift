@@ -43,14 +43,9 @@ public struct Option<Value: Sendable>: OptionDeclaration {
     choices: [String] = [],
     parse: @escaping @Sendable (String) throws -> Value
   ) {
-    spec = OptionSpec(
-      name: name,
-      short: nil,
-      valueName: valueName,
-      help: help,
-      choices: choices,
-      convert: { try parse($0) }
-    )
+    var spec = OptionSpec(name: name, valueName: valueName, help: help, choices: choices)
+    spec.convert = { try parse($0) }
+    self.spec = spec
     self.defaultValue = defaultValue
   }
 }

@@ -14,7 +14,7 @@ public struct OptionSpec: Sendable, Equatable {
   public var choices: [String]
   /// Turns the value given into the declared type, or throws the usage error; nil keeps the
   /// text as given.
-  let convert: (@Sendable (String) throws -> any Sendable)?
+  var convert: (@Sendable (String) throws -> any Sendable)?
 
   /// An option that keeps its value as text; `Option` declares a typed one.
   public init(
@@ -24,30 +24,11 @@ public struct OptionSpec: Sendable, Equatable {
     help: String,
     choices: [String] = []
   ) {
-    self.init(
-      name: name,
-      short: short,
-      valueName: valueName,
-      help: help,
-      choices: choices,
-      convert: nil
-    )
-  }
-
-  init(
-    name: String,
-    short: Character?,
-    valueName: String?,
-    help: String,
-    choices: [String],
-    convert: (@Sendable (String) throws -> any Sendable)?
-  ) {
     self.name = name
     self.short = short
     self.valueName = valueName
     self.help = help
     self.choices = choices
-    self.convert = convert
   }
 
   /// Whether it stands alone, without a value.
