@@ -1,4 +1,4 @@
-import StrataArguments
+@_spi(RawArguments) import StrataArguments
 
 /// The argument parser's promises, checked on a command line made from the input (the first
 /// byte picks a command shape, NUL bytes separate the arguments):
@@ -46,7 +46,7 @@ enum ArgumentParserProperties {
     let arguments = input.dropFirst().split(separator: 0, omittingEmptySubsequences: false)
       .map { String(decoding: $0, as: UTF8.self) }
     do {
-      let parsed = try ParsedArguments(arguments, spec: spec)
+      let parsed = try ParsedArguments(arguments, spec: spec, toolName: "strata")
       try checkParsed(parsed, spec: spec, arguments: arguments)
     } catch let error as UsageError {
       try require(
@@ -93,14 +93,14 @@ enum ArgumentParserProperties {
     try require(
       parsed.positionals.count >= required
         && (repeated || parsed.positionals.count <= spec.positionals.count),
-      "\(parsed.positionals.count) positionals for \(spec.usage)"
+      "\(parsed.positionals.count) positionals for \(spec.usage(toolName: "strata"))"
     )
     for positional in parsed.positionals {
       try require(arguments.contains(positional), "positional '\(positional)' is not an argument")
     }
     let canonical = canonicalArguments(parsed)
     do {
-      let again = try ParsedArguments(canonical, spec: spec)
+      let again = try ParsedArguments(canonical, spec: spec, toolName: "strata")
       try require(again == parsed, "\(arguments) parsed as \(parsed), but \(canonical) as \(again)")
     } catch let violation as PropertyViolation {
       throw violation

@@ -1,8 +1,10 @@
-import Strata
+@_spi(StrataCLI) import Strata
 import StrataArguments
 
 /// `strata`: picks the command, runs it, and maps every error to a message and an exit code.
 enum CommandLineTool {
+  /// The program's name, in usage lines and hints.
+  static let name = "strata"
   static let version = "0.1.0"
 
   static var commands: [CommandEntry] {
@@ -20,29 +22,23 @@ enum CommandLineTool {
     ]
   }
 
+  /// The tool's own `--help`: the commands and the options in one aligned table.
   static var helpText: String {
-    var lines = [
-      "OVERVIEW: Create, migrate, seed and inspect SQLite databases.",
-      "",
-      "USAGE: strata <command> [<options>]",
-      "",
-      "COMMANDS:",
+    let commandRows = commands.map { [$0.spec.name, $0.spec.abstract] }
+    let optionRows = [
+      ["--version", "Show the version."], ["-h, --help", "Show help information."],
     ]
-    for command in commands {
-      let name = command.spec.name
-      lines.append(
-        "  " + name + String(repeating: " ", count: max(1, 12 - name.count))
-          + command.spec.abstract
-      )
-    }
-    lines += [
-      "",
-      "OPTIONS:",
-      "  --version   Show the version.",
-      "  -h, --help  Show help information.",
-      "",
-      "See 'strata <command> --help' for a command's options.",
-    ]
+    let rows = alignedRows(commandRows + optionRows, indent: "  ", droppingEmptyColumns: false)
+    let lines =
+      [
+        "OVERVIEW: Create, migrate, seed and inspect SQLite databases.",
+        "",
+        "USAGE: \(name) <command> [<options>]",
+        "",
+        "COMMANDS:",
+      ]
+      + rows.prefix(commandRows.count) + ["", "OPTIONS:"] + rows.dropFirst(commandRows.count)
+      + ["", "See '\(name) <command> --help' for a command's options."]
     return lines.joined(separator: "\n") + "\n"
   }
 
@@ -66,8 +62,8 @@ enum CommandLineTool {
           UsageError(
             message: "unexpected argument \(quotedArgument(arguments[allowed])) after '\(first)'",
             help: first == "--version"
-              ? "Run 'strata --version' alone."
-              : "Ask for one command's help at a time, such as 'strata help migrate'."
+              ? "Run '\(name) --version' alone."
+              : "Ask for one command's help at a time, such as '\(name) help migrate'."
           ),
           json: json,
           context
@@ -81,7 +77,7 @@ enum CommandLineTool {
         guard let command = commands.first(where: { $0.spec.name == arguments[1] }) else {
           return run(arguments: Array(arguments.dropFirst()), context: context)
         }
-        context.printText(command.spec.helpText)
+        context.printText(command.spec.helpText(toolName: name))
       } else {
         context.printText(helpText)
       }
@@ -93,7 +89,7 @@ enum CommandLineTool {
     }
     guard let command = commands.first(where: { $0.spec.name == first }) else {
       let names = commands.map(\.spec.name)
-      let hint = ParsedArguments.closest(to: first, in: names).map { "Did you mean '\($0)'?" }
+      let hint = closestName(to: first, in: names).map { "Did you mean '\($0)'?" }
       return ErrorOutput.report(
         UsageError(
           message: "unknown command \(quotedArgument(first))",
@@ -104,13 +100,17 @@ enum CommandLineTool {
       )
     }
     do {
-      let parsed = try ParsedArguments(Array(arguments.dropFirst()), spec: command.spec)
+      let parsed = try ParsedArguments(
+        Array(arguments.dropFirst()),
+        spec: command.spec,
+        toolName: name
+      )
       return try command.run(parsed, context)
     } catch is HelpRequested {
-      context.printText(command.spec.helpText)
+      context.printText(command.spec.helpText(toolName: name))
       return ExitCode.success
     } catch var usage as UsageError {
-      usage.help = usage.help ?? "See 'strata \(command.spec.name) --help'."
+      usage.help = usage.help ?? command.spec.helpHint(toolName: name)
       return ErrorOutput.report(usage, json: json, context)
     } catch {
       return ErrorOutput.report(error, json: json, context)

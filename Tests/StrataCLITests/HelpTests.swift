@@ -51,6 +51,39 @@ import Testing
     #expect(result.standardError.contains("Did you mean 'migrate'?"))
   }
 
+  // The commands and the tool's options are one aligned table (`alignedRows`), as they were
+  // when the names were padded by hand.
+  @Test func theToolsHelpAlignsCommandsAndOptionsInOneTable() throws {
+    let folder = try TemporaryDirectory()
+    let result = try StrataProcess.run(["--help"], in: folder.url)
+    #expect(result.exitCode == 0)
+    let lines = result.standardOutput.split(separator: "\n", omittingEmptySubsequences: false)
+    #expect(lines.contains("USAGE: strata <command> [<options>]"))
+    #expect(
+      lines.contains(
+        "  init        Create the database (from the template), migrate it and load seeds."
+      )
+    )
+    #expect(lines.contains("  template    Build the template database from the migrations."))
+    #expect(lines.contains("  --version   Show the version."))
+    #expect(lines.contains("  -h, --help  Show help information."))
+    #expect(lines.contains("See 'strata <command> --help' for a command's options."))
+  }
+
+  @Test func aCommandsHelpListsEachDeclaredOptionOnce() throws {
+    let folder = try TemporaryDirectory()
+    let result = try StrataProcess.run(["rollback", "--help"], in: folder.url)
+    #expect(result.exitCode == 0)
+    let lines = result.standardOutput.split(separator: "\n", omittingEmptySubsequences: false)
+    #expect(lines.contains("USAGE: strata rollback [<options>]"))
+    #expect(
+      lines.contains("  --steps <n>                 How many migrations to revert (default: 1).")
+    )
+    #expect(lines.contains("  --format <format>           Output format. (text|json)"))
+    #expect(lines.contains("  -q, --quiet                 Print nothing on success."))
+    #expect(lines.filter { $0.hasPrefix("  --to ") }.count == 1)
+  }
+
   @Test func noCommandPrintsHelpAndExits64() throws {
     let folder = try TemporaryDirectory()
     let result = try StrataProcess.run([], in: folder.url)

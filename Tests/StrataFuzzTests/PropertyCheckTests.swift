@@ -117,7 +117,7 @@ import Testing
 
   @Test func argumentChecksCatchWhatTheCommandDoesNotTake() throws {
     let seed = ArgumentParserProperties.specs[3]
-    let parsed = try ParsedArguments(["a.csv", "b.csv", "-q"], spec: seed)
+    let parsed = try ParsedArguments(["a.csv", "b.csv", "-q"], spec: seed, toolName: "strata")
     #expect(throws: Never.self) {
       try ArgumentParserProperties.checkParsed(
         parsed,

@@ -38,21 +38,39 @@ extension Schema {
   }
 }
 
-/// JSON with sorted keys, so two runs on one schema are byte for byte equal.
-enum JSONSchemaRenderer {
-  static func render<Value: Encodable>(_ value: Value) throws -> String {
+/// JSON as strata writes it, in one configuration for the schema and the CLI's reports: keys
+/// sorted, so two runs on one value are byte for byte equal; pretty-printed; slashes unescaped;
+/// a line break at the end.
+@_spi(StrataCLI) public enum JSONSchemaRenderer {
+  /// The encoder in that configuration, for a caller that encodes on its own.
+  public static func encoder() -> JSONEncoder {
     let encoder = JSONEncoder()
     encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-    return String(decoding: try encoder.encode(value), as: UTF8.self) + "\n"
+    return encoder
+  }
+
+  /// `value` as JSON, ending with a line break.
+  ///
+  /// - Throws: `EncodingError` when `value` cannot be encoded.
+  public static func render<Value: Encodable>(_ value: Value) throws -> String {
+    String(decoding: try encoder().encode(value), as: UTF8.self) + "\n"
   }
 }
 
-/// Columns padded to line up; the last column is not padded.
-func alignedRows(_ rows: [[String]], indent: String = "") -> [String] {
+/// Columns padded to line up, two spaces apart; the last column is not padded and no line
+/// ends in spaces. The one table layout of the schema's text and the CLI's tables.
+///
+/// - Parameter indent: written before every line.
+/// - Parameter droppingEmptyColumns: leave out a column that is empty in every row but the
+///   first (the header).
+@_spi(StrataCLI) public func alignedRows(
+  _ rows: [[String]],
+  indent: String = "",
+  droppingEmptyColumns: Bool = true
+) -> [String] {
   let columnCount = rows.map(\.count).max() ?? 0
-  // Drop columns that are empty in every row but the header.
   let used = (0..<columnCount).filter { column in
-    rows.dropFirst().contains { column < $0.count && !$0[column].isEmpty }
+    !droppingEmptyColumns || rows.dropFirst().contains { column < $0.count && !$0[column].isEmpty }
   }
   let trimmed = rows.map { row in used.map { $0 < row.count ? row[$0] : "" } }
   let widths = used.indices.map { column in trimmed.map { $0[column].count }.max() ?? 0 }

@@ -3,6 +3,13 @@ import StrataArguments
 
 /// `strata baseline --version V`: adopt a database that predates strata.
 enum BaselineCommand: Command {
+  static let version = Option<Int64?>.integer(
+    "version",
+    "version",
+    help: "The newest version the database already has.",
+    minimum: 1
+  )
+
   static let spec = CommandSpec(
     name: "baseline",
     abstract: "Record migrations up to a version as applied without running them.",
@@ -10,13 +17,11 @@ enum BaselineCommand: Command {
       For a database that already has the schema those migrations create (an app's
       data.sqlite3 from before strata): later migrations then apply on top.
       """,
-    options: CommonOptions.databaseOptions + [
-      .value("version", "version", help: "The newest version the database already has.")
-    ]
+    options: CommonOptions.databaseOptions + [version]
   )
 
   static func run(_ arguments: ParsedArguments, _ context: CommandContext) throws -> Int32 {
-    guard let version = try arguments.integer("version", minimum: 1) else {
+    guard let version = arguments[Self.version] else {
       throw UsageError(message: "missing --version", help: "Usage: strata baseline --version V")
     }
     let migrations = try CommonOptions.loadMigrations(arguments, context)
@@ -24,7 +29,7 @@ enum BaselineCommand: Command {
     let connection = try DatabaseSession.open(
       location,
       forWriting: true,
-      busyTimeout: try CommonOptions.busyTimeout(arguments),
+      busyTimeout: arguments[CommonOptions.busyTimeout],
       mustExist: true
     )
     let recorded = try Migrator(migrations).baseline(connection, version: version)
@@ -33,7 +38,7 @@ enum BaselineCommand: Command {
       "\(recorded.count) migration(s) up to version \(version) were recorded as applied in "
         + "\(database)."
     )
-    switch CommonOptions.format(arguments) {
+    switch arguments[CommonOptions.format] {
     case .json:
       struct Report: Encodable {
         let database: String
@@ -44,7 +49,7 @@ enum BaselineCommand: Command {
         Report(database: database, version: version, recorded: recorded.map(\.version))
       )
     case .text:
-      if !arguments.flag("quiet") {
+      if !arguments[CommonOptions.quiet] {
         context.print(
           "Recorded \(recorded.count) migration(s) up to version \(version) as applied in "
             + "\(database), without running them."

@@ -5,6 +5,12 @@ import StrataArguments
 /// `strata init`: the first-launch job. Copy the template when there is no database, apply
 /// newer migrations, load seed files not loaded before. A second run changes nothing.
 enum InitCommand: Command {
+  static let template = Option<String?>(
+    "template",
+    "path",
+    help: "Template database (default: seeds/template.sqlite3 if present)."
+  )
+
   static let spec = CommandSpec(
     name: "init",
     abstract: "Create the database (from the template), migrate it and load seeds.",
@@ -16,11 +22,7 @@ enum InitCommand: Command {
       never overwritten, and a database that is up to date is not written at all.
       """,
     options: CommonOptions.databaseOptions + [
-      .value(
-        "template",
-        "path",
-        help: "Template database (default: seeds/template.sqlite3 if present)."
-      ),
+      template,
       CommonOptions.seeds,
       CommonOptions.maxFieldBytes,
     ]
@@ -38,9 +40,9 @@ enum InitCommand: Command {
     setup.migrationsDisplayPath = migrations.shown
     setup.seedsDisplayPath = CommonOptions.seedsDirectory(arguments, context).shown
     setup.createsFolder = location.isDefault
-    setup.busyTimeout = try CommonOptions.busyTimeout(arguments)
-    setup.followsSymlinks = arguments.flag("follow-symlinks")
-    setup.seedMaximumFieldBytes = try CommonOptions.maxFieldBytes(arguments)
+    setup.busyTimeout = arguments[CommonOptions.busyTimeout]
+    setup.followsSymlinks = arguments[CommonOptions.followSymlinks]
+    setup.seedMaximumFieldBytes = arguments[CommonOptions.maxFieldBytes]
     let report = try setup.run()
     let database = CommonOptions.shown(location.url, context)
     context.finished(
@@ -48,11 +50,11 @@ enum InitCommand: Command {
         ? "\(database) was set up and is at version \(report.version)."
         : "Nothing was changed: \(database) is up to date at version \(report.version)."
     )
-    switch CommonOptions.format(arguments) {
+    switch arguments[CommonOptions.format] {
     case .json:
       try context.printJSON(report)
     case .text:
-      guard !arguments.flag("quiet") else { break }
+      guard !arguments[CommonOptions.quiet] else { break }
       render(report, database: database, context)
     }
     return ExitCode.success
@@ -90,7 +92,7 @@ enum InitCommand: Command {
 
   /// `--template`; else `seeds/template.sqlite3` when present.
   private static func template(_ arguments: ParsedArguments, _ context: CommandContext) -> URL? {
-    if let given = arguments.value("template") {
+    if let given = arguments[Self.template] {
       return DatabaseLocation.absolute(given, from: context.currentDirectory)
     }
     let url = CommonOptions.seedsDirectory(arguments, context).url

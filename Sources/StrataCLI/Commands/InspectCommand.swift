@@ -7,11 +7,15 @@ import StrataArguments
 ///
 /// Opens the database read-only: it never creates or changes a file.
 enum InspectCommand: Command {
-  static let format = OptionSpec.value(
+  static let format = Option<SchemaFormat>(
     "format",
     "format",
     help: "Output format (default: text).",
-    choices: SchemaFormat.allCases.map(\.rawValue)
+    default: .text
+  )
+  static let diff = Flag(
+    "diff",
+    help: "Compare the schema with what the migrations produce; exit 1 on drift."
   )
 
   static let spec = CommandSpec(
@@ -34,14 +38,14 @@ enum InspectCommand: Command {
     ],
     options: [
       CommonOptions.database, CommonOptions.migrations, format,
-      .flag("diff", help: "Compare the schema with what the migrations produce; exit 1 on drift."),
+      diff,
       CommonOptions.quiet, CommonOptions.busyTimeout, CommonOptions.followSymlinks,
     ]
   )
 
   static func run(_ arguments: ParsedArguments, _ context: CommandContext) throws -> Int32 {
-    let chosen = arguments.value("format").flatMap(SchemaFormat.init(rawValue:)) ?? .text
-    let diff = arguments.flag("diff")
+    let chosen = arguments[Self.format]
+    let diff = arguments[Self.diff]
     if diff, chosen != .text, chosen != .json {
       throw UsageError(
         message: "--diff prints text or json, not \(chosen.rawValue)",
@@ -55,14 +59,20 @@ enum InspectCommand: Command {
       )
     }
     let location = try CommonOptions.databaseURL(arguments, context)
-    let busyTimeout = try CommonOptions.busyTimeout(arguments)
+    let busyTimeout = arguments[CommonOptions.busyTimeout]
     let shown = CommonOptions.shown(location.url, context)
     let connection = try open(location.url, shown: shown, busyTimeout: busyTimeout)
     do {
       if diff {
         let migrations = try CommonOptions.loadMigrations(arguments, context)
         let report = try DriftCheck(migrations).check(connection)
-        return try renderDrift(report, database: shown, arguments, context)
+        return try DriftReportOutput.render(
+          report,
+          database: shown,
+          json: chosen == .json,
+          quiet: arguments[CommonOptions.quiet],
+          context
+        )
       }
       let schema = try SchemaInspector(connection).inspect(
         tables: arguments.positionals,
@@ -108,77 +118,5 @@ enum InspectCommand: Command {
       context.printError("Warning: \(error.message); the migration state is not shown.")
       return nil
     }
-  }
-
-  private static func renderDrift(
-    _ report: DriftReport,
-    database: String,
-    _ arguments: ParsedArguments,
-    _ context: CommandContext
-  ) throws -> Int32 {
-    // Without a comparison there is no answer: not "no drift".
-    let code = report.hasDrift || !report.schemaCompared ? ExitCode.failure : ExitCode.success
-    if arguments.value("format") == "json" {
-      struct Output: Encodable {
-        let format = 1
-        let database: String
-        let drift: Bool
-        let report: DriftReport
-      }
-      try context.printJSON(Output(database: database, drift: report.hasDrift, report: report))
-      return code
-    }
-    for statement in report.notChecked {
-      context.printError("Warning: \(statement)")
-    }
-    if arguments.flag("quiet") { return code }
-    let replayed = plural(report.replayedVersions.count, "migration")
-    guard report.schemaCompared else {
-      context.print(
-        "Not compared: the replay of \(report.migrationsDirectory) (in memory) stopped, so "
-          + "drift between \(database) and its migrations is unknown; \(database) was only read."
-      )
-      return code
-    }
-    for version in report.unreplayableVersions {
-      context.print(
-        "Warning: version \(version) is applied but has no file in "
-          + "\(report.migrationsDirectory); it was not replayed."
-      )
-    }
-    guard report.hasDrift else {
-      let unchecked = report.notChecked.count
-      let caveat =
-        unchecked == 0
-        ? "" : "; \(plural(unchecked, "statement")) not checked in the replay (warnings above)"
-      context.print(
-        "No drift: \(database) matches its migrations (\(report.migrationsDirectory), "
-          + "\(replayed) replayed in memory\(caveat))."
-      )
-      return code
-    }
-    context.print(
-      "Drift: \(plural(report.differences.count, "difference")) between \(database) and its "
-        + "migrations"
-    )
-    context.print("(\(replayed) from \(report.migrationsDirectory) replayed in memory)")
-    for difference in report.differences {
-      let mark =
-        switch difference.change {
-        case .missing: "-"
-        case .unexpected: "+"
-        case .changed: "~"
-        }
-      context.print("  \(mark) \(difference)")
-    }
-    context.print(
-      "Help: Put schema changes in a new migration ('strata new NAME') instead of changing the "
-        + "database directly, or undo the change in the database."
-    )
-    return code
-  }
-
-  private static func plural(_ count: Int, _ word: String) -> String {
-    "\(count) \(word)\(count == 1 ? "" : "s")"
   }
 }

@@ -4,6 +4,27 @@ import StrataArguments
 
 /// `strata migrate`: applies pending migrations in order, each in its own transaction.
 enum MigrateCommand: Command {
+  static let target = Option<Int64?>.integer(
+    "to",
+    "version",
+    help: "Migrate up or down to this version (0: empty).",
+    minimum: 0
+  )
+  static let singleTransaction = Flag(
+    "single-transaction",
+    help: "Apply all pending migrations in one transaction."
+  )
+  static let dryRun = Flag("dry-run", help: "Print the plan and its SQL; change nothing.")
+  static let allowChanged = Flag(
+    "allow-changed",
+    help: "Accept applied migrations whose file changed."
+  )
+  static let allowUnknown = Flag("allow-unknown", help: "Accept applied versions that no file has.")
+  static let allowOutOfOrder = Flag(
+    "allow-out-of-order",
+    help: "Apply pending migrations older than the newest applied."
+  )
+
   static let spec = CommandSpec(
     name: "migrate",
     abstract: "Apply pending migrations in order.",
@@ -12,37 +33,32 @@ enum MigrateCommand: Command {
       in strata_migrations: a failure leaves the database at the last migration that succeeded.
       """,
     options: CommonOptions.databaseOptions + [
-      .value("to", "version", help: "Migrate up or down to this version (0: empty)."),
-      .flag("single-transaction", help: "Apply all pending migrations in one transaction."),
-      .flag("dry-run", help: "Print the plan and its SQL; change nothing."),
-      .flag("allow-changed", help: "Accept applied migrations whose file changed."),
-      .flag("allow-unknown", help: "Accept applied versions that no file has."),
-      .flag("allow-out-of-order", help: "Apply pending migrations older than the newest applied."),
+      target, singleTransaction, dryRun, allowChanged, allowUnknown, allowOutOfOrder,
     ]
   )
 
   static func run(_ arguments: ParsedArguments, _ context: CommandContext) throws -> Int32 {
     let options = MigrateOptions(
-      target: try arguments.integer("to", minimum: 0),
-      singleTransaction: arguments.flag("single-transaction"),
-      dryRun: arguments.flag("dry-run"),
-      allowChanged: arguments.flag("allow-changed"),
-      allowUnknown: arguments.flag("allow-unknown"),
-      allowOutOfOrder: arguments.flag("allow-out-of-order")
+      target: arguments[Self.target],
+      singleTransaction: arguments[Self.singleTransaction],
+      dryRun: arguments[Self.dryRun],
+      allowChanged: arguments[Self.allowChanged],
+      allowUnknown: arguments[Self.allowUnknown],
+      allowOutOfOrder: arguments[Self.allowOutOfOrder]
     )
     let migrations = try CommonOptions.loadMigrations(arguments, context)
     let location = try CommonOptions.databaseURL(arguments, context)
     let connection = try DatabaseSession.open(
       location,
       forWriting: !options.dryRun,
-      busyTimeout: try CommonOptions.busyTimeout(arguments)
+      busyTimeout: arguments[CommonOptions.busyTimeout]
     )
     let report = try Migrator(migrations).migrate(connection, options: options)
     MigrationReportOutput.render(
       report,
       database: CommonOptions.shown(location.url, context),
-      format: CommonOptions.format(arguments),
-      quiet: arguments.flag("quiet"),
+      format: arguments[CommonOptions.format],
+      quiet: arguments[CommonOptions.quiet],
       context
     )
     return ExitCode.success

@@ -18,11 +18,11 @@ enum NewCommand: Command {
     )
     let file = "\(directory.shown)/\(url.lastPathComponent)"
     context.finished("Created \(file).")
-    switch CommonOptions.format(arguments) {
+    switch arguments[CommonOptions.format] {
     case .json:
       try context.printJSON(["file": file])
     case .text:
-      if !arguments.flag("quiet") { context.print("Created \(file)") }
+      if !arguments[CommonOptions.quiet] { context.print("Created \(file)") }
     }
     return ExitCode.success
   }

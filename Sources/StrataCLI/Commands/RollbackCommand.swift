@@ -3,20 +3,36 @@ import StrataArguments
 
 /// `strata rollback`: reverts the newest migration (or several) with its down part.
 enum RollbackCommand: Command {
+  static let steps = Option<Int64?>.integer(
+    "steps",
+    "n",
+    help: "How many migrations to revert (default: 1).",
+    minimum: 1
+  )
+  static let target = Option<Int64?>.integer(
+    "to",
+    "version",
+    help: "Revert every migration above this version (0: all).",
+    minimum: 0
+  )
+  static let dryRun = Flag(
+    "dry-run",
+    help: "Print what would be reverted and its SQL; change nothing."
+  )
+  static let allowChanged = Flag(
+    "allow-changed",
+    help: "Revert a migration whose file changed after it was applied."
+  )
+
   static let spec = CommandSpec(
     name: "rollback",
     abstract: "Revert the newest applied migration (or more).",
-    options: CommonOptions.databaseOptions + [
-      .value("steps", "n", help: "How many migrations to revert (default: 1)."),
-      .value("to", "version", help: "Revert every migration above this version (0: all)."),
-      .flag("dry-run", help: "Print what would be reverted and its SQL; change nothing."),
-      .flag("allow-changed", help: "Revert a migration whose file changed after it was applied."),
-    ]
+    options: CommonOptions.databaseOptions + [steps, target, dryRun, allowChanged]
   )
 
   static func run(_ arguments: ParsedArguments, _ context: CommandContext) throws -> Int32 {
-    let steps = try arguments.integer("steps", minimum: 1)
-    let target = try arguments.integer("to", minimum: 0)
+    let steps = arguments[Self.steps]
+    let target = arguments[Self.target]
     if steps != nil, target != nil {
       throw UsageError(message: "--steps and --to cannot be used together")
     }
@@ -24,22 +40,22 @@ enum RollbackCommand: Command {
     let location = try CommonOptions.databaseURL(arguments, context)
     let connection = try DatabaseSession.open(
       location,
-      forWriting: !arguments.flag("dry-run"),
-      busyTimeout: try CommonOptions.busyTimeout(arguments),
+      forWriting: !arguments[Self.dryRun],
+      busyTimeout: arguments[CommonOptions.busyTimeout],
       mustExist: true
     )
     let report = try Migrator(migrations).rollback(
       connection,
       steps: Int(steps ?? 1),
       to: target,
-      dryRun: arguments.flag("dry-run"),
-      allowChanged: arguments.flag("allow-changed")
+      dryRun: arguments[Self.dryRun],
+      allowChanged: arguments[Self.allowChanged]
     )
     MigrationReportOutput.render(
       report,
       database: CommonOptions.shown(location.url, context),
-      format: CommonOptions.format(arguments),
-      quiet: arguments.flag("quiet"),
+      format: arguments[CommonOptions.format],
+      quiet: arguments[CommonOptions.quiet],
       context
     )
     return ExitCode.success

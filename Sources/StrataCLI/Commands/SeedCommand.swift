@@ -4,6 +4,23 @@ import StrataArguments
 
 /// `strata seed`: loads CSV files into their tables in one transaction.
 enum SeedCommand: Command {
+  static let table = Option<String?>(
+    "table",
+    "name",
+    help: "The table for a single FILE whose name is not the table's."
+  )
+  static let mode = Option<SeedMode>(
+    "mode",
+    "mode",
+    help: "How rows meet existing ones (default: missing).",
+    default: .missing
+  )
+  static let dryRun = Flag("dry-run", help: "Load and check everything, report, then roll back.")
+  static let force = Flag(
+    "force",
+    help: "Let --mode replace empty a table that others reference with CASCADE."
+  )
+
   static let spec = CommandSpec(
     name: "seed",
     abstract: "Load CSV seed files into their tables.",
@@ -31,15 +48,10 @@ enum SeedCommand: Command {
     options: [
       CommonOptions.database,
       CommonOptions.seeds,
-      .value("table", "name", help: "The table for a single FILE whose name is not the table's."),
-      .value(
-        "mode",
-        "mode",
-        help: "How rows meet existing ones (default: missing).",
-        choices: SeedMode.allCases.map(\.rawValue)
-      ),
-      .flag("dry-run", help: "Load and check everything, report, then roll back."),
-      .flag("force", help: "Let --mode replace empty a table that others reference with CASCADE."),
+      table,
+      mode,
+      dryRun,
+      force,
       CommonOptions.maxFieldBytes,
       CommonOptions.format,
       CommonOptions.quiet,
@@ -50,12 +62,12 @@ enum SeedCommand: Command {
 
   static func run(_ arguments: ParsedArguments, _ context: CommandContext) throws -> Int32 {
     let options = SeedOptions(
-      mode: arguments.value("mode").flatMap(SeedMode.init(rawValue:)) ?? .missing,
-      dryRun: arguments.flag("dry-run"),
-      force: arguments.flag("force"),
-      maximumFieldBytes: try CommonOptions.maxFieldBytes(arguments)
+      mode: arguments[Self.mode],
+      dryRun: arguments[Self.dryRun],
+      force: arguments[Self.force],
+      maximumFieldBytes: arguments[CommonOptions.maxFieldBytes]
     )
-    let table = arguments.value("table")
+    let table = arguments[Self.table]
     if table != nil, arguments.positionals.count != 1 {
       throw UsageError(
         message: "--table needs exactly one FILE; got \(arguments.positionals.count)",
@@ -68,9 +80,9 @@ enum SeedCommand: Command {
         help: "Name the table: cat people.csv | strata seed - --table person_info"
       )
     }
-    let busyTimeout = try CommonOptions.busyTimeout(arguments)
-    let format = CommonOptions.format(arguments)
-    let quiet = arguments.flag("quiet")
+    let busyTimeout = arguments[CommonOptions.busyTimeout]
+    let format = arguments[CommonOptions.format]
+    let quiet = arguments[CommonOptions.quiet]
 
     let files: [SeedFile]
     var folder: String?
@@ -80,7 +92,7 @@ enum SeedCommand: Command {
       files = try Seeder.files(
         in: directory.url,
         displayPath: directory.shown,
-        followSymlinks: arguments.flag("follow-symlinks")
+        followSymlinks: arguments[CommonOptions.followSymlinks]
       )
     } else {
       files = arguments.positionals.map { path in

@@ -3,12 +3,15 @@ import StrataArguments
 
 /// `strata status`: every migration's state; `--check` makes anything unfinished exit 1.
 enum StatusCommand: Command {
+  static let check = Flag(
+    "check",
+    help: "Exit 1 when anything is pending, changed, unknown or out of order."
+  )
+
   static let spec = CommandSpec(
     name: "status",
     abstract: "Show applied, pending, changed and unknown migrations.",
-    options: CommonOptions.databaseOptions + [
-      .flag("check", help: "Exit 1 when anything is pending, changed, unknown or out of order.")
-    ]
+    options: CommonOptions.databaseOptions + [check]
   )
 
   struct Report: Encodable {
@@ -26,7 +29,7 @@ enum StatusCommand: Command {
     let connection = try DatabaseSession.open(
       location,
       forWriting: false,
-      busyTimeout: try CommonOptions.busyTimeout(arguments)
+      busyTimeout: arguments[CommonOptions.busyTimeout]
     )
     let plan = try Migrator(migrations).plan(connection)
     var counts: [String: Int] = [:]
@@ -36,7 +39,7 @@ enum StatusCommand: Command {
       counts[state.rawValue] = plan.migrations(in: state).count
     }
     let database = CommonOptions.shown(location.url, context)
-    switch CommonOptions.format(arguments) {
+    switch arguments[CommonOptions.format] {
     case .json:
       try context.printJSON(
         Report(
@@ -48,7 +51,7 @@ enum StatusCommand: Command {
         )
       )
     case .text:
-      if !arguments.flag("quiet") {
+      if !arguments[CommonOptions.quiet] {
         renderText(
           plan,
           database: database,
@@ -59,7 +62,7 @@ enum StatusCommand: Command {
         )
       }
     }
-    return arguments.flag("check") && !plan.isUpToDate ? ExitCode.failure : ExitCode.success
+    return arguments[Self.check] && !plan.isUpToDate ? ExitCode.failure : ExitCode.success
   }
 
   private static func renderText(

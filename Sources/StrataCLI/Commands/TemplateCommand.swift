@@ -4,6 +4,16 @@ import StrataArguments
 
 /// `strata template`: builds the template database an app bundles, from the migrations.
 enum TemplateCommand: Command {
+  static let output = Option<String?>(
+    "output",
+    "path",
+    help: "Where to write it (default: seeds/template.sqlite3)."
+  )
+  static let force = Flag(
+    "force",
+    help: "Replace an unchanged template (or empty file) at the output path."
+  )
+
   static let spec = CommandSpec(
     name: "template",
     abstract: "Build the template database from the migrations.",
@@ -18,21 +28,16 @@ enum TemplateCommand: Command {
       never replaced.
       """,
     options: [
-      .value("output", "path", help: "Where to write it (default: seeds/template.sqlite3)."),
-      .flag(
-        "force",
-        help: "Replace an unchanged template (or empty file) at the output path."
-      ),
-      CommonOptions.migrations, CommonOptions.format, CommonOptions.quiet,
+      output, force, CommonOptions.migrations, CommonOptions.format, CommonOptions.quiet,
       CommonOptions.followSymlinks,
     ]
   )
 
   static func run(_ arguments: ParsedArguments, _ context: CommandContext) throws -> Int32 {
     let migrations = try CommonOptions.loadMigrations(arguments, context)
-    let given = arguments.value("output") ?? "seeds/template.sqlite3"
+    let given = arguments[Self.output] ?? "seeds/template.sqlite3"
     let output = DatabaseLocation.absolute(given, from: context.currentDirectory)
-    if arguments.value("output") == nil {
+    if arguments[Self.output] == nil {
       try FileManager.default.createDirectory(
         at: output.deletingLastPathComponent(),
         withIntermediateDirectories: true
@@ -41,14 +46,14 @@ enum TemplateCommand: Command {
     let report = try TemplateBuilder.build(
       migrations,
       to: output,
-      replacing: arguments.flag("force")
+      replacing: arguments[Self.force]
     )
     context.finished("\(given) was written at version \(report.version).")
-    switch CommonOptions.format(arguments) {
+    switch arguments[CommonOptions.format] {
     case .json:
       try context.printJSON(report)
     case .text:
-      if !arguments.flag("quiet") {
+      if !arguments[CommonOptions.quiet] {
         context.print(
           "Wrote \(given) at version \(report.version) (\(report.migrations) migrations, "
             + "\(report.bytes) bytes)."

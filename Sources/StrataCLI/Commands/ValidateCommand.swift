@@ -5,6 +5,11 @@ import StrataArguments
 /// applied migrations produce (no drift), and every pending migration runs after the ones
 /// before it. The migrations run only in a fenced in-memory replay.
 enum ValidateCommand: Command {
+  static let filesOnly = Flag(
+    "files-only",
+    help: "Check only the migration files (each runs in the replay); ignore the database."
+  )
+
   static let spec = CommandSpec(
     name: "validate",
     abstract: "Check the migration files, the history and the schema (drift); exit 1 on a problem.",
@@ -18,12 +23,7 @@ enum ValidateCommand: Command {
       lists them and still exits 0 when nothing else is wrong. A --database that does not exist
       is an error, unless --files-only asks to check the migration files alone.
       """,
-    options: CommonOptions.databaseOptions + [
-      .flag(
-        "files-only",
-        help: "Check only the migration files (each runs in the replay); ignore the database."
-      )
-    ]
+    options: CommonOptions.databaseOptions + [filesOnly]
   )
 
   struct Report: Encodable {
@@ -50,7 +50,7 @@ enum ValidateCommand: Command {
 
   static func run(_ arguments: ParsedArguments, _ context: CommandContext) throws -> Int32 {
     let migrations = try CommonOptions.loadMigrations(arguments, context)
-    let filesOnly = arguments.flag("files-only")
+    let filesOnly = arguments[Self.filesOnly]
     let location = try CommonOptions.databaseURL(arguments, context)
     let database = CommonOptions.shown(location.url, context)
     var connection: Connection?
@@ -61,7 +61,7 @@ enum ValidateCommand: Command {
       connection = try DatabaseSession.open(
         location,
         forWriting: false,
-        busyTimeout: try CommonOptions.busyTimeout(arguments)
+        busyTimeout: arguments[CommonOptions.busyTimeout]
       )
     }
     let result = try Validator(migrations).validate(
@@ -69,7 +69,7 @@ enum ValidateCommand: Command {
       databaseName: filesOnly ? nil : database
     )
     let problems = result.problems
-    switch CommonOptions.format(arguments) {
+    switch arguments[CommonOptions.format] {
     case .json:
       try context.printJSON(
         Report(
@@ -88,7 +88,7 @@ enum ValidateCommand: Command {
       for statement in result.notChecked {
         context.printError("Warning: \(statement)")
       }
-      if problems.isEmpty, !arguments.flag("quiet") {
+      if problems.isEmpty, !arguments[CommonOptions.quiet] {
         context.print(summary(migrations, database: filesOnly ? nil : database, result))
       }
     }

@@ -72,17 +72,21 @@ enum ErrorOutput {
   }
 
   /// `--format json` among the raw arguments, so that even a usage error comes out as JSON.
+  /// Every command's `--format` (`CommonOptions.format`, `InspectCommand.format`) is named
+  /// alike and spells JSON alike.
   static func wantsJSON(_ arguments: [String]) -> Bool {
+    let option = "--" + CommonOptions.format.spec.name
+    let jsonName = OutputFormat.json.rawValue
     var json = false
     var index = 0
     while index < arguments.count {
       let argument = arguments[index]
       if argument == "--" { break }
-      if argument == "--format", index + 1 < arguments.count {
-        json = arguments[index + 1] == "json"
+      if argument == option, index + 1 < arguments.count {
+        json = arguments[index + 1] == jsonName
         index += 1
-      } else if argument.hasPrefix("--format=") {
-        json = argument.dropFirst("--format=".count) == "json"
+      } else if argument.hasPrefix(option + "=") {
+        json = argument.dropFirst(option.count + 1) == jsonName
       }
       index += 1
     }

@@ -1,12 +1,11 @@
-import Foundation
+@_spi(StrataCLI) import Strata
 import StrataArguments
 
-/// `--format json`: stable keys, sorted, pretty-printed.
+/// `--format json`: the library's JSON configuration (`JSONSchemaRenderer`: stable keys,
+/// sorted, pretty-printed), with what a terminal acts on escaped.
 enum JSONOutput {
   static func render<Value: Encodable>(_ value: Value) throws -> String {
-    let encoder = JSONEncoder()
-    encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-    return escapingHiddenControls(String(decoding: try encoder.encode(value), as: UTF8.self))
+    escapingHiddenControls(try JSONSchemaRenderer.render(value))
   }
 
   /// `json` with every hidden control (`isHiddenControl`) that is still raw written as a
@@ -32,10 +31,4 @@ enum JSONOutput {
     }
     return safe
   }
-}
-
-/// `--format`.
-enum OutputFormat: String {
-  case text
-  case json
 }

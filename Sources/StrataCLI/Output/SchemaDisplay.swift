@@ -1,5 +1,5 @@
 import Foundation
-import Strata
+@_spi(StrataCLI) import Strata
 import StrataArguments
 
 /// The schema as `inspect` shows it to a person (text, Markdown, Mermaid): every name and
@@ -12,7 +12,7 @@ import StrataArguments
 /// text, which sqlite3 reads back, and JSON escapes as JSON does.
 enum SchemaDisplay {
   static func shown(_ schema: Schema) throws -> Schema {
-    let tree = try JSONSerialization.jsonObject(with: JSONEncoder().encode(schema))
+    let tree = try JSONSerialization.jsonObject(with: JSONSchemaRenderer.encoder().encode(schema))
     let data = try JSONSerialization.data(withJSONObject: escaped(tree, key: nil))
     return try JSONDecoder().decode(Schema.self, from: data)
   }

@@ -1,6 +1,8 @@
+@_spi(StrataCLI) import Strata
 import StrataArguments
 
-/// Aligned columns for text output.
+/// Aligned columns for text output, laid out by the library's `alignedRows` (the schema's
+/// text uses the same), with every cell's controls escaped first.
 enum TextTable {
   static func print(_ header: [String], _ rows: [[String]], _ context: CommandContext) {
     for line in render(header, rows) { context.print(line) }
@@ -9,22 +11,7 @@ enum TextTable {
   static func render(_ header: [String], _ rows: [[String]]) -> [String] {
     // Escaped before measuring, so that a name's escapes keep the columns aligned.
     let all = ([header] + rows).map { $0.map { escapingControls($0, keepingTabs: false) } }
-    let widths = header.indices.map { column in
-      all.map { $0.indices.contains(column) ? $0[column].count : 0 }.max() ?? 0
-    }
-    return all.map { row in
-      row.enumerated().map { column, cell in
-        column == row.count - 1
-          ? cell : cell + String(repeating: " ", count: widths[column] - cell.count)
-      }.joined(separator: "  ").trimmingTrailingSpaces()
-    }
-  }
-}
-
-extension String {
-  fileprivate func trimmingTrailingSpaces() -> String {
-    var text = self
-    while text.last == " " { text.removeLast() }
-    return text
+    // A column stays even when every row leaves it empty (APPLIED AT before any is applied).
+    return alignedRows(all, droppingEmptyColumns: false)
   }
 }

@@ -1,46 +1,42 @@
-/// The command line is wrong: exit 64 with usage.
-public struct UsageError: Error, Equatable {
-  public let message: String
-  /// What to do about it: a usage line or a "did you mean".
-  public var help: String?
-
-  public init(message: String, help: String? = nil) {
-    self.message = message
-    self.help = help
-  }
-}
-
-/// `--help` was asked for: print the command's help and exit 0.
-public struct HelpRequested: Error {
-  public init() {}
-}
-
-/// The arguments of one command, parsed against its `CommandSpec`.
+/// The arguments of one command, parsed against its `CommandSpec`: each option's value is
+/// converted by its declaration as the command line is read, and the command reads it back with
+/// `arguments[declaration]`.
 public struct ParsedArguments: Sendable, Equatable {
-  public private(set) var values: [String: [String]] = [:]
-  public private(set) var flags: Set<String> = []
+  /// Every value given, by option name, as typed: the parser's raw record, for checks of the
+  /// parser. Commands read `arguments[option]`.
+  @_spi(RawArguments) public private(set) var values: [String: [String]] = [:]
+  /// The flags given, by name: the parser's raw record, for checks of the parser.
+  @_spi(RawArguments) public private(set) var flags: Set<String> = []
+  /// The positional arguments, in order.
   public private(set) var positionals: [String] = []
+  /// The last value of each declared option, converted by its declaration.
+  private var converted: [String: any Sendable] = [:]
 
-  /// The last value given for `--name`, if any.
-  public func value(_ name: String) -> String? { values[name]?.last }
-
-  /// Whether `--name` was given.
-  public func flag(_ name: String) -> Bool { flags.contains(name) }
-
-  /// `--name` as an integer, or a usage error naming the option.
-  public func integer(_ name: String, minimum: Int64 = .min) throws -> Int64? {
-    guard let text = value(name) else { return nil }
-    guard let number = Int64(text), number >= minimum else {
-      let floor = minimum == .min ? "" : " of at least \(minimum)"
-      throw UsageError(
-        message: "--\(name) takes a whole number\(floor); got \(quotedArgument(text))"
-      )
+  /// The value of `option`: the last one given, converted, or its default.
+  public subscript<Value>(option: Option<Value>) -> Value {
+    guard let value = converted[option.spec.name] else { return option.defaultValue }
+    guard let typed = value as? Value else {
+      preconditionFailure("--\(option.spec.name) is declared twice with different types")
     }
-    return number
+    return typed
+  }
+
+  /// Whether `flag` was given.
+  public subscript(flag: Flag) -> Bool { flags.contains(flag.spec.name) }
+
+  /// Equal when the same values, flags and positionals were given; the converted values follow
+  /// from those.
+  public static func == (left: ParsedArguments, right: ParsedArguments) -> Bool {
+    left.values == right.values && left.flags == right.flags
+      && left.positionals == right.positionals
   }
 
   /// Parses `arguments` (without the program and command names).
-  public init(_ arguments: [String], spec: CommandSpec) throws {
+  ///
+  /// - Parameter toolName: the program's name, for the usage lines in messages.
+  /// - Throws: `HelpRequested` for `--help`; `UsageError` for an unknown option, a missing or
+  ///   unexpected value or positional, or a value its declaration rejects.
+  public init(_ arguments: [String], spec: CommandSpec, toolName: String) throws {
     var index = 0
     var onlyPositionals = false
     while index < arguments.count {
@@ -75,7 +71,7 @@ public struct ParsedArguments: Sendable, Equatable {
         else {
           throw UsageError(
             message: "unknown option \(quotedArgument(argument))",
-            help: Self.suggestion(spec)
+            help: spec.helpHint(toolName: toolName)
           )
         }
         name = option.name
@@ -83,10 +79,10 @@ public struct ParsedArguments: Sendable, Equatable {
       guard let option = spec.options.first(where: { $0.name == name }) else {
         throw UsageError(
           message: "unknown option \(quotedArgument("--" + name))",
-          help: Self.closest(to: name, in: spec.options.map(\.name)).map {
+          help: closestName(to: name, in: spec.options.map(\.name)).map {
             "Did you mean '--\($0)'?"
           }
-            ?? Self.suggestion(spec)
+            ?? spec.helpHint(toolName: toolName)
         )
       }
       if option.isFlag {
@@ -108,52 +104,28 @@ public struct ParsedArguments: Sendable, Equatable {
       }
       if !option.choices.isEmpty, !option.choices.contains(value) {
         throw UsageError(
-          message:
-            "--\(name) must be one of \(option.choices.joined(separator: ", ")); got \(quotedArgument(value))",
-          help: Self.suggestion(spec)
+          message: choiceMessage(name, option.choices, value),
+          help: spec.helpHint(toolName: toolName)
         )
       }
       values[name, default: []].append(value)
     }
     let required = spec.positionals.filter(\.isRequired).count
     let repeated = spec.positionals.contains(where: \.isRepeated)
+    let usage = "Usage: \(spec.usage(toolName: toolName))"
     if positionals.count < required {
       let missing = spec.positionals[positionals.count].name
-      throw UsageError(message: "missing <\(missing)>", help: "Usage: \(spec.usage)")
+      throw UsageError(message: "missing <\(missing)>", help: usage)
     }
     if !repeated, positionals.count > spec.positionals.count {
       throw UsageError(
         message: "unexpected argument \(quotedArgument(positionals[spec.positionals.count]))",
-        help: "Usage: \(spec.usage)"
+        help: usage
       )
     }
-  }
-
-  private static func suggestion(_ spec: CommandSpec) -> String {
-    "See 'strata \(spec.name) --help'."
-  }
-
-  /// The candidate within two edits of `name`, for "did you mean".
-  public static func closest(to name: String, in candidates: [String]) -> String? {
-    candidates.map { ($0, editDistance(name, $0)) }
-      .filter { $0.1 <= 2 }
-      .min { $0.1 < $1.1 }?.0
-  }
-
-  private static func editDistance(_ a: String, _ b: String) -> Int {
-    let a = Array(a)
-    let b = Array(b)
-    if a.isEmpty { return b.count }
-    if b.isEmpty { return a.count }
-    var previous = Array(0...b.count)
-    for i in 1...a.count {
-      var current = [i] + Array(repeating: 0, count: b.count)
-      for j in 1...b.count {
-        let cost = a[i - 1] == b[j - 1] ? 0 : 1
-        current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + cost)
-      }
-      previous = current
+    for option in spec.options {
+      guard let convert = option.convert, let text = values[option.name]?.last else { continue }
+      converted[option.name] = try convert(text)
     }
-    return previous[b.count]
   }
 }

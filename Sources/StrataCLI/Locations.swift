@@ -1,0 +1,107 @@
+import Foundation
+import Strata
+import StrataArguments
+
+/// Where the files a command works on are: the path options resolved against the environment
+/// and the working directory.
+extension CommonOptions {
+  /// The database path, checked before any command looks at it: an empty `--database` is a
+  /// usage error (it would name the current folder), and a named pipe, a device, a symbolic
+  /// link loop or a folder without search permission is reported as what it is, never as "no
+  /// database yet".
+  static func databaseURL(
+    _ arguments: ParsedArguments,
+    _ context: CommandContext
+  ) throws -> (
+    url: URL, isDefault: Bool
+  ) {
+    try rejectEmptyPaths(arguments)
+    let location = try DatabaseLocation.resolve(
+      explicit: arguments[database],
+      environment: context.environment,
+      currentDirectory: context.currentDirectory
+    )
+    try checkDatabasePath(location.url)
+    return location
+  }
+
+  /// A path option given as an empty string (`--database=`) is a usage error.
+  static func rejectEmptyPaths(_ arguments: ParsedArguments) throws {
+    for option in pathOptions where arguments[option] == "" {
+      let name = option.spec.name
+      throw UsageError(
+        message: "--\(name) needs a path; it was given an empty value",
+        help: "Name a path, such as --\(name)=\(name == "database" ? "data.sqlite3" : name)."
+      )
+    }
+  }
+
+  /// The migrations folder as given (for messages) and as a URL.
+  static func migrationsDirectory(
+    _ arguments: ParsedArguments,
+    _ context: CommandContext
+  )
+    -> Folder
+  {
+    folder(migrations, variable: "STRATA_MIGRATIONS", arguments, context)
+  }
+
+  static func seedsDirectory(_ arguments: ParsedArguments, _ context: CommandContext) -> Folder {
+    folder(seeds, variable: "STRATA_SEEDS", arguments, context)
+  }
+
+  /// A folder named by an option, else an environment variable, else its default: the option's
+  /// name under the current directory.
+  struct Folder {
+    let url: URL
+    /// As the user gave it, for messages.
+    let shown: String
+    /// Chosen by the user rather than taken by default: then it must exist.
+    let isNamed: Bool
+
+    var exists: Bool {
+      var isDirectory: ObjCBool = false
+      return FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory)
+        && isDirectory.boolValue
+    }
+  }
+
+  private static func folder(
+    _ option: Option<String?>,
+    variable: String,
+    _ arguments: ParsedArguments,
+    _ context: CommandContext
+  ) -> Folder {
+    let named =
+      arguments[option] ?? context.environment[variable].flatMap { $0.isEmpty ? nil : $0 }
+    let shown = named ?? option.spec.name
+    return Folder(
+      url: DatabaseLocation.absolute(shown, from: context.currentDirectory),
+      shown: shown,
+      isNamed: named != nil
+    )
+  }
+
+  static func loadMigrations(
+    _ arguments: ParsedArguments,
+    _ context: CommandContext
+  ) throws
+    -> MigrationSet
+  {
+    try rejectEmptyPaths(arguments)
+    let directory = migrationsDirectory(arguments, context)
+    return try MigrationSet(
+      directory: directory.url,
+      displayPath: directory.shown,
+      followSymlinks: arguments[followSymlinks]
+    )
+  }
+
+  /// The path as the user would recognise it: relative to the working directory when inside it.
+  static func shown(_ url: URL, _ context: CommandContext) -> String {
+    let base =
+      context.currentDirectory.hasSuffix("/")
+      ? context.currentDirectory : context.currentDirectory + "/"
+    return url.path.hasPrefix(base) ? String(url.path.dropFirst(base.count)) : url.path
+  }
+}
