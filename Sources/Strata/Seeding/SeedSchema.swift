@@ -26,15 +26,8 @@ extension Seeder {
     let collations: [String?]
   }
 
-  /// A foreign key of a seeded table.
-  struct ForeignKey {
-    let id: Int
-    let parent: String
-    let from: [String]
-    /// The parent's columns; nil entries mean the parent's primary key.
-    let to: [String?]
-    let onDelete: String
-  }
+  /// A foreign key of a seeded table, as `PRAGMA foreign_key_list` gives it.
+  typealias ForeignKey = SchemaPragmas.ForeignKey
 
   /// A table as the seeder sees it.
   struct Table {
@@ -110,15 +103,7 @@ extension Seeder {
       keys.append(Key(columns: [columns[alias].name], collations: [nil]))
     }
     keys += try uniqueKeys(indexes, pragmas)
-    let foreignKeys = try pragmas.foreignKeys(of: actual).map { key in
-      ForeignKey(
-        id: key.id,
-        parent: key.parent,
-        from: key.from,
-        to: key.to,
-        onDelete: key.onDelete
-      )
-    }
+    let foreignKeys = try pragmas.foreignKeys(of: actual)
     return Table(
       name: actual,
       columns: columns,
