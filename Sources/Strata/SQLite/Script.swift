@@ -67,7 +67,9 @@ extension Connection {
       let total = buffer.count - 1
       var offset = 0
       while offset < total {
-        let start = skipSpaceAndComments(buffer, from: offset, end: total)
+        // SQLite skips white space, comments and empty statements too, so a statement's line is
+        // its first word's.
+        let start = SQLScanner.skipTrivia(buffer, from: offset, end: total, semicolons: true)
         if start >= total { break }
         let line = lineCounter.line(at: start, in: buffer)
         var statement: OpaquePointer?
@@ -138,48 +140,6 @@ extension Connection {
   }
 }
 
-/// Counts newlines incrementally: statements are visited in order.
-private struct LineCounter {
-  var line: Int
-  var position = 0
-
-  init(firstLine: Int) { line = firstLine }
-
-  mutating func line(at offset: Int, in buffer: UnsafeBufferPointer<UInt8>) -> Int {
-    while position < offset {
-      if buffer[position] == UInt8(ascii: "\n") { line += 1 }
-      position += 1
-    }
-    return line
-  }
-}
-
-/// The offset of the first byte at or after `from` that is not white space, a comment or an
-/// empty statement's `;` (SQLite skips those too, so a statement's line is its first word's).
-private func skipSpaceAndComments(_ buffer: UnsafeBufferPointer<UInt8>, from: Int, end: Int) -> Int
-{
-  var i = from
-  while i < end {
-    let byte = buffer[i]
-    if byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D || byte == 0x0C
-      || byte == UInt8(ascii: ";")
-    {
-      i += 1
-    } else if byte == UInt8(ascii: "-"), i + 1 < end, buffer[i + 1] == UInt8(ascii: "-") {
-      while i < end, buffer[i] != 0x0A { i += 1 }
-    } else if byte == UInt8(ascii: "/"), i + 1 < end, buffer[i + 1] == UInt8(ascii: "*") {
-      i += 2
-      while i + 1 < end, !(buffer[i] == UInt8(ascii: "*") && buffer[i + 1] == UInt8(ascii: "/")) {
-        i += 1
-      }
-      i = min(end, i + 2)
-    } else {
-      break
-    }
-  }
-  return i
-}
-
 /// True when `sql` holds anything besides white space, comments and empty statements.
 public func containsSQL(_ sql: String) -> Bool {
   containsSQL(Array(sql.utf8)[...])
@@ -190,5 +150,7 @@ public func containsSQL<Bytes: Collection>(_ bytes: Bytes) -> Bool where Bytes.E
   var copy = Array(bytes)
   let count = copy.count
   copy.append(0)
-  return copy.withUnsafeBufferPointer { skipSpaceAndComments($0, from: 0, end: count) < count }
+  return copy.withUnsafeBufferPointer {
+    SQLScanner.skipTrivia($0, from: 0, end: count, semicolons: true) < count
+  }
 }

@@ -26,15 +26,8 @@ extension Seeder {
     let collations: [String?]
   }
 
-  /// A foreign key of a seeded table.
-  struct ForeignKey {
-    let id: Int
-    let parent: String
-    let from: [String]
-    /// The parent's columns; nil entries mean the parent's primary key.
-    let to: [String?]
-    let onDelete: String
-  }
+  /// A foreign key of a seeded table, as `PRAGMA foreign_key_list` gives it.
+  typealias ForeignKey = SchemaPragmas.ForeignKey
 
   /// A table as the seeder sees it.
   struct Table {
@@ -71,105 +64,83 @@ extension Seeder {
     if row[0].textValue == "view" {
       throw SeedError.notATable(file: file, table: actual, kind: "view")
     }
-    let quoted = quoteIdentifier(actual)
+    let pragmas = try SchemaPragmas(connection)
     var isStrict = false
     var hasRowid = true
-    if Connection.libraryVersionNumber >= 3_037_000 {
-      for listed in try connection.rows("PRAGMA main.table_list(\(quoted))") {
-        // schema, name, type, ncol, wr, strict
-        if listed.count >= 6 {
-          hasRowid = listed[4].integerValue != 1
-          isStrict = listed[5].integerValue == 1
-        }
+    if Connection.libraryVersionNumber >= SchemaPragmas.tableListVersion {
+      if let listed = try pragmas.listedTables()[actual] {
+        hasRowid = !listed.withoutRowID
+        isStrict = listed.strict
       }
     } else {
       // Before 3.37: a WITHOUT ROWID table has no rowid to select.
-      hasRowid = (try? connection.prepare("SELECT rowid FROM main.\(quoted) LIMIT 0")) != nil
+      hasRowid =
+        (try? connection.prepare("SELECT rowid FROM main.\(quoteIdentifier(actual)) LIMIT 0"))
+        != nil
     }
 
-    var columns: [Column] = []
-    for info in try connection.rows("PRAGMA main.table_xinfo(\(quoted))") {
-      // cid, name, type, notnull, dflt_value, pk, hidden
-      let type = info[2].textValue ?? ""
-      let hidden = info[6].integerValue ?? 0
-      columns.append(
-        Column(
-          name: info[1].textValue ?? "",
-          declaredType: type,
-          conversion: SeedConversion(declaredType: type, strict: isStrict),
-          notNull: info[3].integerValue == 1,
-          hasDefault: info[4] != .null,
-          primaryKeyPosition: Int(info[5].integerValue ?? 0),
-          isGenerated: hidden != 0
-        )
+    let pragmaColumns = try pragmas.columns(of: actual)
+    var columns = pragmaColumns.map { column in
+      Column(
+        name: column.name,
+        declaredType: column.declaredType,
+        conversion: SeedConversion(declaredType: column.declaredType, strict: isStrict),
+        notNull: column.notNull,
+        hasDefault: column.defaultValue != nil,
+        primaryKeyPosition: column.primaryKeyPosition,
+        isGenerated: column.hidden != 0
       )
     }
-    let primaryKey = columns.filter { $0.primaryKeyPosition > 0 }
-      .sorted { $0.primaryKeyPosition < $1.primaryKeyPosition }
+    let indexes = try pragmas.indexes(of: actual)
     var keys: [Key] = []
-    if hasRowid, primaryKey.count == 1,
-      primaryKey[0].declaredType.trimmingCharacters(in: .whitespaces).uppercased() == "INTEGER",
-      let index = columns.firstIndex(where: { $0.name == primaryKey[0].name })
-    {
-      columns[index].isRowidAlias = true
+    if let alias = SchemaPragmas.rowIDAlias(
+      columns: pragmaColumns,
+      indexes: indexes,
+      hasRowID: hasRowid
+    ) {
+      columns[alias].isRowidAlias = true
       // No collation: `ON CONFLICT (id COLLATE BINARY)` does not match a rowid alias.
-      keys.append(Key(columns: [primaryKey[0].name], collations: [nil]))
+      keys.append(Key(columns: [columns[alias].name], collations: [nil]))
     }
-    keys += try uniqueKeys(quoted, connection)
-
-    var foreignKeys: [Int: ForeignKey] = [:]
-    for fk in try connection.rows("PRAGMA main.foreign_key_list(\(quoted))") {
-      // id, seq, table, from, to, on_update, on_delete, match
-      let id = Int(fk[0].integerValue ?? 0)
-      let existing = foreignKeys[id]
-      foreignKeys[id] = ForeignKey(
-        id: id,
-        parent: fk[2].textValue ?? "",
-        from: (existing?.from ?? []) + [fk[3].textValue ?? ""],
-        to: (existing?.to ?? []) + [fk[4].textValue],
-        onDelete: fk[6].textValue ?? "NO ACTION"
-      )
-    }
+    keys += try uniqueKeys(indexes, pragmas)
+    let foreignKeys = try pragmas.foreignKeys(of: actual)
     return Table(
       name: actual,
       columns: columns,
       isStrict: isStrict,
       hasRowid: hasRowid,
       keys: keys,
-      foreignKeys: foreignKeys.keys.sorted().compactMap { foreignKeys[$0] }
+      foreignKeys: foreignKeys
     )
   }
 
   /// UNIQUE indexes usable as an `ON CONFLICT` target: the primary key's first, no partial
   /// indexes, no expressions.
-  private static func uniqueKeys(_ quotedTable: String, _ connection: Connection) throws -> [Key] {
+  private static func uniqueKeys(
+    _ indexes: [SchemaPragmas.Index],
+    _ pragmas: SchemaPragmas
+  ) throws -> [Key] {
     var ranked: [(rank: Int, key: Key)] = []
-    for index in try connection.rows("PRAGMA main.index_list(\(quotedTable))") {
-      // seq, name, unique, origin, partial
-      guard index.count >= 5, index[2].integerValue == 1, index[4].integerValue != 1,
-        let name = index[1].textValue
+    for index in indexes where index.unique && !index.partial {
+      let keyColumns = try pragmas.keyColumns(of: index.name)
+      guard !keyColumns.isEmpty,
+        keyColumns.allSatisfy({ $0.columnID >= 0 && $0.name != nil })
       else { continue }
-      var columns: [String] = []
-      var collations: [String?] = []
-      var usable = true
-      for column in try connection.rows("PRAGMA main.index_xinfo(\(quoteIdentifier(name)))") {
-        // seqno, cid, name, desc, coll, key
-        guard column[5].integerValue == 1 else { continue }
-        guard (column[1].integerValue ?? -1) >= 0, let columnName = column[2].textValue else {
-          usable = false
-          break
-        }
-        columns.append(columnName)
-        collations.append(column[4].textValue ?? "BINARY")
-      }
-      guard usable, !columns.isEmpty else { continue }
       let rank =
-        switch index[3].textValue {
+        switch index.origin {
         case "pk": 0
         case "u": 1
         default: 2
         }
-      ranked.append((rank, Key(columns: columns, collations: collations)))
+      ranked.append(
+        (
+          rank,
+          Key(
+            columns: keyColumns.compactMap(\.name),
+            collations: keyColumns.map { $0.collation ?? "BINARY" }
+          )
+        )
+      )
     }
     return ranked.enumerated().sorted {
       ($0.element.rank, $0.offset) < ($1.element.rank, $1.offset)
@@ -207,10 +178,5 @@ extension Seeder {
 
 extension Seeder {
   /// An identifier with its case folded as SQLite folds it: ASCII letters only.
-  static func folded(_ name: String) -> String {
-    String(
-      decoding: name.utf8.map { $0 >= 0x41 && $0 <= 0x5A ? $0 + 0x20 : $0 },
-      as: UTF8.self
-    )
-  }
+  static func folded(_ name: String) -> String { asciiLowercased(name) }
 }

@@ -16,24 +16,17 @@ enum SeedConversion: Hashable, Sendable {
   /// A declared BLOB: hexadecimal digits, two per byte.
   case hexBlob
 
-  /// The conversion for a declared type, by SQLite's affinity rules
-  /// (https://www.sqlite.org/datatype3.html#determination_of_column_affinity).
+  /// The conversion for a declared type: its affinity (``Schema/Affinity``, the one place
+  /// SQLite's rules are written), with a declared BLOB read as hexadecimal.
   init(declaredType: String, strict: Bool) {
-    let type = declaredType.uppercased()
-    if type.contains("INT") {
-      self = .integer
-    } else if type.contains("CHAR") || type.contains("CLOB") || type.contains("TEXT") {
-      self = .text
-    } else if type.contains("BLOB") {
-      self = .hexBlob
-    } else if type.trimmingCharacters(in: .whitespaces).isEmpty {
-      self = .asWritten
-    } else if type.contains("REAL") || type.contains("FLOA") || type.contains("DOUB") {
-      self = .real
-    } else if strict && type == "ANY" {
-      self = .asWritten
-    } else {
-      self = .numeric
+    switch Schema.Affinity(declaredType: declaredType, strict: strict) {
+    case .integer: self = .integer
+    case .text: self = .text
+    case .real: self = .real
+    case .numeric: self = .numeric
+    case .blob:
+      // No type (or STRICT `ANY`) stores the text as written; a declared BLOB takes hex.
+      self = declaredType.uppercased().contains("BLOB") ? .hexBlob : .asWritten
     }
   }
 
