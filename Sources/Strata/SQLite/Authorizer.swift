@@ -40,6 +40,8 @@ final class Authorizer {
   var audit: FenceAudit = []
   /// The trigger (name, table) the statement being prepared creates.
   var newTrigger: (name: String, table: String)?
+  /// What the statement being prepared (or prepared last) does (PreparedStatementKind.swift).
+  var lastPrepared: PreparedStatementKind = .unreported
 }
 
 /// The rules in force before `raiseFence`, to give back to `restoreFence`.
@@ -115,19 +117,14 @@ private func authorize(
 ) -> Int32 {
   guard let context else { return SQLITE_OK }
   let authorizer = Unmanaged<Authorizer>.fromOpaque(context).takeUnretainedValue()
+  authorizer.lastPrepared.record(action, first, second)
   let rules = authorizer.rules
   if rules.isEmpty { return SQLITE_OK }
-  if rules.contains(.noOutsideFiles), let reason = outsideFile(action, first, second) {
+  if let reason = refusal(rules, action, first, second, database, trigger) {
     authorizer.denial = reason
     return SQLITE_DENY
   }
   if rules.contains(.strataTables) {
-    if let reason = strataTableChange(action, first, second, database, trigger)
-      ?? schemaWriting(action, first, second)
-    {
-      authorizer.denial = reason
-      return SQLITE_DENY
-    }
     // What the authorizer cannot see (the new name of ALTER TABLE … RENAME TO, the body of
     // a new trigger) is checked once the statement has run (FenceAudit.swift).
     if action == SQLITE_ALTER_TABLE {
@@ -140,6 +137,23 @@ private func authorize(
     }
   }
   return SQLITE_OK
+}
+
+/// Why one of `rules` refuses the action, or nil.
+private func refusal(
+  _ rules: FenceRules,
+  _ action: Int32,
+  _ first: UnsafePointer<CChar>?,
+  _ second: UnsafePointer<CChar>?,
+  _ database: UnsafePointer<CChar>?,
+  _ trigger: UnsafePointer<CChar>?
+) -> String? {
+  if rules.contains(.noOutsideFiles), let reason = outsideFile(action, first, second) {
+    return reason
+  }
+  guard rules.contains(.strataTables) else { return nil }
+  return strataTableChange(action, first, second, database, trigger)
+    ?? schemaWriting(action, first, second)
 }
 
 /// Why the action reaches outside the database, or nil.
