@@ -64,22 +64,19 @@ extension MigrationError {
       .partiallyApplied(_, _, _, _, let error, _) where error.changesStrataTable:
       return "strata keeps its own tables itself: remove the statement (to undo a migration, "
         + "run 'strata rollback'; to adopt a database that predates strata, 'strata baseline')."
-    case .failed(_, _, _, let error) where error.isFull:
+    case .failed(_, _, _, let error) where error.isFull,
+      .rollbackFailed(_, _, _, let error) where error.isFull:
+      let command = if case .rollbackFailed = self { "rollback" } else { "migrate" }
       return "The disk is full (or the database's PRAGMA max_page_count is reached); the file "
-        + "is not at fault. Free disk space, then run 'strata migrate' again."
-    case .rollbackFailed(_, _, _, let error) where error.isFull:
-      return "The disk is full (or the database's PRAGMA max_page_count is reached); the file "
-        + "is not at fault. Free disk space, then run 'strata rollback' again."
+        + "is not at fault. Free disk space, then run 'strata \(command)' again."
     case .failed:
       return "Fix the file and run 'strata migrate' again."
     case .rollbackFailed:
       return "Fix the file's down part and run 'strata rollback' again."
-    case .foreignKeyViolation(_, _, _, _, true):
-      return "Make the down part keep every child row's parent (or delete the orphans in it), "
-        + "then run 'strata rollback' again."
-    case .foreignKeyViolation:
-      return "Make the migration keep every child row's parent (or delete the orphans in it), "
-        + "then run 'strata migrate' again."
+    case .foreignKeyViolation(_, _, _, _, let isRollback):
+      return "Make the \(isRollback ? "down part" : "migration") keep every child row's parent "
+        + "(or delete the orphans in it), then run 'strata \(isRollback ? "rollback" : "migrate")' "
+        + "again."
     case .needsNoTransaction(_, _, _, let statement)
     where TransactionBoundStatement.transactionControl.contains(statement):
       return "strata runs each migration in its own transaction: remove BEGIN/COMMIT/ROLLBACK "
