@@ -140,9 +140,11 @@ struct MigrationPartRunner {
         }
       }
     } catch let error as ScriptError {
-      // Some (such as `PRAGMA synchronous = …`) already fail when prepared, before `willRun`.
-      if prepared < error.statementNumber,
-        let refused = refusedInTransaction(script, sql: error.underlying.sql ?? "")
+      // Some (such as `PRAGMA synchronous = …`) already fail when prepared, before `willRun`;
+      // the authorizer has seen them all the same. (A failure with no SQL was never prepared:
+      // a NUL byte in the file.)
+      if prepared < error.statementNumber, let sql = error.underlying.sql,
+        let refused = refusedInTransaction(script, sql: sql)
       {
         throw MigrationError.needsNoTransaction(
           version: migration.version,
