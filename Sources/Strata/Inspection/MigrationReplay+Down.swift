@@ -18,7 +18,8 @@ extension MigrationReplay {
     defer { scratch.restoreFence(fence) }
     do {
       _ = try scratch.executeScript(down.sql, firstLine: down.firstLine) { statement in
-        if let what = Migrator.forbiddenInTransaction(statement.sql) {
+        let kind = self.scratch.lastPreparedKind
+        if let what = TransactionBoundStatement.named(kind, sql: statement.sql) {
           throw DownNotChecked(line: statement.line, sql: statement.sql, what: what)
         }
       }

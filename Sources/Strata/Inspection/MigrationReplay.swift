@@ -20,6 +20,13 @@ public struct UncheckedStatement: Hashable, Sendable, Codable, CustomStringConve
   }
 }
 
+extension UncheckedStatement {
+  /// A whole file the replay did not run.
+  init(wholeFile file: String, reason: String) {
+    self.init(file: file, line: nil, statement: nil, reason: reason)
+  }
+}
+
 /// A migration that fails in the replay for a reason of its own, so `migrate` would fail on it
 /// too (a syntax error, a table it needs that the earlier migrations do not create).
 public struct ReplayFailure: Hashable, Sendable, Codable, CustomStringConvertible {
@@ -79,9 +86,7 @@ final class MigrationReplay {
       if stopped {
         unchecked.append(
           UncheckedStatement(
-            file: migration.up.file,
-            line: nil,
-            statement: nil,
+            wholeFile: migration.up.file,
             reason: "the replay of the migrations stopped before this file"
           )
         )
@@ -104,30 +109,29 @@ final class MigrationReplay {
         replayed.append(migration)
         guard checksDownParts else { return nil }
         return try checkDown(of: original, afterSkips: skipped > 0 || !unchecked.isEmpty)
-      } catch MigrationError.failed(_, _, let line, let error, _, _) {
-        failed = (line, error, false)
-      } catch MigrationError.partiallyApplied(_, _, let line, _, let error, _, _) {
-        failed = (line, error, true)
-      } catch MigrationError.needsNoTransaction(let version, let file, let line, let what, _) {
-        let reason =
-          Migrator.transactionControl.contains(what)
-          ? "\(what) would end the transaction strata runs this migration in"
-          : "\(what) cannot run inside a transaction; mark the part transaction:false"
-        return ReplayFailure(version: version, file: file, line: line, reason: reason)
-      } catch MigrationError.foreignKeyViolation(_, let file, let violations, _, _, _) {
-        stopped = true
-        unchecked.append(
-          UncheckedStatement(
-            file: file,
-            line: nil,
-            statement: nil,
-            reason: "in the replay of the migrations, which has none of the database's rows, "
+      } catch let error as MigrationError {
+        switch error.underlyingFailure {
+        case .failed(_, _, let line, let error):
+          failed = (line, error, false)
+        case .partiallyApplied(_, _, let line, _, let error, _):
+          failed = (line, error, true)
+        case .needsNoTransaction(let version, let file, let line, let what):
+          let reason =
+            TransactionBoundStatement.transactionControl.contains(what)
+            ? "\(what) would end the transaction strata runs this migration in"
+            : "\(what) cannot run inside a transaction; mark the part transaction:false"
+          return ReplayFailure(version: version, file: file, line: line, reason: reason)
+        case .foreignKeyViolation(_, let file, let violations, _, _):
+          stop(
+            at: file,
+            because: "in the replay of the migrations, which has none of the database's rows, "
               + "it leaves \(violations.count) foreign key violation(s) "
-              + "(\(violations.prefix(3).map(\.description).joined(separator: "; "))); "
-              + "the replay stopped here"
+              + "(\(violations.prefix(3).map(\.description).joined(separator: "; ")))"
           )
-        )
-        return nil
+          return nil
+        default:
+          throw error
+        }
       }
       let file = migration.up.file
       let statement = oneLine(failed.error.sql)
@@ -172,15 +176,9 @@ final class MigrationReplay {
           withEverythingBefore: failed.ranBefore
         )
       else {
-        stopped = true
-        unchecked.append(
-          UncheckedStatement(
-            file: file,
-            line: nil,
-            statement: nil,
-            reason: "the replay of the migrations skipped too many of its statements to go on; "
-              + "the replay stopped here"
-          )
+        stop(
+          at: file,
+          because: "the replay of the migrations skipped too many of its statements to go on"
         )
         return nil
       }
@@ -241,6 +239,14 @@ final class MigrationReplay {
       up: up,
       down: migration.down,
       checksum: migration.checksum
+    )
+  }
+
+  /// Gives up the replay at `file`: it and every later migration are reported as not checked.
+  private func stop(at file: String, because reason: String) {
+    stopped = true
+    unchecked.append(
+      UncheckedStatement(wholeFile: file, reason: reason + "; the replay stopped here")
     )
   }
 

@@ -35,52 +35,34 @@ public enum MigrationError: StrataError, Equatable {
   case unknownApplied(versions: [Int64], newestKnown: Int64?, directory: String)
   /// Pending migrations are older than the newest applied one (a branch merged late).
   case outOfOrder(versions: [Int64], newestApplied: Int64)
-  /// A statement of an up part failed; the migration was rolled back, and the database is
-  /// at `databaseVersion` (`keptEarlier`: earlier migrations of the run stay applied).
-  case failed(
-    version: Int64,
-    file: String,
-    line: Int,
-    error: SQLiteError,
-    databaseVersion: Int64,
-    keptEarlier: Bool
-  )
-  /// A statement of a down part failed; that migration was not rolled back.
-  case rollbackFailed(
-    version: Int64,
-    file: String,
-    line: Int,
-    error: SQLiteError,
-    databaseVersion: Int64
-  )
+  /// A statement of an up part failed; the migration was rolled back. A run throws it inside
+  /// `stopped`, which says the version the database is at.
+  case failed(version: Int64, file: String, line: Int, error: SQLiteError)
+  /// A statement of a down part failed; that migration was not rolled back. Thrown inside
+  /// `stopped`.
+  case rollbackFailed(version: Int64, file: String, line: Int, error: SQLiteError)
   /// A step left foreign key violations that were not there before it (`preexisting`: those
-  /// that were, which it is not blamed for).
+  /// that were, which it is not blamed for). Thrown inside `stopped`.
   case foreignKeyViolation(
     version: Int64,
     file: String,
     violations: [ForeignKeyViolation],
     preexisting: Int,
-    isRollback: Bool,
-    databaseVersion: Int64
+    isRollback: Bool
   )
   /// A statement that cannot run inside a transaction (`VACUUM`, `PRAGMA journal_mode`, or
   /// one that would end it) is in a transactional migration; it needs `transaction:false`.
-  case needsNoTransaction(
-    version: Int64,
-    file: String,
-    line: Int,
-    statement: String,
-    databaseVersion: Int64
-  )
-  /// A `transaction:false` part failed: what ran before the failing statement stays.
+  /// Thrown inside `stopped`.
+  case needsNoTransaction(version: Int64, file: String, line: Int, statement: String)
+  /// A `transaction:false` part failed: what ran before the failing statement stays. Thrown
+  /// inside `stopped`.
   case partiallyApplied(
     version: Int64,
     file: String,
     line: Int,
     statementsRun: Int,
     error: SQLiteError,
-    isRollback: Bool,
-    databaseVersion: Int64
+    isRollback: Bool
   )
   /// A `transaction:false` migration cannot run inside `--single-transaction`.
   case noTransactionInSingleTransaction(version: Int64, file: String)
@@ -94,23 +76,51 @@ public enum MigrationError: StrataError, Equatable {
   case baselineOnManagedDatabase(appliedCount: Int)
   /// A name for `strata new` that is not letters, digits and underscores.
   case invalidName(name: String)
-  /// SQLite failed outside a migration's statements (reading or writing the history).
-  case database(path: String, error: SQLiteError, databaseVersion: Int64?)
+  /// SQLite failed outside a migration's statements (reading or writing the history). Thrown
+  /// inside `stopped`.
+  case database(path: String, error: SQLiteError)
   /// Another connection held a lock longer than the busy timeout (SQLITE_BUSY): a writer, or a
-  /// reader that keeps a commit waiting.
-  case locked(path: String, error: SQLiteError, databaseVersion: Int64?, keptEarlier: Bool)
-  /// A run stopped at `error` after it had committed `completed` (applied or rolled back),
-  /// which stay as they are.
-  indirect case stoppedAfter(completed: [MigrationStep], error: MigrationError)
+  /// reader that keeps a commit waiting. Thrown inside `stopped`.
+  case locked(path: String, error: SQLiteError)
+  /// A migrate, rollback or baseline run stopped at `error` and left the database in `state`.
+  ///
+  /// The one place a run's failure gets the database's state: the version it is at once the
+  /// failed step's transaction is rolled back, and the steps committed before, which stay. A
+  /// failure of a step (`failed`, `rollbackFailed`, `foreignKeyViolation`,
+  /// `needsNoTransaction`, `partiallyApplied`) or of SQLite (`database`, `locked`) always comes
+  /// inside it; any other error only when steps were committed before it.
+  indirect case stopped(MigrationError, state: MigrationRunState)
 
-  /// The failure itself, without the steps a run completed before it (`stoppedAfter`).
+  /// The failure itself, without the state a run attached to it (`stopped`).
   public var underlyingFailure: MigrationError {
-    if case .stoppedAfter(_, let error) = self { return error.underlyingFailure }
+    if case .stopped(let error, _) = self { return error.underlyingFailure }
     return self
+  }
+
+  /// The state a failed run left the database in; nil for an error raised before anything ran.
+  public var runState: MigrationRunState? {
+    if case .stopped(_, let state) = self { return state }
+    return nil
   }
 
   /// What failed, where (`file:line`), and the version the database is at now.
   public var message: String {
+    guard case .stopped(let error, let state) = self else { return message(in: nil) }
+    let completed = state.completed
+    guard !completed.isEmpty else { return error.message(in: state) }
+    let undone = completed.first?.direction == .down
+    let files = completed.map { "\($0.file) (version \($0.version))" }
+    return
+      "\(error.message(in: state)); before that, this run \(undone ? "rolled back" : "applied") "
+      + "\(files.joined(separator: ", ")), which \(completed.count == 1 ? "stays" : "stay") "
+      + "\(undone ? "rolled back" : "applied")"
+  }
+
+  /// The message of this failure (never `stopped`), ending with the state a run left.
+  private func message(in state: MigrationRunState?) -> String {
+    // A step's failure always names the version; SQLite's only when it could be read.
+    let at = "the database is at \(versionText(state?.databaseVersion ?? 0))"
+    let atIfRead = state?.databaseVersion.map { "; the database is at \(versionText($0))" } ?? ""
     switch self {
     case .folderUnusable(let path, let reason):
       return "cannot use the migrations folder \(path): \(reason); nothing was run and the "
@@ -155,20 +165,19 @@ public enum MigrationError: StrataError, Equatable {
     case .outOfOrder(let versions, let newestApplied):
       return "pending \(list(versions)) \(versions.count == 1 ? "is" : "are") older than "
         + "version \(newestApplied), already applied (merged out of order)"
-    case .failed(let version, let file, let line, let error, let databaseVersion, _):
-      // After earlier steps of the run, `stoppedAfter` around this error names them.
+    case .failed(let version, let file, let line, let error):
+      // After earlier steps of the run, `stopped` adds them.
       return "migration \(file):\(line) failed: \(error); nothing from \(version) was applied; "
-        + "the database is at \(versionText(databaseVersion))"
-    case .rollbackFailed(let version, let file, let line, let error, let databaseVersion):
+        + at
+    case .rollbackFailed(let version, let file, let line, let error):
       return "rollback \(file):\(line) failed: \(error); version \(version) was not rolled back; "
-        + "the database is at \(versionText(databaseVersion))"
+        + at
     case .foreignKeyViolation(
       let version,
       let file,
       let violations,
       let preexisting,
-      let isRollback,
-      let databaseVersion
+      let isRollback
     ):
       let shown = violations.prefix(5).map(\.description).joined(separator: "; ")
       let more = violations.count > 5 ? " and \(violations.count - 5) more" : ""
@@ -181,22 +190,21 @@ public enum MigrationError: StrataError, Equatable {
         ? "version \(version) was not rolled back" : "nothing from \(version) was applied"
       return "\(isRollback ? "rollback" : "migration") \(file) leaves \(violations.count) new "
         + "foreign key violation(s): \(shown)\(more)\(earlier); \(outcome); "
-        + "the database is at \(versionText(databaseVersion))"
-    case .needsNoTransaction(let version, let file, let line, let statement, let databaseVersion)
-    where Migrator.transactionControl.contains(statement):
+        + at
+    case .needsNoTransaction(let version, let file, let line, let statement)
+    where TransactionBoundStatement.transactionControl.contains(statement):
       return "\(file):\(line): \(statement) would end the transaction strata runs this migration "
-        + "in; nothing from \(version) was applied; the database is at \(versionText(databaseVersion))"
-    case .needsNoTransaction(let version, let file, let line, let statement, let databaseVersion):
+        + "in; nothing from \(version) was applied; \(at)"
+    case .needsNoTransaction(let version, let file, let line, let statement):
       return "\(file):\(line): \(statement) cannot run inside a transaction; "
-        + "nothing from \(version) was applied; the database is at \(versionText(databaseVersion))"
+        + "nothing from \(version) was applied; \(at)"
     case .partiallyApplied(
       let version,
       let file,
       let line,
       let statementsRun,
       let error,
-      let isRollback,
-      let dbVersion
+      let isRollback
     ):
       let record =
         isRollback
@@ -207,7 +215,7 @@ public enum MigrationError: StrataError, Equatable {
         : "the part is marked transaction:false, so the \(statementsRun) statement(s) before "
           + "line \(line) stayed applied and were not undone"
       return "migration \(file):\(line) failed: \(error); \(stayed); \(record); "
-        + "the database is at \(versionText(dbVersion))"
+        + at
     case .noTransactionInSingleTransaction(let version, let file):
       return "\(file) (version \(version)) is marked transaction:false and cannot run "
         + "inside --single-transaction; nothing was applied"
@@ -223,135 +231,16 @@ public enum MigrationError: StrataError, Equatable {
         + "database that strata has never migrated"
     case .invalidName(let name):
       return "'\(name)' is not a usable migration name"
-    case .database(let path, let error, let databaseVersion):
-      let state = databaseVersion.map { "; the database is at \(versionText($0))" } ?? ""
-      return "\(path): \(error)\(state)"
-    case .locked(let path, let error, let databaseVersion, let keptEarlier):
+    case .database(let path, let error):
+      return "\(path): \(error)\(atIfRead)"
+    case .locked(let path, let error):
       let changed =
-        keptEarlier
+        !(state?.completed.isEmpty ?? true)
         ? "the step it was on was not committed"
         : "nothing was changed"
-      let state = databaseVersion.map { "; the database is at \(versionText($0))" } ?? ""
-      return "\(path) \(error.lockedReason); \(changed)\(state)"
-    case .stoppedAfter(let completed, let error):
-      let undone = completed.first?.direction == .down
-      let files = completed.map { "\($0.file) (version \($0.version))" }
-      return "\(error.message); before that, this run \(undone ? "rolled back" : "applied") "
-        + "\(files.joined(separator: ", ")), which \(completed.count == 1 ? "stays" : "stay") "
-        + "\(undone ? "rolled back" : "applied")"
-    }
-  }
-
-  /// What to do next, for this kind of problem.
-  public var help: String {
-    switch self {
-    case .folderUnusable:
-      return "Point --migrations (or STRATA_MIGRATIONS) at a folder of .sql files this user can "
-        + "list (check it with ls -ld; chmod u+rx gives its owner read and search permission)."
-    case .directoryNotFound:
-      return "Pass --migrations DIR (or set STRATA_MIGRATIONS), or create the folder with "
-        + "'strata new NAME'."
-    case .invalidFileName:
-      return "Rename it like 0004_add_email.sql (digits, underscore, name)."
-    case .versionTooLarge:
-      return "Rename it with a shorter version, such as a UTC timestamp (20240131120000) or the "
-        + "next number after the folder's newest."
-    case .versionZero:
-      return "Versions start at 1: rename it with a version of 1 or more that no other file has, "
-        + "such as 0001_create_person.sql."
-    case .notCreated(_, _, true):
-      return "Another file took that name a moment ago: run 'strata new' again for the next "
-        + "version."
-    case .notCreated:
-      return "Check that the migrations folder can be written, then try again."
-    case .noVersionLeft:
-      return "If that migration has not been applied to any database yet, rename it with a "
-        + "smaller version (such as a UTC timestamp), then run 'strata new' again; otherwise "
-        + "write the new migration's file by hand with a version below it and apply it with "
-        + "--allow-out-of-order."
-    case .duplicateVersion:
-      return "Give each migration a unique version number."
-    case .downWithoutUp:
-      return "Add the .up.sql file with the same version and name, or delete the .down.sql file."
-    case .mismatchedPair:
-      return "Give both files the same name after the version, such as "
-        + "0003_add_email.up.sql and 0003_add_email.down.sql."
-    case .unreadable:
-      return "Check the file's permissions and that it is UTF-8 text."
-    case .emptyMigration:
-      return "Write the migration's SQL after '-- migrate:up', or delete the file."
-    case .invalidMarker:
-      return "Use '-- migrate:up' and '-- migrate:down' (exactly so, lowercase) once each, "
-        + "optionally followed by 'transaction:false'; reword any other comment that looks "
-        + "like a marker."
-    case .changedAfterApplied:
-      return "Restore the original file and put the change in a new migration "
-        + "('strata new NAME'); or pass --allow-changed to accept the edit."
-    case .unknownApplied:
-      return "Point --migrations at the folder that produced this database, or use a newer "
-        + "release of the app; --allow-unknown migrates anyway."
-    case .outOfOrder:
-      return "Give the migration a version above the newest applied, or pass "
-        + "--allow-out-of-order to apply it anyway."
-    case .failed(_, _, _, let error, let databaseVersion, _)
-    where databaseVersion == 0 && error.message.hasSuffix("already exists"):
-      // A database that predates strata: its schema is there, its history is not.
-      return "If the database already has this schema, adopt it with 'strata baseline --version "
-        + "V' (V: the newest migration it already has); otherwise fix the file and run "
-        + "'strata migrate' again."
-    case .failed(_, _, _, let error, _, _) where error.changesStrataTable,
-      .rollbackFailed(_, _, _, let error, _) where error.changesStrataTable,
-      .partiallyApplied(_, _, _, _, let error, _, _) where error.changesStrataTable:
-      return "strata keeps its own tables itself: remove the statement (to undo a migration, "
-        + "run 'strata rollback'; to adopt a database that predates strata, 'strata baseline')."
-    case .failed(_, _, _, let error, _, _) where error.isFull:
-      return "The disk is full (or the database's PRAGMA max_page_count is reached); the file "
-        + "is not at fault. Free disk space, then run 'strata migrate' again."
-    case .rollbackFailed(_, _, _, let error, _) where error.isFull:
-      return "The disk is full (or the database's PRAGMA max_page_count is reached); the file "
-        + "is not at fault. Free disk space, then run 'strata rollback' again."
-    case .failed:
-      return "Fix the file and run 'strata migrate' again."
-    case .rollbackFailed:
-      return "Fix the file's down part and run 'strata rollback' again."
-    case .foreignKeyViolation(_, _, _, _, true, _):
-      return "Make the down part keep every child row's parent (or delete the orphans in it), "
-        + "then run 'strata rollback' again."
-    case .foreignKeyViolation:
-      return "Make the migration keep every child row's parent (or delete the orphans in it), "
-        + "then run 'strata migrate' again."
-    case .needsNoTransaction(_, _, _, let statement, _)
-    where Migrator.transactionControl.contains(statement):
-      return "strata runs each migration in its own transaction: remove BEGIN/COMMIT/ROLLBACK "
-        + "from the file, or mark the part '-- migrate:up transaction:false' to manage "
-        + "transactions yourself."
-    case .needsNoTransaction:
-      return "Put it in its own migration marked '-- migrate:up transaction:false'."
-    case .partiallyApplied(_, _, _, _, _, let isRollback, _):
-      return "Undo those statements by hand (or make them idempotent, such as CREATE TABLE IF "
-        + "NOT EXISTS), fix the file, and run 'strata \(isRollback ? "rollback" : "migrate")' again."
-    case .noTransactionInSingleTransaction:
-      return "Run without --single-transaction."
-    case .irreversible:
-      return "Add a '-- migrate:down' part to the file, or restore from a backup."
-    case .rollbackFileMissing:
-      return "Restore the migration file, or point --migrations at the folder that has it."
-    case .unknownTarget:
-      return "Run 'strata status' to list the versions; use 0 for an empty database."
-    case .baselineOnManagedDatabase:
-      return "Run 'strata status' to see the history; 'strata migrate' applies what is pending."
-    case .invalidName:
-      return "Use letters, digits and underscores, such as add_email."
-    case .stoppedAfter(_, let error):
-      return error.help
-    case .locked:
-      return SQLiteError.lockedHelp
-    case .database(_, let error, _) where error.isBusy:
-      return SQLiteError.lockedHelp
-    case .database(_, let error, _) where error.isFull:
-      return "Free disk space (or raise PRAGMA max_page_count), then run the command again."
-    case .database:
-      return "Check that the database file is writable and intact, then run the command again."
+      return "\(path) \(error.lockedReason); \(changed)\(atIfRead)"
+    case .stopped(let error, let state):
+      return error.message(in: state)
     }
   }
 }
@@ -365,19 +254,4 @@ private func list(_ versions: [Int64]) -> String {
 /// "version 3", or "version 0 (no migrations applied)".
 func versionText(_ version: Int64) -> String {
   version == 0 ? "version 0 (no migrations applied)" : "version \(version)"
-}
-
-/// A row that points at a missing parent, from `PRAGMA foreign_key_check`.
-public struct ForeignKeyViolation: Hashable, Sendable, Codable, CustomStringConvertible {
-  /// The table of the row without a parent.
-  public let table: String
-  /// The row's rowid; nil for a `WITHOUT ROWID` table.
-  public let rowid: Int64?
-  /// The table the row's foreign key references.
-  public let parent: String
-
-  /// "`table` row `rowid` has no parent in `parent`", for messages.
-  public var description: String {
-    "\(table) row \(rowid.map(String.init) ?? "?") has no parent in \(parent)"
-  }
 }

@@ -21,7 +21,7 @@ extension Migrator {
 
   /// Foreign keys off before `BEGIN` (inside a transaction the pragma is a no-op), restored
   /// after, on the same connection; so a table rebuild's `DROP TABLE` cannot cascade.
-  func withForeignKeysDeferred<T>(
+  static func withForeignKeysDeferred<T>(
     _ connection: Connection,
     _ body: () throws -> T
   ) throws
@@ -41,7 +41,7 @@ extension Migrator {
 
   /// Runs one step (its own transaction, or a whole single-transaction run); when its check
   /// needs to know what was there before, it learns that after the rollback and runs it again.
-  func withForeignKeyBaseline<T>(
+  static func withForeignKeyBaseline<T>(
     _ connection: Connection,
     _ baseline: ForeignKeyBaseline,
     _ step: () throws -> T
@@ -55,7 +55,7 @@ extension Migrator {
   }
 
   /// Every violation `PRAGMA foreign_key_check` reports, counted.
-  func foreignKeyViolations(_ connection: Connection) throws -> [ForeignKeyViolation: Int] {
+  static func foreignKeyViolations(_ connection: Connection) throws -> [ForeignKeyViolation: Int] {
     var found: [ForeignKeyViolation: Int] = [:]
     for row in try connection.rows("PRAGMA foreign_key_check") {
       let violation = ForeignKeyViolation(
@@ -69,7 +69,7 @@ extension Migrator {
   }
 
   /// Fails the step when it leaves a violation that was not there before it.
-  func checkForeignKeys(
+  static func checkForeignKeys(
     _ connection: Connection,
     migration: Migration,
     file: String,
@@ -100,8 +100,7 @@ extension Migrator {
         file: file,
         violations: Array(fresh.sorted(by: order).prefix(100)),
         preexisting: kept.count,
-        isRollback: isRollback,
-        databaseVersion: 0
+        isRollback: isRollback
       )
     }
     baseline.before = found

@@ -1,5 +1,3 @@
-import Foundation
-
 extension Migrator {
   // MARK: - State
 
@@ -15,7 +13,8 @@ extension Migrator {
 
   /// Runs `body`; a failure comes out as a `MigrationError` that says what state the database
   /// is in now (its transaction is rolled back by then) and which steps of the run, committed
-  /// before it (`completed`), stay done.
+  /// before it (`completed`), stay done. The one place a run's error gets that state
+  /// (`MigrationError.stopped`).
   func reportingState<T>(
     _ connection: Connection,
     completed: () -> [MigrationStep] = { [] },
@@ -25,94 +24,40 @@ extension Migrator {
       return try body()
     } catch {
       let done = completed()
-      let reported = stateError(error, connection, keptEarlier: !done.isEmpty)
-      guard let reported else { throw error }
-      throw done.isEmpty ? reported : .stoppedAfter(completed: done, error: reported)
+      let failure: MigrationError
+      let version: Int64?
+      switch error {
+      case let error as MigrationError:
+        failure = error
+        version = try? databaseVersion(connection)
+      case let error as SQLiteError where error.isBusy:
+        failure = .locked(path: connection.path, error: error)
+        version = try? connection.withoutWaitingForLocks { try databaseVersion(connection) }
+      case let error as SQLiteError:
+        failure = .database(path: connection.path, error: error)
+        version = try? databaseVersion(connection)
+      default:
+        throw error
+      }
+      guard failure.changesTheDatabase || !done.isEmpty else { throw failure }
+      throw MigrationError.stopped(
+        failure,
+        state: MigrationRunState(databaseVersion: version, completed: done)
+      )
     }
   }
+}
 
-  private func stateError(
-    _ error: any Error,
-    _ connection: Connection,
-    keptEarlier: Bool
-  ) -> MigrationError? {
-    switch error {
-    case let error as MigrationError:
-      return withState(error, connection, keptEarlier: keptEarlier)
-    case let error as SQLiteError where error.isBusy:
-      return MigrationError.locked(
-        path: connection.path,
-        error: error,
-        databaseVersion: try? connection.withoutWaitingForLocks { try databaseVersion(connection) },
-        keptEarlier: keptEarlier
-      )
-    case let error as SQLiteError:
-      return MigrationError.database(
-        path: connection.path,
-        error: error,
-        databaseVersion: try? databaseVersion(connection)
-      )
+extension MigrationError {
+  /// Whether the failure happened while the run was changing the database, so its message
+  /// must say the state the database is left in.
+  fileprivate var changesTheDatabase: Bool {
+    switch self {
+    case .failed, .rollbackFailed, .foreignKeyViolation, .needsNoTransaction, .partiallyApplied,
+      .database, .locked:
+      return true
     default:
-      return nil
-    }
-  }
-
-  /// Fills in the database's version now that the failed transaction is rolled back.
-  func withState(
-    _ error: MigrationError,
-    _ connection: Connection,
-    keptEarlier: Bool
-  )
-    -> MigrationError
-  {
-    let version = (try? databaseVersion(connection)) ?? 0
-    switch error {
-    case .failed(let v, let file, let line, let underlying, _, _):
-      return .failed(
-        version: v,
-        file: file,
-        line: line,
-        error: underlying,
-        databaseVersion: version,
-        keptEarlier: keptEarlier
-      )
-    case .rollbackFailed(let v, let file, let line, let underlying, _):
-      return .rollbackFailed(
-        version: v,
-        file: file,
-        line: line,
-        error: underlying,
-        databaseVersion: version
-      )
-    case .foreignKeyViolation(let v, let file, let violations, let preexisting, let isRollback, _):
-      return .foreignKeyViolation(
-        version: v,
-        file: file,
-        violations: violations,
-        preexisting: preexisting,
-        isRollback: isRollback,
-        databaseVersion: version
-      )
-    case .needsNoTransaction(let v, let file, let line, let statement, _):
-      return .needsNoTransaction(
-        version: v,
-        file: file,
-        line: line,
-        statement: statement,
-        databaseVersion: version
-      )
-    case .partiallyApplied(let v, let file, let line, let run, let underlying, let isRollback, _):
-      return .partiallyApplied(
-        version: v,
-        file: file,
-        line: line,
-        statementsRun: run,
-        error: underlying,
-        isRollback: isRollback,
-        databaseVersion: version
-      )
-    default:
-      return error
+      return false
     }
   }
 }

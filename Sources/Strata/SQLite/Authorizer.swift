@@ -40,6 +40,8 @@ final class Authorizer {
   var audit: FenceAudit = []
   /// The trigger (name, table) the statement being prepared creates.
   var newTrigger: (name: String, table: String)?
+  /// What the statement being prepared (or prepared last) does (PreparedStatementKind.swift).
+  var lastPrepared: PreparedStatementKind = .unreported
 }
 
 /// The rules in force before `raiseFence`, to give back to `restoreFence`.
@@ -115,19 +117,21 @@ private func authorize(
 ) -> Int32 {
   guard let context else { return SQLITE_OK }
   let authorizer = Unmanaged<Authorizer>.fromOpaque(context).takeUnretainedValue()
+  authorizer.lastPrepared.record(action, first, second)
   let rules = authorizer.rules
   if rules.isEmpty { return SQLITE_OK }
-  if rules.contains(.noOutsideFiles), let reason = outsideFile(action, first, second) {
+  let asked = AuthorizerAction(
+    code: action,
+    first: first,
+    second: second,
+    database: database,
+    trigger: trigger
+  )
+  if let reason = refusal(rules, asked) {
     authorizer.denial = reason
     return SQLITE_DENY
   }
   if rules.contains(.strataTables) {
-    if let reason = strataTableChange(action, first, second, database, trigger)
-      ?? schemaWriting(action, first, second)
-    {
-      authorizer.denial = reason
-      return SQLITE_DENY
-    }
     // What the authorizer cannot see (the new name of ALTER TABLE … RENAME TO, the body of
     // a new trigger) is checked once the statement has run (FenceAudit.swift).
     if action == SQLITE_ALTER_TABLE {
@@ -142,13 +146,29 @@ private func authorize(
   return SQLITE_OK
 }
 
+/// One question SQLite's authorizer callback is asked: the action and its four arguments
+/// (which of them are set depends on the action).
+private struct AuthorizerAction {
+  let code: Int32
+  let first: UnsafePointer<CChar>?
+  let second: UnsafePointer<CChar>?
+  /// The schema ("main", "temp", an attached name).
+  let database: UnsafePointer<CChar>?
+  /// The trigger or view the action comes from, when it does.
+  let trigger: UnsafePointer<CChar>?
+}
+
+/// Why one of `rules` refuses the action, or nil.
+private func refusal(_ rules: FenceRules, _ action: AuthorizerAction) -> String? {
+  if rules.contains(.noOutsideFiles), let reason = outsideFile(action) { return reason }
+  guard rules.contains(.strataTables) else { return nil }
+  return strataTableChange(action) ?? schemaWriting(action)
+}
+
 /// Why the action reaches outside the database, or nil.
-private func outsideFile(
-  _ action: Int32,
-  _ first: UnsafePointer<CChar>?,
-  _ second: UnsafePointer<CChar>?
-) -> String? {
-  switch action {
+private func outsideFile(_ action: AuthorizerAction) -> String? {
+  let (first, second) = (action.first, action.second)
+  switch action.code {
   case SQLITE_ATTACH:
     // Plain VACUUM attaches "" (a temporary database); ":memory:" holds no file. A name SQLite
     // reports as NULL is computed when the statement runs (`'a' || 'b.db'`, a function, a
@@ -173,12 +193,8 @@ private func outsideFile(
 /// Why the action lets SQL write the schema table itself (`PRAGMA writable_schema = ON`, which
 /// turns `sqlite_master` into a table any UPDATE can rewrite, strata's tables included), or
 /// nil. Reading the setting is allowed.
-private func schemaWriting(
-  _ action: Int32,
-  _ first: UnsafePointer<CChar>?,
-  _ second: UnsafePointer<CChar>?
-) -> String? {
-  guard action == SQLITE_PRAGMA, second != nil, let first,
+private func schemaWriting(_ action: AuthorizerAction) -> String? {
+  guard action.code == SQLITE_PRAGMA, action.second != nil, let first = action.first,
     strcasecmp(first, "writable_schema") == 0
   else { return nil }
   return "the statement sets PRAGMA writable_schema, which lets SQL rewrite the definition of "
@@ -186,17 +202,12 @@ private func schemaWriting(
 }
 
 /// Why the action changes one of strata's own tables, or nil.
-private func strataTableChange(
-  _ action: Int32,
-  _ first: UnsafePointer<CChar>?,
-  _ second: UnsafePointer<CChar>?,
-  _ database: UnsafePointer<CChar>?,
-  _ trigger: UnsafePointer<CChar>?
-) -> String? {
+private func strataTableChange(_ action: AuthorizerAction) -> String? {
+  let (first, second) = (action.first, action.second)
   let verb: String
   let table: UnsafePointer<CChar>?
-  var schema = database
-  switch action {
+  var schema = action.database
+  switch action.code {
   case SQLITE_INSERT: (verb, table) = ("inserts into", first)
   case SQLITE_UPDATE: (verb, table) = ("updates", first)
   case SQLITE_DELETE: (verb, table) = ("deletes from", first)
@@ -207,7 +218,7 @@ private func strataTableChange(
     // An index or trigger named like strata's table takes the name strata needs.
     if let first, isStrataOwnCString(first) {
       (verb, table) = ("creates an object named", first)
-    } else if action == SQLITE_CREATE_INDEX || action == SQLITE_CREATE_TEMP_INDEX {
+    } else if action.code == SQLITE_CREATE_INDEX || action.code == SQLITE_CREATE_TEMP_INDEX {
       (verb, table) = ("changes an index of", second)
     } else {
       (verb, table) = ("adds a trigger to", second)
@@ -225,7 +236,8 @@ private func strataTableChange(
   // Only this database's tables (VACUUM copies them into its own "vacuum_db").
   if let schema, strcasecmp(schema, "main") != 0, strcasecmp(schema, "temp") != 0 { return nil }
   let name = String(cString: table)
-  let through = trigger.map { " (through trigger \(displayIdentifier(String(cString: $0))))" } ?? ""
+  let through =
+    action.trigger.map { " (through trigger \(displayIdentifier(String(cString: $0))))" } ?? ""
   return "the statement \(verb) \(displayIdentifier(name))\(through), \(strataTableRule)"
 }
 

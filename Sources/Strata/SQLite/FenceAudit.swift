@@ -26,10 +26,12 @@ struct FenceAuditSnapshot {
 }
 
 extension Connection {
-  /// Forgets what the authorizer asked to audit; called before each statement is prepared.
+  /// Forgets what the authorizer asked to audit, and what it saw of the previous statement;
+  /// called before each statement is prepared.
   func clearFenceAudit() {
     authorizer?.audit = []
     authorizer?.newTrigger = nil
+    authorizer?.lastPrepared = .unreported
   }
 
   /// Called between preparing and running a statement: nil when it needs no audit, else what

@@ -66,9 +66,9 @@ import Testing
 
   /// The SQLite error inside a migration error, if there is one.
   private static func sqliteError(_ error: MigrationError) -> SQLiteError? {
-    switch error {
-    case .failed(_, _, _, let sqlite, _, _), .rollbackFailed(_, _, _, let sqlite, _),
-      .database(_, let sqlite, _), .locked(_, let sqlite, _, _):
+    switch error.underlyingFailure {
+    case .failed(_, _, _, let sqlite), .rollbackFailed(_, _, _, let sqlite),
+      .database(_, let sqlite), .locked(_, let sqlite):
       sqlite
     default: nil
     }
@@ -85,12 +85,10 @@ import Testing
     let sqlite = try #require(Self.sqliteError(error), "\(error)")
     #expect(sqlite.isFull, "\(error)")
     #expect(sqlite.message == "database or disk is full")
-    if case .failed(let version, let file, let line, _, let databaseVersion, let keptEarlier) =
-      error
-    {
+    if case .failed(let version, let file, let line, _) = error.underlyingFailure {
       #expect(version == 2 && file == "migrations/0002_copy.sql")
       #expect([2, 4, 5].contains(line), "line \(line)")
-      #expect(databaseVersion == 1 && !keptEarlier)
+      #expect(error.runState?.databaseVersion == 1 && error.runState?.completed.isEmpty == true)
       #expect(error.message.hasPrefix("migration migrations/0002_copy.sql:\(line) failed: "))
     } else {
       Issue.record("not reported as the failing migration: \(error)")

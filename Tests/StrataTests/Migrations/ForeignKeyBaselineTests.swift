@@ -56,12 +56,13 @@ import Testing
       try fixture.migrator().migrate(db, options: MigrateOptions(singleTransaction: single))
     }
     var inner = error
-    if case .stoppedAfter(let completed, let wrapped)? = error {
-      #expect(!single && completed.map(\.version) == [2])
+    if case .stopped(let wrapped, let state)? = error {
+      #expect(single == state.completed.isEmpty)
+      #expect(single || state.completed.map(\.version) == [2])
       inner = wrapped
     }
     guard
-      case .foreignKeyViolation(let version, _, let violations, let preexisting, false, _)? = inner
+      case .foreignKeyViolation(let version, _, let violations, let preexisting, false)? = inner
     else {
       Issue.record("unexpected \(String(describing: error))")
       return

@@ -77,8 +77,8 @@ struct MigrationFixture {
     let db = try fixture.open()
     let error = #expect(throws: MigrationError.self) { try fixture.migrator().migrate(db) }
     guard
-      case .failed(let version, let file, let line, let sqlite, let dbVersion, let kept) = error?
-        .underlyingFailure
+      case .failed(let version, let file, let line, let sqlite) = error?.underlyingFailure,
+      let state = error?.runState
     else {
       Issue.record("unexpected \(String(describing: error))")
       return
@@ -87,8 +87,8 @@ struct MigrationFixture {
     #expect(file == "migrations/0004_bad.sql")
     #expect(line == 5)
     #expect(sqlite.message == "no such table: nowhere")
-    #expect(dbVersion == 3)
-    #expect(kept)
+    #expect(state.databaseVersion == 3)
+    #expect(!state.completed.isEmpty)
     #expect(error?.message.contains("migrations/0004_bad.sql:5") == true)
     #expect(error?.message.contains("the database is at version 3") == true)
     #expect(try tables(db) == ["a", "b", "c"])
@@ -263,8 +263,8 @@ struct MigrationFixture {
     let db = try fixture.open()
     let error = #expect(throws: MigrationError.self) { try fixture.migrator().migrate(db) }
     guard
-      case .foreignKeyViolation(let version, _, let violations, _, _, let dbVersion) = error?
-        .underlyingFailure
+      case .foreignKeyViolation(let version, _, let violations, _, _) = error?.underlyingFailure,
+      let dbVersion = error?.runState?.databaseVersion
     else {
       Issue.record("unexpected \(String(describing: error))")
       return
@@ -284,8 +284,8 @@ struct MigrationFixture {
     let db = try fixture.open()
     let error = #expect(throws: MigrationError.self) { try fixture.migrator().migrate(db) }
     guard
-      case .needsNoTransaction(let version, let file, let line, _, let dbVersion) = error?
-        .underlyingFailure
+      case .needsNoTransaction(let version, let file, let line, _) = error?.underlyingFailure,
+      let dbVersion = error?.runState?.databaseVersion
     else {
       Issue.record("unexpected \(String(describing: error))")
       return
@@ -329,18 +329,20 @@ struct MigrationFixture {
     let error = #expect(throws: MigrationError.self) { try fixture.migrator().migrate(db) }
     #expect(
       error
-        == .partiallyApplied(
-          version: 1,
-          file: "migrations/0001_loose.sql",
-          line: 4,
-          statementsRun: 2,
-          error: SQLiteError(
-            extendedCode: 1,
-            message: "no such table: nowhere",
-            sql: "INSERT INTO nowhere VALUES (2);"
+        == .stopped(
+          .partiallyApplied(
+            version: 1,
+            file: "migrations/0001_loose.sql",
+            line: 4,
+            statementsRun: 2,
+            error: SQLiteError(
+              extendedCode: 1,
+              message: "no such table: nowhere",
+              sql: "INSERT INTO nowhere VALUES (2);"
+            ),
+            isRollback: false
           ),
-          isRollback: false,
-          databaseVersion: 0
+          state: MigrationRunState(databaseVersion: 0, completed: [])
         )
     )
     #expect(error?.message.contains("the 2 statement(s) before line 4 stayed applied") == true)
@@ -409,10 +411,10 @@ struct MigrationFixture {
           version: 2,
           file: "migrations/0002_b.sql",
           line: 3,
-          statement: word,
-          databaseVersion: 1
+          statement: word
         )
     )
+    #expect(error?.runState?.databaseVersion == 1)
     #expect(error?.help.contains("remove BEGIN/COMMIT/ROLLBACK") == true)
     #expect(try db.scalar("SELECT count(*) FROM a") == .integer(0))
     #expect(
@@ -421,18 +423,32 @@ struct MigrationFixture {
     #expect(try fixture.migrator().plan(db).currentVersion == 1)
   }
 
-  @Test func forbiddenStatementDetection() {
-    #expect(Migrator.forbiddenInTransaction("vacuum") == "VACUUM")
-    #expect(
-      Migrator.forbiddenInTransaction("PRAGMA main.journal_mode=wal") == "PRAGMA journal_mode"
-    )
-    #expect(Migrator.forbiddenInTransaction("PRAGMA journal_mode") == nil)
-    #expect(Migrator.forbiddenInTransaction("PRAGMA foreign_keys = OFF") == nil)
-    #expect(Migrator.forbiddenInTransaction("CREATE TABLE vacuum_log (x)") == nil)
-    #expect(Migrator.forbiddenInTransaction("ROLLBACK TO before_cleanup") == nil)
-    #expect(Migrator.forbiddenInTransaction("rollback transaction to sp") == nil)
-    #expect(Migrator.forbiddenInTransaction("SAVEPOINT sp") == nil)
-    #expect(Migrator.forbiddenInTransaction("commit") == "COMMIT")
+  @Test func forbiddenStatementDetection() throws {
+    #expect(try refusedInTransaction("vacuum") == "VACUUM")
+    #expect(try refusedInTransaction("PRAGMA main.journal_mode=wal") == "PRAGMA journal_mode")
+    #expect(try refusedInTransaction("PRAGMA journal_mode") == nil)
+    #expect(try refusedInTransaction("PRAGMA foreign_keys = OFF") == nil)
+    #expect(try refusedInTransaction("CREATE TABLE vacuum_log (x)") == nil)
+    #expect(try refusedInTransaction("ROLLBACK TO before_cleanup") == nil)
+    #expect(try refusedInTransaction("rollback transaction to sp") == nil)
+    #expect(try refusedInTransaction("SAVEPOINT sp") == nil)
+    #expect(try refusedInTransaction("commit") == "COMMIT")
+  }
+
+  /// How a migration's error names `sql` when it cannot run in strata's transaction, as the
+  /// runner finds out: from what SQLite's authorizer saw when it prepared the statement.
+  private func refusedInTransaction(_ sql: String) throws -> String? {
+    struct Stop: Error {}
+    let db = try Connection.inMemory()
+    _ = db.raiseFence(.strataTables)
+    var named: String?
+    do {
+      try db.executeScript(sql) { statement in
+        named = TransactionBoundStatement.named(db.lastPreparedKind, sql: statement.sql)
+        throw Stop()
+      }
+    } catch is Stop {}
+    return named
   }
 }
 

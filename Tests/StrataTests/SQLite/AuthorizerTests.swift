@@ -71,4 +71,37 @@ import Testing
     try fixture.connection.execute("CREATE TABLE strata_seeds (x); DROP TABLE strata_seeds")
     try fixture.connection.execute("ROLLBACK")
   }
+
+  /// What the authorizer reports of a statement while SQLite prepares it: the runner's check for
+  /// statements that cannot run in a transaction relies on it (TransactionBoundStatement.swift),
+  /// and on VACUUM being reported as nothing at all.
+  @Test(arguments: [
+    ("BEGIN IMMEDIATE", PreparedStatementKind.transaction(verb: "BEGIN")),
+    ("END TRANSACTION", .transaction(verb: "COMMIT")),
+    ("ROLLBACK", .transaction(verb: "ROLLBACK")),
+    ("ROLLBACK TO sp", .savepoint(verb: "ROLLBACK")),
+    ("SAVEPOINT sp", .savepoint(verb: "BEGIN")),
+    ("RELEASE sp", .savepoint(verb: "RELEASE")),
+    ("ATTACH ':memory:' AS m", .attach),
+    ("DETACH m", .detach),
+    ("PRAGMA MAIN.Journal_Mode = wal", .pragma(name: "journal_mode", setsValue: true)),
+    ("PRAGMA synchronous(1)", .pragma(name: "synchronous", setsValue: true)),
+    ("PRAGMA journal_mode", .pragma(name: "journal_mode", setsValue: false)),
+    ("VACUUM", .unreported),
+    ("VACUUM INTO ':memory:'", .unreported),
+    ("CREATE TABLE t (x)", .other),
+  ])
+  func preparedStatementsAreClassified(sql: String, kind: PreparedStatementKind) throws {
+    struct Prepared: Error {}
+    let db = try Connection.inMemory()
+    _ = db.raiseFence(.strataTables)
+    var seen: PreparedStatementKind?
+    #expect(throws: Prepared.self) {
+      try db.executeScript(sql) { _ in
+        seen = db.lastPreparedKind
+        throw Prepared()
+      }
+    }
+    #expect(seen == kind)
+  }
 }

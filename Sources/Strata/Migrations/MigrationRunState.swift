@@ -1,0 +1,10 @@
+/// The state a failed migrate, rollback or baseline run left the database in, attached to its
+/// error once, by `MigrationError.stopped`, after the failed step's transaction is rolled back.
+public struct MigrationRunState: Hashable, Sendable {
+  /// The newest applied version now; nil when it could not be read (the history itself failed,
+  /// or another connection still holds the lock).
+  public let databaseVersion: Int64?
+  /// The steps the run committed before it failed (all applied, or all rolled back), which
+  /// stay as they are.
+  public let completed: [MigrationStep]
+}
