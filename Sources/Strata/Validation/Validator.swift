@@ -102,9 +102,7 @@ public struct Validator: Sendable {
     if connection != nil, !drift.schemaCompared, failure == nil {
       notChecked.append(
         UncheckedStatement(
-          file: migrations.directory,
-          line: nil,
-          statement: nil,
+          wholeFile: migrations.directory,
           reason: "the schema of \(name) was not compared with the migrations, because the "
             + "replay of the migrations stopped"
         )
