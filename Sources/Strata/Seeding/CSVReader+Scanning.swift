@@ -90,6 +90,20 @@ extension CSVReader {
       CSVError(problem, line: currentLine, column: index - lineStart - continuation + 1)
     }
 
+    /// Steps over the UTF-8 sequence at `i` (a byte of 0x80 or more), counting its
+    /// continuation bytes; false when the buffer ends inside it and more input may complete it.
+    @inline(__always)
+    func stepOverUTF8() throws -> Bool {
+      let length = CSVBytes.utf8SequenceLength(p, at: i, end: end)
+      if length == 0 {
+        if i + 4 > end && !eof { return false }
+        throw failure(.invalidUTF8, at: i)
+      }
+      i += length
+      continuation += length - 1
+      return true
+    }
+
     fields: while true {
       let column = i - lineStart - continuation + 1
       let fieldLine = currentLine
@@ -153,13 +167,7 @@ extension CSVReader {
             lineStart = i
             continuation = 0
           } else if byte >= 0x80 {
-            let length = CSVBytes.utf8SequenceLength(p, at: i, end: end)
-            if length == 0 {
-              if i + 4 > end && !eof { return try needMore(at: i) }
-              throw failure(.invalidUTF8, at: i)
-            }
-            i += length
-            continuation += length - 1
+            guard try stepOverUTF8() else { return try needMore(at: i) }
           } else {
             if byte == 0 {
               throw failure(.nulByte, at: i)
@@ -197,13 +205,7 @@ extension CSVReader {
             }
             i += 1
           } else {
-            let length = CSVBytes.utf8SequenceLength(p, at: i, end: end)
-            if length == 0 {
-              if i + 4 > end && !eof { return try needMore(at: i) }
-              throw failure(.invalidUTF8, at: i)
-            }
-            i += length
-            continuation += length - 1
+            guard try stepOverUTF8() else { return try needMore(at: i) }
           }
         }
         if i == end && !eof { return try needMore(at: i) }
