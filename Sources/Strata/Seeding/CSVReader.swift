@@ -43,6 +43,9 @@ public final class CSVReader {
     case end
   }
 
+  // The reading state, shared with the refill (CSVReader+Refill.swift) and the scanner
+  // (CSVReader+Scanning.swift): internal only because those live in other files; nothing
+  // outside the reader touches it.
   var source: Source
   var buffer: UnsafeMutablePointer<UInt8>
   var capacity: Int
