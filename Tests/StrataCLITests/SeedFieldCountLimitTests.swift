@@ -8,18 +8,6 @@ import Testing
 /// costs memory; it fails at its first field past the header (or past SQLite's 32767 columns)
 /// with file:line:column, under 96 MiB, and the database is unchanged.
 @Suite struct SeedFieldCountLimitTests {
-  /// The sample project's migrations, migrated into app.sqlite3 (person_info: name, age).
-  func migratedProject() throws -> TemporaryDirectory {
-    let folder = try TemporaryDirectory()
-    try FileManager.default.copyItem(
-      at: SeedFieldLimitTests.repository.appendingPathComponent("migrations"),
-      to: folder.path("migrations")
-    )
-    let migrate = try StrataProcess.run(["migrate", "--database", "app.sqlite3"], in: folder.url)
-    #expect(migrate.exitCode == 0, "\(migrate.standardError)")
-    return folder
-  }
-
   /// Writes `head`, then `body` `count` times, then a line break, to `name` in `folder`.
   func write(
     _ name: String,
@@ -49,32 +37,15 @@ import Testing
     throws
   {
     let arguments = ["seed", name, "--table", "person_info", "--database", "app.sqlite3"]
-    let measured = try SpawnedProcess.measuringPeakMemory(
-      StrataProcess.executable.path,
-      arguments,
-      in: folder.url,
-      timeout: .seconds(120)
-    )
-    // Without /usr/bin/time, wait4's figure, which includes this test process's own peak.
-    let run =
-      try measured
-      ?? SpawnedProcess.run(
-        StrataProcess.executable.path,
-        arguments,
-        in: folder.url,
-        timeout: .seconds(120)
-      )
+    let measured = try PeakMemoryRun.strata(arguments, in: folder.url)
+    let run = measured.process
     #expect(run.finished)
     #expect(run.exitCode == 1, "\(run.standardError)")
     #expect(run.standardError.contains("Error: \(name):\(message)"), "\(run.standardError)")
     #expect(run.standardError.contains(help), "\(run.standardError)")
     #expect(run.standardError.contains("the database is unchanged"), "\(run.standardError)")
     #expect(run.peakMemoryBytes > 0)
-    if SeedFieldLimitTests.memoryBoundApplies,
-      measured != nil || SeedFieldLimitTests.ownPeakMemoryBytes() < 96 << 20
-    {
-      #expect(run.peakMemoryBytes < 96 << 20, "\(name): peak RSS \(run.peakMemoryBytes >> 20) MiB")
-    }
+    measured.expectPeak(below: 96 << 20, "\(name): ")
     let people = try DatabaseProbe.integer(
       folder.path("app.sqlite3"),
       "SELECT count(*) FROM person_info"
@@ -83,7 +54,7 @@ import Testing
   }
 
   @Test func aLineOfTenMillionEmptyFieldsFailsAtItsThirdFieldInBoundedMemory() throws {
-    let folder = try migratedProject()
+    let folder = try SampleProject.migrated()
     try write("commas.csv", in: folder, head: "name,age\nAda,36\n", body: ",", count: 10_000_000)
     try expectRefused(
       "commas.csv",
@@ -94,7 +65,7 @@ import Testing
   }
 
   @Test func aLineOfTwentyMillionOneByteFieldsFailsInBoundedMemory() throws {
-    let folder = try migratedProject()
+    let folder = try SampleProject.migrated()
     try write("bytes.csv", in: folder, head: "name,age\n", body: "y,", count: 20_000_000)
     try expectRefused(
       "bytes.csv",
@@ -105,7 +76,7 @@ import Testing
   }
 
   @Test func aLineOfTenMillionQuotedEmptyFieldsFailsInBoundedMemory() throws {
-    let folder = try migratedProject()
+    let folder = try SampleProject.migrated()
     try write("quoted.csv", in: folder, head: "name,age\n", body: "\"\",", count: 10_000_000)
     try expectRefused(
       "quoted.csv",
@@ -116,7 +87,7 @@ import Testing
   }
 
   @Test func aHeaderOfFortyThousandColumnsFailsAtColumn32768() throws {
-    let folder = try migratedProject()
+    let folder = try SampleProject.migrated()
     let header = (1...40_000).map { "c\($0)" }.joined(separator: ",")
     try folder.write("wide.csv", header + "\n1\n")
     // Field 32768 starts after 32767 names ("c1," … "c32767,").
@@ -131,7 +102,7 @@ import Testing
   }
 
   @Test func aHeaderOfTenMillionEmptyNamesFailsInBoundedMemory() throws {
-    let folder = try migratedProject()
+    let folder = try SampleProject.migrated()
     try write("names.csv", in: folder, head: "", body: ",", count: 10_000_000)
     try expectRefused(
       "names.csv",

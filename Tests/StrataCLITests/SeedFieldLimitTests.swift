@@ -7,43 +7,12 @@ import Testing
 /// fails where the field opened, in bounded memory, and `--max-field-bytes` sets the limit for
 /// `seed` and `init`.
 @Suite struct SeedFieldLimitTests {
-  static let repository = URL(fileURLWithPath: #filePath)
-    .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-
-  /// A folder with the sample project's migrations, migrated into app.sqlite3.
-  func migratedProject() throws -> TemporaryDirectory {
-    let folder = try TemporaryDirectory()
-    try FileManager.default.copyItem(
-      at: Self.repository.appendingPathComponent("migrations"),
-      to: folder.path("migrations")
-    )
-    let migrate = try StrataProcess.run(["migrate", "--database", "app.sqlite3"], in: folder.url)
-    #expect(migrate.exitCode == 0, "\(migrate.standardError)")
-    return folder
-  }
-
-  /// The memory bound is a property of strata's own build: under a sanitizer (`.ci/sanitize`
-  /// sets STRATA_SANITIZER) the binary carries the sanitizer's shadow memory too.
-  static let memoryBoundApplies = ProcessInfo.processInfo.environment["STRATA_SANITIZER"] == nil
-
-  /// This test process's peak resident set size, in bytes.
-  static func ownPeakMemoryBytes() -> Int {
-    var usage = rusage()
-    #if os(Linux)
-    getrusage(RUSAGE_SELF.rawValue, &usage)
-    return Int(usage.ru_maxrss) * 1024
-    #else
-    getrusage(RUSAGE_SELF, &usage)
-    return Int(usage.ru_maxrss)
-    #endif
-  }
-
   func people(_ folder: TemporaryDirectory) throws -> Int64? {
     try DatabaseProbe.integer(folder.path("app.sqlite3"), "SELECT count(*) FROM person_info")
   }
 
   @Test func anUnterminatedQuoteInA48MBFileFailsAtTheLimitInBoundedMemory() throws {
-    let folder = try migratedProject()
+    let folder = try SampleProject.migrated()
     let file = folder.path("people.csv")
     let handle = try FileHandle(forWritingTo: try folder.write("people.csv", ""))
     try handle.write(contentsOf: Data("name,age\nAda,36\nBob,\"37\n".utf8))
@@ -55,21 +24,8 @@ import Testing
     )
 
     let arguments = ["seed", "people.csv", "--table", "person_info", "--database", "app.sqlite3"]
-    let measured = try SpawnedProcess.measuringPeakMemory(
-      StrataProcess.executable.path,
-      arguments,
-      in: folder.url,
-      timeout: .seconds(120)
-    )
-    // Without /usr/bin/time, wait4's figure, which includes this test process's own peak.
-    let run =
-      try measured
-      ?? SpawnedProcess.run(
-        StrataProcess.executable.path,
-        arguments,
-        in: folder.url,
-        timeout: .seconds(120)
-      )
+    let measured = try PeakMemoryRun.strata(arguments, in: folder.url)
+    let run = measured.process
     #expect(run.finished)
     #expect(run.exitCode == 1, "\(run.standardError)")
     #expect(
@@ -80,14 +36,12 @@ import Testing
     )
     #expect(run.standardError.contains("--max-field-bytes"))
     #expect(run.peakMemoryBytes > 0)
-    if Self.memoryBoundApplies, measured != nil || Self.ownPeakMemoryBytes() < 96 << 20 {
-      #expect(run.peakMemoryBytes < 96 << 20, "peak RSS \(run.peakMemoryBytes >> 20) MiB")
-    }
+    measured.expectPeak(below: 96 << 20)
     #expect(try people(folder) == 0)
   }
 
   @Test func aSmallLimitMakesA200ByteFieldFailAndALargerOneLetsItThrough() throws {
-    let folder = try migratedProject()
+    let folder = try SampleProject.migrated()
     let long = String(repeating: "n", count: 200)
     try folder.write("people.csv", "name,age\nAda,36\n\(long),37\n")
     let arguments = ["seed", "people.csv", "--table", "person_info", "--database", "app.sqlite3"]
@@ -112,11 +66,7 @@ import Testing
   }
 
   @Test func initTakesTheLimitForTheSeedsItLoads() throws {
-    let folder = try TemporaryDirectory()
-    try FileManager.default.copyItem(
-      at: Self.repository.appendingPathComponent("migrations"),
-      to: folder.path("migrations")
-    )
+    let folder = try SampleProject.copied()
     let long = String(repeating: "n", count: 200)
     try folder.write("seeds/person_info.csv", "name,age\n\"\(long)\",37\n")
 

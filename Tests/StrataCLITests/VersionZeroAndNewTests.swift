@@ -45,25 +45,13 @@ import Testing
   /// Seen from the system calls of the real binary, under `strace`: after the new file is
   /// created, the migrations folder is opened and synced.
   // Not under a sanitizer (`.ci/sanitize`): its runtime refuses to run traced by strace.
-  @Test(
-    .enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/strace")),
-    .enabled(if: ProcessInfo.processInfo.environment["STRATA_SANITIZER"] == nil)
-  )
+  @Test(.straceInstalled, .notUnderSanitizer)
   func newSyncsTheFolderThatHoldsTheName() throws {
     let project = try Project(threeMigrations)
-    let trace = project.dir.path("trace.txt")
-    let result = try StrataProcess.run(
-      ["new", "add_email"],
-      in: project.dir.url,
-      launcher: [
-        "/usr/bin/strace", "-f", "-qq", "-o", trace.path, "-e",
-        "trace=openat,fsync,fdatasync,rename,renameat,renameat2,link,linkat,close",
-      ]
-    )
+    let trace = SystemCallTrace(file: project.dir.path("trace.txt"))
+    let result = try trace.run(["new", "add_email"], in: project.dir.url)
     try #require(result.exitCode == 0, "\(result.standardError)")
-    let lines = try String(contentsOf: trace, encoding: .utf8).split(separator: "\n").map {
-      String($0.drop { $0.isNumber || $0 == " " })
-    }
+    let lines = try trace.lines()
     let folder = project.dir.url.resolvingSymlinksInPath().path + "/migrations"
     let created = try #require(
       lines.lastIndex {
@@ -72,21 +60,7 @@ import Testing
       },
       "the new file does not appear in \(lines.suffix(20))"
     )
-    var folderDescriptors: Set<String> = []
-    var synced = false
-    for line in lines[created...] {
-      if line.hasPrefix("openat("), line.contains("\"\(folder)\""),
-        let descriptor = line.split(separator: "=").last?.trimmingCharacters(in: .whitespaces)
-      {
-        folderDescriptors.insert(descriptor)
-      }
-      if line.hasPrefix("fsync("),
-        let descriptor = line.dropFirst("fsync(".count).split(separator: ")").first,
-        folderDescriptors.contains(String(descriptor))
-      {
-        synced = true
-      }
-    }
+    let synced = SystemCallTrace.syncsFolder(folder, in: lines[created...])
     #expect(synced, "the migrations folder was not synced after \(lines[created])")
   }
 }

@@ -10,15 +10,7 @@ import Testing
   static let chunkSizes = [1, 3, 64, 1 << 20]
 
   func failure(_ text: String, limit: Int, chunkSize: Int) -> CSVError? {
-    do {
-      _ = try CSVReader(bytes: Array(text.utf8), chunkSize: chunkSize, maximumFieldBytes: limit)
-        .readAll()
-      return nil
-    } catch let error as CSVError {
-      return error
-    } catch {
-      return nil
-    }
+    ChunkedCSV.failure(text, chunkSize: chunkSize, maximumFieldBytes: limit)
   }
 
   @Test(arguments: chunkSizes)
@@ -76,8 +68,8 @@ import Testing
       "a,b\n1,2\n" + String(repeating: "\n", count: 500) + "3,4\r\n"
       + String(repeating: "\r\n", count: 300) + "5,6\r" + String(repeating: "\r", count: 40)
       + "7,8\n" + String(repeating: "\n", count: 700)
-    let expected = try CSVReader(bytes: Array(text.utf8), chunkSize: 1 << 20).readAll()
-    let records = try CSVReader(bytes: Array(text.utf8), chunkSize: chunkSize).readAll()
+    let expected = try ChunkedCSV.read(Array(text.utf8), chunkSize: 1 << 20)
+    let records = try ChunkedCSV.read(Array(text.utf8), chunkSize: chunkSize)
     #expect(records == expected)
     #expect(records.count == 1 + 1 + 500 + 1 + 300 + 1 + 40 + 1)
     #expect(records.last?.line == 1 + 1 + 500 + 1 + 300 + 1 + 40 + 1)

@@ -9,7 +9,7 @@ import Testing
   static let chunkSizes = [1, 2, 3, 5, 64, 1 << 20]
 
   func read(_ bytes: [UInt8], chunkSize: Int) throws -> [CSVRecord] {
-    try CSVReader(bytes: bytes, chunkSize: chunkSize).readAll()
+    try ChunkedCSV.read(bytes, chunkSize: chunkSize)
   }
 
   func read(_ text: String, chunkSize: Int) throws -> [[String]] {
@@ -17,14 +17,7 @@ import Testing
   }
 
   func error(_ bytes: [UInt8], chunkSize: Int) -> CSVError? {
-    do {
-      _ = try read(bytes, chunkSize: chunkSize)
-      return nil
-    } catch let error as CSVError {
-      return error
-    } catch {
-      return nil
-    }
+    ChunkedCSV.failure(bytes, chunkSize: chunkSize)
   }
 
   @Test(arguments: chunkSizes)

@@ -1,42 +1,5 @@
 import Foundation
 
-/// A list in manually managed memory, for plain values (no deinitialisation needed). Copies
-/// share the memory: the owner deallocates it once.
-struct GrowableList<Element> {
-  private(set) var base: UnsafeMutablePointer<Element>
-  private(set) var count = 0
-  private var capacity: Int
-
-  init(capacity: Int = 256) {
-    self.capacity = capacity
-    base = .allocate(capacity: capacity)
-  }
-
-  @inline(__always)
-  mutating func append(_ element: Element) {
-    if count == capacity { grow() }
-    (base + count).initialize(to: element)
-    count += 1
-  }
-
-  @inline(__always)
-  subscript(index: Int) -> Element { base[index] }
-
-  mutating func removeLast(_ n: Int) { count -= n }
-
-  mutating func removeAll() { count = 0 }
-
-  private mutating func grow() {
-    let larger = UnsafeMutablePointer<Element>.allocate(capacity: capacity * 2)
-    larger.moveInitialize(from: base, count: count)
-    base.deallocate()
-    base = larger
-    capacity *= 2
-  }
-
-  func deallocate() { base.deallocate() }
-}
-
 /// Hashes the file's chunks on a background queue while the load goes on (SHA-256 would
 /// otherwise cost the load about a tenth of its time). At most four chunks wait at once.
 final class BackgroundHasher: @unchecked Sendable {

@@ -1,0 +1,100 @@
+import Foundation
+
+// Filling the reader's buffer: the first bytes (a byte order mark), then chunk after chunk,
+// compacting and growing the buffer within what the size limit can need.
+extension CSVReader {
+  /// Reads the next chunk into the buffer, first moving held bytes (and the record in
+  /// progress) to its front when that frees room, and growing it when a record is larger than
+  /// the buffer, never beyond what a record within `maximumFieldBytes` can need.
+  func readChunk(compacting: Bool) throws {
+    if atEndOfInput { return }
+    let heldCount = heldEnd - keepFrom
+    var pending = dataEnd - position
+    let dead = keepFrom + (position - heldEnd)
+    if compacting, dead > 0, heldCount + pending < capacity / 2 || dataEnd == capacity {
+      if heldCount > 0, keepFrom > 0 {
+        buffer.update(from: buffer + keepFrom, count: heldCount)
+      }
+      for index in 0..<spanList.count { spanList.base[index].start -= keepFrom }
+      if pending > 0 { (buffer + heldCount).update(from: buffer + position, count: pending) }
+      bufferOffset += Int64(position - heldCount)
+      position = heldCount
+      heldEnd = heldCount
+      keepFrom = 0
+      dataEnd = heldCount + pending
+    }
+    pending = dataEnd - position
+    // A record is parsed again from its start after each refill, so a record larger than a
+    // chunk reads at least as much again as it has pending: O(log n) passes, not O(n). It
+    // fails once past the limit, so no more than twice the limit (the record before a field,
+    // the field) is ever worth reading for it.
+    let most = Self.largestPending(maximumFieldBytes: maximumFieldBytes)
+    let useful = pending >= most ? 0 : most - pending
+    let field = max(0, pending - pendingFieldOffset)
+    let fieldUseful = field >= maximumFieldBytes ? 0 : maximumFieldBytes - field
+    let wanted = max(chunkSize, min(pending, useful, fieldUseful))
+    if capacity - dataEnd < wanted {
+      let newCapacity = dataEnd + wanted
+      let larger = UnsafeMutablePointer<UInt8>.allocate(capacity: newCapacity)
+      larger.update(from: buffer, count: dataEnd)
+      buffer.deallocate()
+      buffer = larger
+      capacity = newCapacity
+    }
+    let room = min(capacity - dataEnd, wanted)
+    let count: Int
+    switch source {
+    case .file(let descriptor):
+      var result: Int
+      repeat {
+        result = read(descriptor, buffer + dataEnd, room)
+      } while result < 0 && errno == EINTR
+      guard result >= 0 else {
+        throw CSVError(
+          .readFailed,
+          line: line,
+          column: 1,
+          detail: String(cString: strerror(errno))
+        )
+      }
+      count = result
+    case .memory(let bytes, let offset):
+      count = min(room, bytes.count - offset)
+      if count > 0 {
+        bytes.withUnsafeBufferPointer { source in
+          guard let base = source.baseAddress else { return }
+          (buffer + dataEnd).update(from: base + offset, count: count)
+        }
+      }
+      source = .memory(bytes, offset: offset + count)
+    }
+    if count == 0 {
+      atEndOfInput = true
+      return
+    }
+    hasher?.update(UnsafeBufferPointer(start: buffer + dataEnd, count: count))
+    dataEnd += count
+  }
+
+  /// The most bytes of one record worth holding: a record within the limit before its last
+  /// field, then that field up to the limit, plus a few bytes for the reads to show it passed.
+  static func largestPending(maximumFieldBytes: Int) -> Int {
+    maximumFieldBytes > Int.max / 2 - 8 ? Int.max : 2 * maximumFieldBytes + 8
+  }
+
+  /// Skips a UTF-8 byte order mark; refuses UTF-16.
+  func checkStart() throws {
+    while dataEnd < 3 && !atEndOfInput { try readChunk(compacting: false) }
+    startChecked = true
+    if dataEnd >= 2,
+      (buffer[0] == 0xFF && buffer[1] == 0xFE) || (buffer[0] == 0xFE && buffer[1] == 0xFF)
+    {
+      throw CSVError(.utf16, line: 1, column: 1)
+    }
+    if dataEnd >= 3, buffer[0] == 0xEF, buffer[1] == 0xBB, buffer[2] == 0xBF {
+      position = 3
+      keepFrom = 3
+      heldEnd = 3
+    }
+  }
+}
