@@ -11,39 +11,36 @@ extension SeedLoader {
     let conversions = self.conversions
     let first = reader.held[row].firstField
     var index = firstIndex
-    for field in 0..<conversions.count {
-      try bind(spans[first + field], field, conversions[field], base, to: statement, at: index)
-      index += 1
+    do {
+      for field in 0..<conversions.count {
+        try bind(spans[first + field], field, conversions[field], base, to: statement, at: index)
+        index += 1
+      }
+    } catch let error as SQLiteError {
+      throw refused(error)
     }
   }
 
   /// Binds field `field` of held record `row` (error paths and keys).
   func bind(_ field: Int, ofRow row: Int, to statement: Statement, at index: Int32) throws {
     let span = reader.spans[reader.held[row].firstField + field]
-    try bind(span, field, conversions[field], reader.bufferBase, to: statement, at: index)
-  }
-
-  /// Binds one field; a value SQLite refuses (too large) fails the run naming the file.
-  @inline(__always)
-  private func bind(
-    _ span: CSVReader.Span,
-    _ field: Int,
-    _ conversion: SeedConversion,
-    _ base: UnsafeMutablePointer<UInt8>,
-    to statement: Statement,
-    at index: Int32
-  ) throws {
     do {
-      try bindValue(span, field, conversion, base, to: statement, at: index)
+      try bind(span, field, conversions[field], reader.bufferBase, to: statement, at: index)
     } catch let error as SQLiteError {
-      throw SeedError.database(file: file.displayPath, error: error)
+      throw refused(error)
     }
   }
 
+  /// A value SQLite refuses to bind (too large) fails the run naming the file.
+  private func refused(_ error: SQLiteError) -> SeedError {
+    SeedError.database(file: file.displayPath, error: error)
+  }
+
   /// Binds one field by its column's conversion: TEXT straight from the buffer, numbers parsed
-  /// from the bytes.
+  /// from the bytes. Throws `SeedError` for a value that does not convert, `SQLiteError` for
+  /// one SQLite refuses.
   @inline(__always)
-  private func bindValue(
+  private func bind(
     _ span: CSVReader.Span,
     _ field: Int,
     _ conversion: SeedConversion,

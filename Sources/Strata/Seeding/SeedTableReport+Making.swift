@@ -1,39 +1,20 @@
 import Foundation
 
-// The two kinds of file report a seed run makes: one source for each.
+// The report of one file, made from a load's counts: the one place that turns counts into
+// report fields, for a loaded file and for one skipped as already recorded.
 extension SeedTableReport {
-  /// The report of a file skipped because the ledger has its checksum.
-  static func alreadyRecorded(
-    _ file: SeedFile,
-    table: String,
-    mode: SeedMode,
-    checksum: String
-  ) -> SeedTableReport {
-    SeedTableReport(
-      file: file.displayPath,
-      table: table,
-      mode: mode,
-      checksum: checksum,
-      rowsRead: 0,
-      inserted: 0,
-      updated: 0,
-      unchanged: 0,
-      deleted: 0,
-      alreadyRecorded: true,
-      durationMs: 0
-    )
-  }
-
-  /// The report of a file loaded with `counts`.
-  static func loaded(
+  /// The report of `file`, loaded into `table` with `counts` (or skipped, when
+  /// `alreadyRecorded`).
+  init(
     _ file: SeedFile,
     table: String,
     mode: SeedMode,
     checksum: String,
     counts: SeedLoader.Counts,
-    durationMs: Int64
-  ) -> SeedTableReport {
-    SeedTableReport(
+    durationMs: Int64,
+    alreadyRecorded: Bool = false
+  ) {
+    self.init(
       file: file.displayPath,
       table: table,
       mode: mode,
@@ -44,8 +25,26 @@ extension SeedTableReport {
       unchanged: mode.rules.reportsUnchanged
         ? counts.rowsRead - counts.inserted - counts.updated : 0,
       deleted: counts.deleted,
-      alreadyRecorded: false,
+      alreadyRecorded: alreadyRecorded,
       durationMs: durationMs
+    )
+  }
+
+  /// The report of a file skipped because the ledger has its checksum.
+  static func alreadyRecorded(
+    _ file: SeedFile,
+    table: String,
+    mode: SeedMode,
+    checksum: String
+  ) -> SeedTableReport {
+    SeedTableReport(
+      file,
+      table: table,
+      mode: mode,
+      checksum: checksum,
+      counts: SeedLoader.Counts(),
+      durationMs: 0,
+      alreadyRecorded: true
     )
   }
 }
