@@ -6,8 +6,8 @@ internal import StrataSQLite
 internal import SQLite3
 #endif
 
-// The bulk-load path of the seeder: binds without building an `SQLValue` per field, and
-// returns SQLite's result codes so the caller decides when to build an error.
+// The bulk-load binders: bind straight from a caller's buffer without building an `SQLValue`
+// per field. A failure throws `SQLiteError` with no SQL (the statement is known to the caller).
 
 /// SQLITE_STATIC: SQLite reads the caller's bytes when the statement runs and does not copy
 /// them. https://www.sqlite.org/c3ref/bind_blob.html
@@ -22,60 +22,52 @@ extension Statement {
   /// valid and unmoved until the statement has stepped (or is rebound). A length beyond
   /// Int32 is SQLITE_TOOBIG, never a trap.
   @inline(__always)
-  func bindTextNoCopy(_ start: UnsafeRawPointer, count: Int, at index: Int32) -> Int32 {
-    guard let length = Int32(exactly: count) else { return SQLITE_TOOBIG }
-    return sqlite3_bind_text(
-      handle,
-      index,
-      start.assumingMemoryBound(to: CChar.self),
-      length,
-      staticDestructor
+  func bindTextNoCopy(_ start: UnsafeRawPointer, count: Int, at index: Int32) throws {
+    guard let length = Int32(exactly: count) else { throw bindFailure(SQLITE_TOOBIG) }
+    try checkBind(
+      sqlite3_bind_text(
+        handle,
+        index,
+        start.assumingMemoryBound(to: CChar.self),
+        length,
+        staticDestructor
+      )
     )
   }
 
   /// Binds bytes as a BLOB, copied by SQLite (an empty one is a zero-length BLOB, not NULL).
   @inline(__always)
-  func bindBlobCopy(_ bytes: UnsafeRawBufferPointer, at index: Int32) -> Int32 {
+  func bindBlobCopy(_ bytes: UnsafeRawBufferPointer, at index: Int32) throws {
     guard let base = bytes.baseAddress, !bytes.isEmpty else {
-      return sqlite3_bind_zeroblob(handle, index, 0)
+      return try checkBind(sqlite3_bind_zeroblob(handle, index, 0))
     }
-    guard let length = Int32(exactly: bytes.count) else { return SQLITE_TOOBIG }
-    return sqlite3_bind_blob(handle, index, base, length, transientDestructor)
+    guard let length = Int32(exactly: bytes.count) else { throw bindFailure(SQLITE_TOOBIG) }
+    try checkBind(sqlite3_bind_blob(handle, index, base, length, transientDestructor))
   }
 
   @inline(__always)
-  func bindInt64(_ value: Int64, at index: Int32) -> Int32 {
-    sqlite3_bind_int64(handle, index, value)
+  func bindInt64(_ value: Int64, at index: Int32) throws {
+    try checkBind(sqlite3_bind_int64(handle, index, value))
   }
 
   @inline(__always)
-  func bindDouble(_ value: Double, at index: Int32) -> Int32 {
-    sqlite3_bind_double(handle, index, value)
+  func bindDouble(_ value: Double, at index: Int32) throws {
+    try checkBind(sqlite3_bind_double(handle, index, value))
   }
 
   @inline(__always)
-  func bindNull(at index: Int32) -> Int32 {
-    sqlite3_bind_null(handle, index)
+  func bindNull(at index: Int32) throws {
+    try checkBind(sqlite3_bind_null(handle, index))
   }
 
-  /// Runs a statement to its end: SQLITE_DONE on success, else the error code. Does not reset,
-  /// so the connection's error message still describes the failure; call `reset()` after.
   @inline(__always)
-  func stepToEnd() -> Int32 {
-    var rc = sqlite3_step(handle)
-    while rc == SQLITE_ROW { rc = sqlite3_step(handle) }
-    return rc
+  private func checkBind(_ rc: Int32) throws {
+    if rc != SQLITE_OK { throw bindFailure(rc) }
   }
 
-  /// The error SQLite reports for the last failure on this statement's connection.
-  func lastError() -> SQLiteError {
-    connection.error(sql: sql)
+  private func bindFailure(_ rc: Int32) -> SQLiteError {
+    connection.error(code: rc, sql: nil)
   }
-
-  /// The result code meaning a statement finished.
-  static var doneCode: Int32 { SQLITE_DONE }
-  /// The result code meaning a call succeeded.
-  static var okCode: Int32 { SQLITE_OK }
 }
 
 extension Connection {

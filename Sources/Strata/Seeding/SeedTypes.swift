@@ -1,19 +1,5 @@
 import Foundation
 
-/// How a seed file's rows meet the rows already in its table.
-public enum SeedMode: String, Sendable, Codable, CaseIterable {
-  /// Insert the rows whose key is absent; never touch existing rows (the default).
-  case missing
-  /// Insert absent rows; update the CSV's columns of existing rows (`ON CONFLICT … DO UPDATE`),
-  /// leaving the other columns alone.
-  case upsert
-  /// Empty the table, then insert every row. Refused when another table's foreign key would
-  /// cascade (or set NULL) on the delete, unless forced.
-  case replace
-  /// Plain inserts, no key needed: a row that collides with a UNIQUE constraint fails the run.
-  case append
-}
-
 /// One CSV file to load, and the table it loads into.
 public struct SeedFile: Hashable, Sendable {
   /// The file.

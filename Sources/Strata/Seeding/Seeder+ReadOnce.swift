@@ -35,26 +35,4 @@ extension Seeder {
     try connection.execute("ROLLBACK TO strata_seed_stream")
     try connection.execute("RELEASE strata_seed_stream")
   }
-
-  /// The report of a file skipped because the ledger has its checksum.
-  static func alreadyRecorded(
-    _ file: SeedFile,
-    table: String,
-    mode: SeedMode,
-    _ loader: SeedLoader
-  ) -> SeedTableReport {
-    SeedTableReport(
-      file: file.displayPath,
-      table: table,
-      mode: mode,
-      checksum: (try? loader.checksum()) ?? "",
-      rowsRead: 0,
-      inserted: 0,
-      updated: 0,
-      unchanged: 0,
-      deleted: 0,
-      alreadyRecorded: true,
-      durationMs: 0
-    )
-  }
 }

@@ -61,63 +61,6 @@ public struct Seeder {
     return try reader.checksum() ?? ""
   }
 
-  // MARK: - Ledger
-
-  /// Every row of the `strata_seeds` ledger, oldest first; empty when there is none.
-  ///
-  /// - Throws: `SQLiteError` when the ledger cannot be read.
-  public func ledger() throws -> [SeedLedgerEntry] {
-    guard try Self.ledgerExists(connection) else { return [] }
-    return try connection.rows(
-      "SELECT file, checksum, table_name, mode, rows_inserted, rows_updated, applied_at "
-        + "FROM strata_seeds ORDER BY rowid"
-    ).map { row in
-      SeedLedgerEntry(
-        file: row[0].textValue ?? "",
-        checksum: row[1].textValue ?? "",
-        table: row[2].textValue ?? "",
-        mode: row[3].textValue ?? "",
-        rowsInserted: Int(row[4].integerValue ?? 0),
-        rowsUpdated: Int(row[5].integerValue ?? 0),
-        appliedAt: row[6].textValue ?? ""
-      )
-    }
-  }
-
-  /// Whether a file with this checksum has been loaded into `table` before.
-  ///
-  /// - Throws: `SQLiteError` when the ledger cannot be read.
-  public func isRecorded(checksum: String, table: String) throws -> Bool {
-    guard try Self.ledgerExists(connection) else { return false }
-    return try connection.scalar(
-      "SELECT 1 FROM strata_seeds WHERE checksum = ? AND table_name = ? COLLATE NOCASE LIMIT 1",
-      [.text(checksum), .text(table)]
-    ) != nil
-  }
-
-  static func ledgerExists(_ connection: Connection) throws -> Bool {
-    try connection.scalar(
-      "SELECT 1 FROM main.sqlite_master WHERE type = 'table' AND name = 'strata_seeds'"
-    ) != nil
-  }
-
-  private func createLedger() throws {
-    try connection.execute(
-      """
-      CREATE TABLE IF NOT EXISTS strata_seeds (
-        file          TEXT NOT NULL,
-        checksum      TEXT NOT NULL,
-        table_name    TEXT NOT NULL,
-        mode          TEXT NOT NULL,
-        rows_inserted INTEGER NOT NULL,
-        rows_updated  INTEGER NOT NULL,
-        applied_at    TEXT NOT NULL
-      );
-      CREATE INDEX IF NOT EXISTS strata_seeds_checksum ON strata_seeds (checksum, table_name);
-      """
-    )
-  }
-
   // MARK: - Seeding
 
   /// Seeds every CSV file in `directory` (see `files(in:displayPath:)`).
@@ -184,44 +127,8 @@ public struct Seeder {
     }
   }
 
-  /// Rolls back; a failure here never hides the error that caused it.
-  private func rollBack(_ ownTransaction: Bool) {
-    if ownTransaction {
-      if !connection.isAutocommit { try? connection.execute("ROLLBACK") }
-    } else {
-      try? connection.execute("ROLLBACK TO strata_seed")
-      try? connection.execute("RELEASE strata_seed")
-    }
-  }
-
-  /// Defers foreign keys for the run, so cycles load; returns how to put the setting back.
-  /// COMMIT and ROLLBACK turn it off, but releasing or rolling back to a savepoint does not,
-  /// so inside a caller's transaction it would otherwise stay on after the run. A caller that
-  /// already deferred them is left alone: turning the pragma off also forgets the violations
-  /// it deferred.
-  private func deferForeignKeys() throws -> () -> Void {
-    guard try connection.scalar("PRAGMA defer_foreign_keys")?.integerValue != 1 else {
-      return {}
-    }
-    try connection.execute("PRAGMA defer_foreign_keys = ON")
-    let connection = self.connection
-    return { try? connection.execute("PRAGMA defer_foreign_keys = OFF") }
-  }
-
-  /// A large page cache for the load (SQLite's default is 2 MiB); returns how to restore it.
-  private func enlargeCache(kibibytes: Int) throws -> () -> Void {
-    guard let current = try connection.scalar("PRAGMA cache_size")?.integerValue else {
-      return {}
-    }
-    let pageSize = try connection.scalar("PRAGMA page_size")?.integerValue ?? 4096
-    let currentKiB = current < 0 ? -current : current * pageSize / 1024
-    guard Int64(kibibytes) > currentKiB else { return {} }
-    try connection.execute("PRAGMA cache_size = -\(kibibytes)")
-    let connection = self.connection
-    return { try? connection.execute("PRAGMA cache_size = \(current)") }
-  }
-
-  private struct Planned {
+  /// A file to load, with its table.
+  struct Planned {
     let file: SeedFile
     let table: Table
   }
@@ -232,6 +139,47 @@ public struct Seeder {
     progress: ((SeedProgress) -> Void)?
   ) throws -> [SeedTableReport] {
     // 1. Every file's table, and which files are already recorded.
+    var (planned, skipped) = try plan(files, options: options)
+    // 2. Every header, before any row is written.
+    var streams = try checkHeaders(planned, options: options)
+    let order = Self.parentsFirst(planned.map { ($0.file, $0.table) })
+    let ordered = order.map { planned[$0] }
+    // 3. Foreign-key violations already in the database are not this run's to report.
+    let checked = try tablesToCheck(ordered.map(\.table), mode: options.mode)
+    let before = try foreignKeyViolations(checked)
+    try createLedger()
+
+    var loaded: [(file: SeedFile, report: SeedTableReport)] = []
+    var loadedItems: [Planned] = []
+    for (offset, item) in ordered.enumerated() {
+      let stream = streams.removeValue(forKey: order[offset])
+      let number = (offset + 1, ordered.count)
+      switch try load(item, stream: stream, number: number, options: options, progress) {
+      case .loaded(let report):
+        loadedItems.append(item)
+        loaded.append((item.file, report))
+      case .alreadyRecorded(let report):
+        skipped.append(report)
+      }
+    }
+    // 4. Orphans made by this run fail it, traced back to their file and line.
+    try checkForeignKeys(
+      checked,
+      before: before,
+      loaded: loadedItems,
+      maximumFieldBytes: options.maximumFieldBytes
+    )
+    // 5. The ledger, in the same transaction.
+    try record(loaded)
+    return skipped + loaded.map(\.report)
+  }
+
+  /// Each file's table, in the given order, and the reports of the files skipped because the
+  /// ledger has them (`onlyUnrecorded`).
+  private func plan(
+    _ files: [SeedFile],
+    options: SeedOptions
+  ) throws -> (planned: [Planned], skipped: [SeedTableReport]) {
     var skipped: [SeedTableReport] = []
     var planned: [Planned] = []
     for file in files {
@@ -249,19 +197,7 @@ public struct Seeder {
         }
         if try isRecorded(checksum: checksum, table: table.name) {
           skipped.append(
-            SeedTableReport(
-              file: file.displayPath,
-              table: table.name,
-              mode: options.mode,
-              checksum: checksum,
-              rowsRead: 0,
-              inserted: 0,
-              updated: 0,
-              unchanged: 0,
-              deleted: 0,
-              alreadyRecorded: true,
-              durationMs: 0
-            )
+            .alreadyRecorded(file, table: table.name, mode: options.mode, checksum: checksum)
           )
           continue
         }
@@ -278,8 +214,16 @@ public struct Seeder {
       }
       planned.append(Planned(file: file, table: table))
     }
-    // 2. Every header, before any row is written. A stream (standard input, a pipe, a FIFO)
-    // is read once: its loader, header read, is kept for step 3.
+    return (planned, skipped)
+  }
+
+  /// Reads every header (and, for a mode that empties tables, refuses a delete that would
+  /// cascade). A stream (standard input, a pipe, a FIFO) is read once: its loader, header
+  /// read, is returned by its index in `planned`, to load from.
+  private func checkHeaders(
+    _ planned: [Planned],
+    options: SeedOptions
+  ) throws -> [Int: SeedLoader] {
     var streams: [Int: SeedLoader] = [:]
     for (index, item) in planned.enumerated() {
       let stream = item.file.isReadOnce
@@ -294,7 +238,7 @@ public struct Seeder {
         maximumFieldBytes: options.maximumFieldBytes
       )
       if stream { streams[index] = loader }
-      if options.mode == .replace, !options.force {
+      if options.mode.rules.deletesFirst, !options.force {
         let children = try Self.referencingTables(
           of: item.table.name,
           changedByDelete: true,
@@ -309,276 +253,85 @@ public struct Seeder {
         }
       }
     }
-    let order = Self.parentsFirst(planned.map { ($0.file, $0.table) })
-    let ordered = order.map { planned[$0] }
-    // 3. Foreign-key violations already in the database are not this run's to report.
-    let checked = try tablesToCheck(ordered.map(\.table), mode: options.mode)
-    let before = try foreignKeyViolations(checked)
-    try createLedger()
+    return streams
+  }
 
-    var reports: [SeedTableReport] = []
+  private enum Outcome {
+    case loaded(SeedTableReport)
+    case alreadyRecorded(SeedTableReport)
+  }
+
+  /// Loads one file (from `stream`, when it is one whose header is read), reporting progress.
+  private func load(
+    _ item: Planned,
+    stream: SeedLoader?,
+    number: (file: Int, of: Int),
+    options: SeedOptions,
+    _ progress: ((SeedProgress) -> Void)?
+  ) throws -> Outcome {
     let clock = ContinuousClock()
-    var loadedItems: [Planned] = []
-    for (offset, item) in ordered.enumerated() {
-      let start = clock.now
-      let kept = streams.removeValue(forKey: order[offset])
-      let loader =
-        try kept
-        ?? SeedLoader(
-          file: item.file,
-          table: item.table,
-          mode: options.mode,
-          connection: connection,
-          computeChecksum: true,
-          rowsPerStatement: options.rowsPerStatement,
-          maximumFieldBytes: options.maximumFieldBytes
-        )
-      let total = loader.totalBytes
-      func report(rows: Int, bytes: Int64, finished: Bool) {
-        progress?(
-          SeedProgress(
-            file: item.file.displayPath,
-            table: item.table.name,
-            fileNumber: offset + 1,
-            fileCount: ordered.count,
-            bytesRead: bytes,
-            totalBytes: total,
-            rowsRead: rows,
-            isFinished: finished
-          )
-        )
-      }
-      report(rows: 0, bytes: 0, finished: false)
-      func load() throws -> SeedLoader.Counts {
-        // A trigger on the seeded table must not change strata's own tables either.
-        try connection.withFence(.strataTables) {
-          try loader.load { rows, bytes in report(rows: rows, bytes: bytes, finished: false) }
-        }
-      }
-      let counts: SeedLoader.Counts
-      if kept != nil, options.onlyUnrecorded {
-        // Its checksum is known only once it is read (see `loadUnlessRecorded`).
-        guard let loaded = try loadUnlessRecorded(loader, table: item.table.name, load: load)
-        else {
-          skipped.append(
-            Self.alreadyRecorded(item.file, table: item.table.name, mode: options.mode, loader)
-          )
-          continue
-        }
-        counts = loaded
-      } else {
-        counts = try load()
-      }
-      report(rows: counts.rowsRead, bytes: total ?? loader.bytesRead, finished: true)
-      loadedItems.append(item)
-      reports.append(
-        SeedTableReport(
+    let start = clock.now
+    let loader =
+      try stream
+      ?? SeedLoader(
+        file: item.file,
+        table: item.table,
+        mode: options.mode,
+        connection: connection,
+        computeChecksum: true,
+        rowsPerStatement: options.rowsPerStatement,
+        maximumFieldBytes: options.maximumFieldBytes
+      )
+    let total = loader.totalBytes
+    func report(rows: Int, bytes: Int64, finished: Bool) {
+      progress?(
+        SeedProgress(
           file: item.file.displayPath,
           table: item.table.name,
-          mode: options.mode,
-          checksum: try loader.checksum(),
-          rowsRead: counts.rowsRead,
-          inserted: counts.inserted,
-          updated: counts.updated,
-          unchanged: options.mode == .replace
-            ? 0 : counts.rowsRead - counts.inserted - counts.updated,
-          deleted: counts.deleted,
-          alreadyRecorded: false,
-          durationMs: milliseconds(clock.now - start)
+          fileNumber: number.file,
+          fileCount: number.of,
+          bytesRead: bytes,
+          totalBytes: total,
+          rowsRead: rows,
+          isFinished: finished
         )
       )
     }
-    // 4. Orphans made by this run fail it, traced back to their file and line.
-    try checkForeignKeys(
-      checked,
-      before: before,
-      loaded: loadedItems,
-      maximumFieldBytes: options.maximumFieldBytes
-    )
-    // 5. The ledger, in the same transaction.
-    let appliedAt = utcTimestamp(Date())
-    let insert = try connection.prepare(
-      "INSERT INTO strata_seeds (file, checksum, table_name, mode, rows_inserted, rows_updated, "
-        + "applied_at) VALUES (?, ?, ?, ?, ?, ?, ?)"
-    )
-    for (item, report) in zip(loadedItems, reports) {
-      try insert.bind([
-        .text(item.file.ledgerName), .text(report.checksum), .text(report.table),
-        .text(report.mode.rawValue), .integer(Int64(report.inserted)),
-        .integer(Int64(report.updated)), .text(appliedAt),
-      ])
-      while try insert.step() {}
-      insert.reset()
-    }
-    return skipped + reports
-  }
-
-  // MARK: - Order
-
-  /// Indexes of `items` with each table after the tables it references (Kahn's algorithm,
-  /// keeping the given order among equals). Tables in a cycle keep their given order; deferred
-  /// foreign keys let them load.
-  static func parentsFirst(_ items: [(file: SeedFile, table: Table)]) -> [Int] {
-    let names = items.map { folded($0.table.name) }
-    let parents = items.enumerated().map { offset, item in
-      Set(item.table.foreignKeys.map { folded($0.parent) }).subtracting([names[offset]])
-    }
-    var placed = Array(repeating: false, count: items.count)
-    var order: [Int] = []
-    /// Whether `start` reaches itself through files not yet placed.
-    func inCycle(_ start: Int) -> Bool {
-      var stack = [start]
-      var seen = Set<Int>()
-      while let current = stack.popLast() {
-        for other in items.indices
-        where !placed[other] && parents[current].contains(names[other]) && other != current {
-          if other == start { return true }
-          if seen.insert(other).inserted { stack.append(other) }
-        }
-      }
-      return false
-    }
-    while order.count < items.count {
-      let ready = items.indices.first { index in
-        !placed[index]
-          && items.indices.allSatisfy { other in
-            placed[other] || other == index || !parents[index].contains(names[other])
-          }
-      }
-      // Stuck: break a cycle at its first file (a file merely waiting on a cycle waits on).
-      let next =
-        ready ?? items.indices.first { !placed[$0] && inCycle($0) }
-        ?? items.indices.first { !placed[$0] } ?? 0
-      placed[next] = true
-      order.append(next)
-    }
-    return order
-  }
-
-  // MARK: - Foreign keys
-
-  /// The seeded tables with foreign keys, plus (for `replace` and `upsert`, which can delete
-  /// or change parent rows) every table that references them, directly or through a chain of
-  /// cascades: a cascade into a child can orphan a grandchild.
-  private func tablesToCheck(_ tables: [Table], mode: SeedMode) throws -> [String] {
-    var names: [String] = []
-    @discardableResult
-    func add(_ name: String) -> Bool {
-      guard !names.contains(where: { Self.folded($0) == Self.folded(name) }) else { return false }
-      names.append(name)
-      return true
-    }
-    var parents: [String] = []
-    for table in tables {
-      if !table.foreignKeys.isEmpty { add(table.name) }
-      if mode == .replace || mode == .upsert { parents.append(table.name) }
-    }
-    var visited = Set(parents.map(Self.folded))
-    while let parent = parents.popLast() {
-      for child in try Self.referencingTables(of: parent, connection) {
-        add(child)
-        if visited.insert(Self.folded(child)).inserted { parents.append(child) }
+    report(rows: 0, bytes: 0, finished: false)
+    func load() throws -> SeedLoader.Counts {
+      // A trigger on the seeded table must not change strata's own tables either.
+      try connection.withFence(.strataTables) {
+        try loader.load { rows, bytes in report(rows: rows, bytes: bytes, finished: false) }
       }
     }
-    return names
-  }
-
-  private struct Violation: Hashable {
-    let table: String
-    let rowid: Int64?
-    let parent: String
-    let foreignKey: Int
-  }
-
-  private func foreignKeyViolations(_ tables: [String]) throws -> [Violation: Int] {
-    var found: [Violation: Int] = [:]
-    for table in tables {
-      for row in try connection.rows("PRAGMA main.foreign_key_check(\(quoteIdentifier(table)))") {
-        let violation = Violation(
-          table: row[0].textValue ?? table,
-          rowid: row[1].integerValue,
-          parent: row[2].textValue ?? "",
-          foreignKey: Int(row[3].integerValue ?? 0)
-        )
-        found[violation, default: 0] += 1
-      }
-    }
-    return found
-  }
-
-  private func checkForeignKeys(
-    _ tables: [String],
-    before: [Violation: Int],
-    loaded: [Planned],
-    maximumFieldBytes: Int
-  ) throws {
-    guard !tables.isEmpty else { return }
-    var remaining = before
-    var fresh: [Violation] = []
-    for (violation, count) in try foreignKeyViolations(tables) {
-      let old = remaining[violation] ?? 0
-      if count > old { fresh += Array(repeating: violation, count: count - old) }
-      remaining[violation] = max(0, old - count)
-    }
-    guard !fresh.isEmpty else { return }
-    // Report the first table (in load order) and foreign key with a new orphan.
-    let loadOrder = loaded.map { Self.folded($0.table.name) }
-    let first = fresh.min { a, b in
-      let rankA = loadOrder.firstIndex(of: Self.folded(a.table)) ?? Int.max
-      let rankB = loadOrder.firstIndex(of: Self.folded(b.table)) ?? Int.max
-      return (rankA, a.foreignKey, a.rowid ?? 0) < (rankB, b.foreignKey, b.rowid ?? 0)
-    }
-    guard let first else { return }
-    let count = fresh.filter { $0.table == first.table && $0.foreignKey == first.foreignKey }.count
-    let child = try Self.readTable(named: first.table, file: "", connection)
-    let foreignKey = child.foreignKeys.first { $0.id == first.foreignKey }
-    let columns = foreignKey?.from ?? []
-    var parentColumns = foreignKey?.to.compactMap { $0 } ?? []
-    if let foreignKey, parentColumns.count != columns.count {
-      let parent = try Self.readTable(named: foreignKey.parent, file: "", connection)
-      parentColumns = parent.columns.filter { $0.primaryKeyPosition > 0 }
-        .sorted { $0.primaryKeyPosition < $1.primaryKeyPosition }.map(\.name)
-    }
-    for item in loaded where Self.folded(item.table.name) == Self.folded(first.table) {
-      // A stream cannot be read again to find the line: name the file alone.
-      if item.file.isReadOnce {
-        throw SeedError.foreignKeyViolation(
-          file: item.file.displayPath,
-          line: nil,
-          table: child.name,
-          columns: columns,
-          parent: first.parent,
-          count: count
+    let counts: SeedLoader.Counts
+    if stream != nil, options.onlyUnrecorded {
+      // Its checksum is known only once it is read (see `loadUnlessRecorded`).
+      guard let loaded = try loadUnlessRecorded(loader, table: item.table.name, load: load)
+      else {
+        return .alreadyRecorded(
+          .alreadyRecorded(
+            item.file,
+            table: item.table.name,
+            mode: options.mode,
+            checksum: (try? loader.checksum()) ?? ""
+          )
         )
       }
-      if let line = try SeedLoader.firstOrphanLine(
-        file: item.file,
-        table: item.table,
-        columns: columns,
-        parent: first.parent,
-        parentColumns: parentColumns,
-        connection: connection,
-        maximumFieldBytes: maximumFieldBytes
-      ) {
-        throw SeedError.foreignKeyViolation(
-          file: item.file.displayPath,
-          line: line,
-          table: child.name,
-          columns: columns,
-          parent: first.parent,
-          count: count
-        )
-      }
+      counts = loaded
+    } else {
+      counts = try load()
     }
-    // The orphan is not a row of a file: a replaced or updated parent left it behind.
-    let culprit = loaded.first { Self.folded($0.table.name) == Self.folded(first.parent) }
-    throw SeedError.foreignKeyViolation(
-      file: culprit?.file.displayPath,
-      line: nil,
-      table: child.name,
-      columns: columns,
-      parent: first.parent,
-      count: count
+    report(rows: counts.rowsRead, bytes: total ?? loader.bytesRead, finished: true)
+    return .loaded(
+      SeedTableReport(
+        item.file,
+        table: item.table.name,
+        mode: options.mode,
+        checksum: try loader.checksum(),
+        counts: counts,
+        durationMs: milliseconds(clock.now - start)
+      )
     )
   }
 }

@@ -1,5 +1,5 @@
 import Foundation
-import Strata
+@_spi(StrataCLI) import Strata
 import StrataArguments
 
 /// Renders what `seed` did: a table per file, or JSON.
@@ -68,7 +68,7 @@ enum SeedReportOutput {
     var header = ["TABLE", "FILE", "READ"]
     header +=
       dry ? ["WOULD INSERT", "WOULD UPDATE", "WOULD SKIP"] : ["INSERTED", "UPDATED", "UNCHANGED"]
-    let showDeleted = mode == .replace
+    let showDeleted = mode.deletesExistingRows
     if showDeleted { header.append(dry ? "WOULD DELETE" : "DELETED") }
     header.append("TIME")
     let rows = report.tables.map { table -> [String] in

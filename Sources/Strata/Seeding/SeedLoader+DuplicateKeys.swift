@@ -1,0 +1,84 @@
+import Foundation
+
+// A key that repeats inside one CSV: `ON CONFLICT DO NOTHING` would otherwise skip the second
+// row silently. Each file's keys go into a temporary table as they are read; a repeat fails
+// the run naming both lines.
+extension SeedLoader {
+  /// Creates the temporary table of this file's keys.
+  func createKeyTable(_ key: Seeder.Key) throws {
+    let name = "strata_seed_keys_\(UInt32.random(in: 0...UInt32.max))"
+    try connection.execute(SeedSQL.createKeyTable(name, key: key, of: table))
+    keyTable = name
+  }
+
+  /// Drops the temporary table, whichever way the load ends.
+  func dropKeyTable() {
+    guard let keyTable else { return }
+    keyInserts.removeAll()
+    try? connection.execute("DROP TABLE IF EXISTS temp.\(quoteIdentifier(keyTable))")
+    self.keyTable = nil
+  }
+
+  private func keyInsert(rows: Int) throws -> BulkInsert {
+    if let insert = keyInserts[rows] { return insert }
+    if keyInserts.count > 8 { keyInserts.removeAll() }
+    let insert = try BulkInsert(
+      connection,
+      sql: SeedSQL.insertKeys(into: keyTable ?? "", width: keyFields.count, rows: rows)
+    )
+    keyInserts[rows] = insert
+    return insert
+  }
+
+  private func bindKey(_ row: Int, to statement: Statement, firstIndex: Int32) throws {
+    let record = reader.held[row]
+    var index = firstIndex
+    for field in keyFields {
+      let span = reader.spans[record.firstField + field]
+      if span.count == 0 && !span.isQuoted {
+        throw SeedError.emptyKey(
+          file: file.displayPath,
+          line: span.line,
+          column: span.column,
+          name: table.columns[fieldColumns[field]].name,
+          mode: mode
+        )
+      }
+      try bind(field, ofRow: row, to: statement, at: index)
+      index += 1
+    }
+    try statement.bindInt64(Int64(record.line), at: index)
+  }
+
+  /// Records the keys of `count` held rows; throws `SeedError.duplicateKey` on a repeat.
+  func insertKeys(_ count: Int) throws {
+    let insert = try keyInsert(rows: count)
+    let width = Int32(keyFields.count + 1)
+    for row in 0..<count {
+      try bindKey(row, to: insert.statement, firstIndex: Int32(row) * width + 1)
+    }
+    do {
+      try insert.run()
+    } catch let error as SQLiteError {
+      // OR FAIL: the keys before the repeated one went in; `changes()` counts them.
+      let row = insert.rowsBeforeFailure
+      guard error.isConstraint, row < count else { throw error }
+      throw SeedError.duplicateKey(
+        file: file.displayPath,
+        line: reader.held[row].line,
+        firstLine: try firstLine(ofKeyIn: row),
+        columns: key?.columns ?? []
+      )
+    }
+  }
+
+  private func firstLine(ofKeyIn row: Int) throws -> Int {
+    let lookup = try connection.prepare(
+      SeedSQL.firstLineOfKey(in: keyTable ?? "", width: keyFields.count)
+    )
+    for (offset, field) in keyFields.enumerated() {
+      try bind(field, ofRow: row, to: lookup, at: Int32(offset + 1))
+    }
+    return try lookup.step() ? Int(lookup.int64(at: 0)) : 0
+  }
+}

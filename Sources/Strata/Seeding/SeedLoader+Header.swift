@@ -1,0 +1,95 @@
+import Foundation
+
+// Mapping the CSV's header onto the table's columns, and choosing the key a mode finds
+// existing rows by.
+extension SeedLoader {
+  /// Reads the header: every name must be a column of the table, once, and not generated;
+  /// every required column must be there; a mode with a `keyConflict` needs a key.
+  func readHeader() throws {
+    guard try reader.readRecord() else {
+      throw SeedError.emptyFile(file: file.displayPath)
+    }
+    let header = reader.held[0]
+    var seen: [Int: Int] = [:]
+    for position in 0..<header.fieldCount {
+      let span = reader.spans[header.firstField + position]
+      let name = String(
+        decoding: UnsafeBufferPointer(start: reader.fieldPointer(span), count: span.count),
+        as: UTF8.self
+      )
+      guard !name.isEmpty else {
+        throw SeedError.emptyHeaderName(
+          file: file.displayPath,
+          line: span.line,
+          column: span.column,
+          position: position + 1
+        )
+      }
+      guard let index = table.columnIndex(named: name) else {
+        throw SeedError.unknownColumn(
+          file: file.displayPath,
+          line: span.line,
+          column: span.column,
+          name: name,
+          table: table.name,
+          columns: table.columns.filter { !$0.isGenerated }.map(\.name)
+        )
+      }
+      if table.columns[index].isGenerated {
+        throw SeedError.generatedColumn(
+          file: file.displayPath,
+          line: span.line,
+          column: span.column,
+          name: table.columns[index].name,
+          table: table.name
+        )
+      }
+      if let first = seen[index] {
+        throw SeedError.duplicateColumn(
+          file: file.displayPath,
+          line: span.line,
+          column: span.column,
+          name: name,
+          firstPosition: first + 1
+        )
+      }
+      seen[index] = position
+      fieldColumns.append(index)
+      conversions.append(table.columns[index].conversion)
+    }
+    reader.releaseRecords()
+    reader.limitFields(toHeaderWidth: fieldColumns.count)
+    let missing = table.columns.indices.filter {
+      table.columns[$0].isRequired && seen[$0] == nil
+    }
+    if !missing.isEmpty {
+      throw SeedError.missingRequiredColumns(
+        file: file.displayPath,
+        table: table.name,
+        columns: missing.map { table.columns[$0].name }
+      )
+    }
+    if rules.keyConflict != nil { try chooseKey(fieldOfColumn: seen) }
+  }
+
+  /// The first of the table's keys whose columns are all in the header.
+  private func chooseKey(fieldOfColumn seen: [Int: Int]) throws {
+    let fieldOf = Dictionary(
+      uniqueKeysWithValues: seen.map { (table.columns[$0.key].name, $0.value) }
+    )
+    guard
+      let chosen = table.keys.first(where: { key in
+        key.columns.allSatisfy { fieldOf[$0] != nil }
+      })
+    else {
+      throw SeedError.noKey(
+        file: file.displayPath,
+        table: table.name,
+        mode: mode,
+        uniqueKeys: table.keys.map(\.columns)
+      )
+    }
+    key = chosen
+    keyFields = chosen.columns.compactMap { fieldOf[$0] }
+  }
+}
