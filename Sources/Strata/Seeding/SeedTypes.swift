@@ -10,6 +10,8 @@ public struct SeedFile: Hashable, Sendable {
   public var displayPath: String
   /// Read the process's standard input instead of `url` (see `standardInput(table:)`).
   public private(set) var isStandardInput = false
+  /// How the file writes its data (null tokens, delimiter, encoding, header names).
+  public var format = SeedFileFormat()
 
   /// A file to load into `table` (default: the file's stem), shown as `displayPath` (default:
   /// its path) in messages.
