@@ -94,43 +94,38 @@ final class HistoryWriter {
 
   func isApplied(_ version: Int64) throws -> Bool {
     guard tableExists else { return false }
-    let statement =
-      try lookup
-      ?? connection.prepare(
-        "SELECT 1 FROM strata_migrations WHERE version = ?"
-      )
-    lookup = statement
-    // Reset after reading, so no read stays open (it would hold a lock).
-    defer { statement.reset() }
-    try statement.bind(.integer(version), at: 1)
-    return try statement.step()
+    return try run(
+      &lookup,
+      "SELECT 1 FROM strata_migrations WHERE version = ?",
+      [.integer(version)]
+    )
   }
 
   func record(_ migration: Migration, appliedAt: Date, durationMs: Int64) throws {
-    let statement =
-      try insert
-      ?? connection.prepare(
-        "INSERT INTO strata_migrations (version, name, checksum, applied_at, duration_ms) "
-          + "VALUES (?, ?, ?, ?, ?)"
-      )
-    insert = statement
-    defer { statement.reset() }
-    try statement.bind([
-      .integer(migration.version), .text(migration.name), .text(migration.checksum),
-      .text(utcTimestamp(appliedAt)), .integer(durationMs),
-    ])
-    try statement.step()
+    try run(
+      &insert,
+      "INSERT INTO strata_migrations (version, name, checksum, applied_at, duration_ms) "
+        + "VALUES (?, ?, ?, ?, ?)",
+      [
+        .integer(migration.version), .text(migration.name), .text(migration.checksum),
+        .text(utcTimestamp(appliedAt)), .integer(durationMs),
+      ]
+    )
   }
 
   func remove(_ version: Int64) throws {
-    let statement =
-      try delete
-      ?? connection.prepare(
-        "DELETE FROM strata_migrations WHERE version = ?"
-      )
-    delete = statement
+    try run(&delete, "DELETE FROM strata_migrations WHERE version = ?", [.integer(version)])
+  }
+
+  /// Runs `sql` with `values` through the statement cached in `cache` (prepared on first use)
+  /// and says whether it returned a row. The statement is reset after it ran, so no read stays
+  /// open (it would hold a lock).
+  @discardableResult
+  private func run(_ cache: inout Statement?, _ sql: String, _ values: [SQLValue]) throws -> Bool {
+    let statement = try cache ?? connection.prepare(sql)
+    cache = statement
     defer { statement.reset() }
-    try statement.bind(.integer(version), at: 1)
-    try statement.step()
+    try statement.bind(values)
+    return try statement.step()
   }
 }
