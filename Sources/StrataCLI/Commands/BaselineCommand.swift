@@ -17,14 +17,7 @@ enum BaselineCommand: Command {
     help: "Adopt this tool's history instead (auto: the one the database has).",
     default: nil,
     choices: fromChoices
-  ) { text in
-    guard fromChoices.contains(text) else {
-      throw UsageError(
-        message: "--from takes one of \(fromChoices.joined(separator: ", ")); got '\(text)'"
-      )
-    }
-    return text
-  }
+  ) { $0 }  // The parser refuses any value outside `choices`.
   static let fromChoices = ["auto"] + ForeignTool.allCases.map(\.rawValue)
 
   static let spec = CommandSpec(
