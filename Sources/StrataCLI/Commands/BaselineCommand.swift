@@ -37,10 +37,8 @@ enum BaselineCommand: Command {
     if arguments[Self.version] != nil, arguments[Self.from] != nil {
       throw UsageError(message: "--version and --from cannot be combined", help: usage)
     }
-    if let from = arguments[Self.from] {
-      return try adopt(from == "auto" ? nil : ForeignTool(rawValue: from), arguments, context)
-    }
-    guard let version = arguments[Self.version] else {
+    let from = arguments[Self.from]
+    if from == nil, arguments[Self.version] == nil {
       throw UsageError(message: "missing --version or --from", help: usage)
     }
     let migrations = try CommonOptions.loadMigrations(arguments, context)
@@ -51,8 +49,15 @@ enum BaselineCommand: Command {
       busyTimeout: arguments[CommonOptions.busyTimeout],
       mustExist: true
     )
-    let recorded = try Migrator(migrations).baseline(connection, version: version)
     let database = CommonOptions.shown(location.url, context)
+    guard let version = arguments[Self.version] else {
+      let adoption = try Migrator(migrations).adopt(
+        connection,
+        from: from == "auto" ? nil : from.flatMap(ForeignTool.init(rawValue:))
+      )
+      return try report(adoption, database: database, arguments, context)
+    }
+    let recorded = try Migrator(migrations).baseline(connection, version: version)
     context.finished(
       "\(recorded.count) migration(s) up to version \(version) were recorded as applied in "
         + "\(database)."
@@ -78,22 +83,13 @@ enum BaselineCommand: Command {
     return ExitCode.success
   }
 
-  /// `--from TOOL`: records what the other tool applied.
-  private static func adopt(
-    _ tool: ForeignTool?,
+  /// `--from TOOL`: what was adopted.
+  private static func report(
+    _ adoption: Adoption,
+    database: String,
     _ arguments: ParsedArguments,
     _ context: CommandContext
   ) throws -> Int32 {
-    let migrations = try CommonOptions.loadMigrations(arguments, context)
-    let location = try CommonOptions.databaseURL(arguments, context)
-    let connection = try DatabaseSession.open(
-      location,
-      forWriting: true,
-      busyTimeout: arguments[CommonOptions.busyTimeout],
-      mustExist: true
-    )
-    let adoption = try Migrator(migrations).adopt(connection, from: tool)
-    let database = CommonOptions.shown(location.url, context)
     let history = adoption.history
     let versions = adoption.recorded.map(String.init).joined(separator: ", ")
     context.finished(

@@ -45,7 +45,7 @@ import Testing
         INSERT INTO schema_migrations (version, dirty) VALUES (2, 0);
         """
     ),
-    // pressly/goose database/dialect/dialectquery/sqlite3.go: CreateTable, InsertVersion; goose
+    // pressly/goose internal/dialect/dialectquery/sqlite3.go: CreateTable, InsertVersion; goose
     // inserts version 0 when it creates the table, then a row per up and per down.
     Case(
       tool: .goose,
@@ -63,7 +63,8 @@ import Testing
         INSERT INTO goose_db_version (version_id, is_applied) VALUES (3, 0);
         """
     ),
-    // launchbadge/sqlx sqlx-sqlite/src/migrate.rs: ensure_migrations_table, apply.
+    // launchbadge/sqlx sqlx-sqlite/src/migrate.rs: ensure_migrations_table, apply (which writes
+    // success TRUE; dirty_version reads success = false).
     Case(
       tool: .sqlx,
       history: """
@@ -79,8 +80,9 @@ import Testing
         VALUES (1, 'a', TRUE, x'0102', 10), (2, 'b', TRUE, x'0304', 12);
         """
     ),
-    // diesel-rs/diesel diesel_migrations (setup_migration_table.sql); the version is the folder
-    // name's part before '_' with its dashes removed (version_from_string).
+    // diesel-rs/diesel diesel_migrations/src/migration/setup_migration_table.sql; the version is
+    // the folder name's part before '_' with its dashes removed (migrations_internals
+    // version_from_string).
     Case(
       tool: .diesel,
       history: """
@@ -92,8 +94,8 @@ import Testing
         INSERT INTO __diesel_schema_migrations (version) VALUES ('0001'), ('0002');
         """
     ),
-    // flyway/flyway flyway-database-sqlite .../sqlite/createMetaDataTable.sql; a repeatable
-    // script's row has no version.
+    // flyway/flyway flyway-core/src/main/resources/org/flywaydb/core/internal/database/sqlite/
+    // createMetaDataTable.sql; a repeatable script's row has no version.
     Case(
       tool: .flyway,
       history: """
@@ -119,12 +121,12 @@ import Testing
                (3, NULL, 'views', 'SQL', 'R__views.sql', 789, 'app', 5, 1);
         """
     ),
-    // groue/GRDB.swift GRDB/Migration/DatabaseMigrator.swift: the identifiers it stores are the
-    // names registered with registerMigration.
+    // groue/GRDB.swift GRDB/Migration/DatabaseMigrator.swift (runMigrations): the identifiers it
+    // stores are the names registered with registerMigration.
     Case(
       tool: .grdb,
       history: """
-        CREATE TABLE grdb_migrations (identifier TEXT NOT NULL PRIMARY KEY);
+        CREATE TABLE IF NOT EXISTS grdb_migrations (identifier TEXT NOT NULL PRIMARY KEY);
         INSERT INTO grdb_migrations (identifier) VALUES ('0001_a'), ('2');
         """
     ),
