@@ -28,10 +28,25 @@ extension Migrator {
   ///   `SQLiteError` when a table cannot be read or the history cannot be written.
   @discardableResult
   public func adopt(_ connection: Connection, from tool: ForeignTool?) throws -> Adoption {
-    let applied = try History.read(connection)
-    guard applied.isEmpty else {
-      throw MigrationError.baselineOnManagedDatabase(appliedCount: applied.count)
+    var adoption: Adoption?
+    try reportingState(connection) {
+      try MigrationPartRunner(connection).recordWithoutRunning {
+        let history = try chooseHistory(connection, tool)
+        let covered = history.covered(in: migrations)
+        let recorded = migrations.migrations.filter { covered.contains($0.version) }
+        adoption = Adoption(history: history, recorded: recorded.map(\.version))
+        return recorded
+      }
     }
+    guard let adoption else { throw ForeignHistoryError.notFound(tool: tool, found: []) }
+    return adoption
+  }
+
+  /// The history `tool` names (or the only one), if it can be adopted as it is.
+  private func chooseHistory(
+    _ connection: Connection,
+    _ tool: ForeignTool?
+  ) throws -> ForeignHistory {
     let found = try ForeignHistoryReader.detect(connection).filter { !$0.isEmpty }
     let history: ForeignHistory
     if let tool {
@@ -60,12 +75,7 @@ extension Migrator {
         directory: migrations.directory
       )
     }
-    let covered = history.covered(in: migrations)
-    let recorded = migrations.migrations.filter { covered.contains($0.version) }
-    try reportingState(connection) {
-      try MigrationPartRunner(connection).recordWithoutRunning(recorded)
-    }
-    return Adoption(history: history, recorded: recorded.map(\.version))
+    return history
   }
 
   /// `migrate` stops before changing anything when another tool's history says what is

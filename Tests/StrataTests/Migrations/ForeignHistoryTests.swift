@@ -335,6 +335,20 @@ import Testing
     #expect(try History.exists(db) == false)
   }
 
+  /// The same database opened by an app through `DatabaseSetup`: refused, then adopted in
+  /// code, then set up.
+  @Test func appSetupRefusesUntilTheAppAdopts() throws {
+    let (fixture, db) = try fixture(Self.cases[8].history)
+    let setup = DatabaseSetup(
+      database: fixture.database,
+      migrations: fixture.dir.path("migrations")
+    )
+    #expect(throws: ForeignHistoryError.self) { try setup.run() }
+    #expect(try History.exists(db) == false)
+    try fixture.migrator().adopt(db, from: .sqliteMigrationManager)
+    #expect(try setup.run().appliedVersions == [3, 4])
+  }
+
   @Test func emptyOtherHistoryDoesNotStopMigrate() throws {
     let fixture = try MigrationFixture(Self.files)
     let db = try fixture.open()
