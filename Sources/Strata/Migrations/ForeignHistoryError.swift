@@ -19,6 +19,7 @@ public enum ForeignHistoryError: StrataError, Equatable {
   /// More than one tool's history, and no tool named: strata cannot tell which one to adopt.
   case severalFound([ForeignTool])
 
+  /// What was found and why it stops the command; says that nothing was changed.
   public var message: String {
     switch self {
     case .notAdopted(let history):
@@ -57,6 +58,7 @@ public enum ForeignHistoryError: StrataError, Equatable {
     }
   }
 
+  /// What to do next, in the library's words (the CLI names its own command).
   public var help: String {
     switch self {
     case .notAdopted(let history):

@@ -21,7 +21,9 @@ extension Migrator {
   /// (a gap in its history stays pending), with the checksums of the files here. The other
   /// tool's table is left as it is.
   ///
-  /// - Parameter tool: the tool whose history to adopt; `nil` takes the only one found.
+  /// - Parameters:
+  ///   - connection: the database, opened for writing.
+  ///   - tool: the tool whose history to adopt; `nil` takes the only one found.
   /// - Throws: `ForeignHistoryError`: no such history, several and no tool named, a migration
   ///   that tool records as failed half-way, an entry that is not a version, a version no file
   ///   has; `MigrationError.baselineOnManagedDatabase` when strata already has a history;
