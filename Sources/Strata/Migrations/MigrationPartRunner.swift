@@ -83,12 +83,19 @@ struct MigrationPartRunner {
   ///
   /// - Throws: `MigrationError.baselineOnManagedDatabase` when the history is not empty.
   func recordWithoutRunning(_ migrations: [Migration]) throws {
+    try recordWithoutRunning { migrations }
+  }
+
+  /// Records the migrations `choose` returns, choosing them inside the same transaction (an
+  /// adoption reads the other tool's history there, so no other writer comes between).
+  func recordWithoutRunning(choosing choose: () throws -> [Migration]) throws {
     try connection.transaction(.immediate) {
-      try history.createTableIfNeeded()
       let existing = try History.read(connection)
       guard existing.isEmpty else {
         throw MigrationError.baselineOnManagedDatabase(appliedCount: existing.count)
       }
+      let migrations = try choose()
+      try history.createTableIfNeeded()
       let now = Date()
       for migration in migrations {
         try history.record(migration, appliedAt: now, durationMs: 0)

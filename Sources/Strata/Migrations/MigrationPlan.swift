@@ -12,6 +12,9 @@ public struct MigrationStatus: Hashable, Sendable, Codable {
     case unknown
     /// Pending, but older than the newest applied version (merged out of order).
     case outOfOrder = "out-of-order"
+    /// Not in strata's history, but another tool's history records it as applied: adopting
+    /// that history makes it applied (see ``Migrator/adopt(_:from:)``).
+    case otherTool = "other-tool"
   }
 
   /// The migration's version.
@@ -36,8 +39,11 @@ public struct MigrationPlan: Hashable, Sendable, Codable {
   public let migrations: [MigrationStatus]
   /// The newest applied version; 0 when none is applied.
   public let currentVersion: Int64
+  /// Other tools' histories that record applied migrations, when strata's history is empty.
+  public let otherToolHistories: [ForeignHistory]
 
-  init(set: MigrationSet, applied: [AppliedMigration]) {
+  init(set: MigrationSet, applied: [AppliedMigration], otherTools: [ForeignHistory] = []) {
+    let otherTool = otherTools.first?.covered(in: set) ?? []
     let appliedByVersion = Dictionary(uniqueKeysWithValues: applied.map { ($0.version, $0) })
     let newestApplied = applied.map(\.version).max() ?? 0
     var entries: [MigrationStatus] = []
@@ -59,7 +65,8 @@ public struct MigrationPlan: Hashable, Sendable, Codable {
           MigrationStatus(
             version: migration.version,
             name: migration.name,
-            state: migration.version < newestApplied ? .outOfOrder : .pending,
+            state: otherTool.contains(migration.version)
+              ? .otherTool : migration.version < newestApplied ? .outOfOrder : .pending,
             file: migration.up.file,
             appliedAt: nil,
             checksum: migration.checksum,
@@ -84,6 +91,7 @@ public struct MigrationPlan: Hashable, Sendable, Codable {
     }
     migrations = entries.sorted { $0.version < $1.version }
     currentVersion = newestApplied
+    otherToolHistories = otherTools
   }
 
   /// The migrations in `state`.

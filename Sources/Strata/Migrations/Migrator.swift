@@ -16,9 +16,14 @@ public struct Migrator: Sendable {
 
   /// Every migration's state; reads only.
   ///
-  /// - Throws: `SQLiteError` when the history cannot be read.
+  /// - Throws: `SQLiteError` when the history (or another tool's) cannot be read.
   public func plan(_ connection: Connection) throws -> MigrationPlan {
-    MigrationPlan(set: migrations, applied: try History.read(connection))
+    let applied = try History.read(connection)
+    return MigrationPlan(
+      set: migrations,
+      applied: applied,
+      otherTools: applied.isEmpty ? try otherToolHistories(connection) : []
+    )
   }
 
   /// The problems that stop `migrate`: changed, unknown and out-of-order migrations.
@@ -54,14 +59,16 @@ public struct Migrator: Sendable {
   /// Applies pending migrations in order (or moves to `options.target`).
   ///
   /// - Throws: `MigrationError`: a changed, unknown or out-of-order migration, or a migration that
-  ///   failed, saying which version the database is at now; `SQLiteError` when the history cannot
-  ///   be read.
+  ///   failed, saying which version the database is at now; `ForeignHistoryError.notAdopted`
+  ///   when another tool's history records applied migrations and strata's is empty;
+  ///   `SQLiteError` when the history cannot be read.
   @discardableResult
   public func migrate(
     _ connection: Connection,
     options: MigrateOptions = MigrateOptions()
   ) throws -> MigrationReport {
     let plan = try self.plan(connection)
+    try refuseUnadoptedHistory(plan)
     if let target = options.target {
       try checkTarget(target, plan: plan)
       if target < plan.currentVersion {

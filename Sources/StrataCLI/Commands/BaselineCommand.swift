@@ -1,7 +1,8 @@
 import Strata
 import StrataArguments
 
-/// `strata baseline --version V`: adopt a database that predates strata.
+/// `strata baseline --version V`: adopt a database that predates strata; `--from TOOL`: adopt
+/// another migration tool's history.
 enum BaselineCommand: Command {
   static let version = Option<Int64?>.integer(
     "version",
@@ -9,20 +10,36 @@ enum BaselineCommand: Command {
     help: "The newest version the database already has.",
     minimum: 1
   )
+  /// `auto`, or the tool (nil: not given).
+  static let from = Option<String?>(
+    "from",
+    "tool",
+    help: "Adopt this tool's history instead (auto: the one the database has).",
+    default: nil,
+    choices: fromChoices
+  ) { $0 }  // The parser refuses any value outside `choices`.
+  static let fromChoices = ["auto"] + ForeignTool.allCases.map(\.rawValue)
 
   static let spec = CommandSpec(
     name: "baseline",
     abstract: "Record migrations up to a version as applied without running them.",
     discussion: """
       For a database that already has the schema those migrations create (an app's
-      data.sqlite3 from before strata): later migrations then apply on top.
+      data.sqlite3 from before strata): later migrations then apply on top. With --from,
+      the versions another tool's history records as applied (gaps stay pending); its table
+      is left as it is.
       """,
-    options: CommonOptions.databaseOptions + [version]
+    options: CommonOptions.databaseOptions + [version, from]
   )
 
   static func run(_ arguments: ParsedArguments, _ context: CommandContext) throws -> Int32 {
-    guard let version = arguments[Self.version] else {
-      throw UsageError(message: "missing --version", help: "Usage: strata baseline --version V")
+    let usage = "Usage: strata baseline --version V, or strata baseline --from TOOL"
+    if arguments[Self.version] != nil, arguments[Self.from] != nil {
+      throw UsageError(message: "--version and --from cannot be combined", help: usage)
+    }
+    let from = arguments[Self.from]
+    if from == nil, arguments[Self.version] == nil {
+      throw UsageError(message: "missing --version or --from", help: usage)
     }
     let migrations = try CommonOptions.loadMigrations(arguments, context)
     let location = try CommonOptions.databaseURL(arguments, context)
@@ -32,8 +49,15 @@ enum BaselineCommand: Command {
       busyTimeout: arguments[CommonOptions.busyTimeout],
       mustExist: true
     )
-    let recorded = try Migrator(migrations).baseline(connection, version: version)
     let database = CommonOptions.shown(location.url, context)
+    guard let version = arguments[Self.version] else {
+      let adoption = try Migrator(migrations).adopt(
+        connection,
+        from: from == "auto" ? nil : from.flatMap(ForeignTool.init(rawValue:))
+      )
+      return try report(adoption, database: database, arguments, context)
+    }
+    let recorded = try Migrator(migrations).baseline(connection, version: version)
     context.finished(
       "\(recorded.count) migration(s) up to version \(version) were recorded as applied in "
         + "\(database)."
@@ -54,6 +78,48 @@ enum BaselineCommand: Command {
           "Recorded \(recorded.count) migration(s) up to version \(version) as applied in "
             + "\(database), without running them."
         )
+      }
+    }
+    return ExitCode.success
+  }
+
+  /// `--from TOOL`: what was adopted.
+  private static func report(
+    _ adoption: Adoption,
+    database: String,
+    _ arguments: ParsedArguments,
+    _ context: CommandContext
+  ) throws -> Int32 {
+    let history = adoption.history
+    let versions = adoption.recorded.map(String.init).joined(separator: ", ")
+    context.finished(
+      "\(history.tool.displayName)'s history was adopted: \(adoption.recorded.count) "
+        + "migration(s) were recorded as applied in \(database)."
+    )
+    switch arguments[CommonOptions.format] {
+    case .json:
+      struct Report: Encodable {
+        let database: String
+        let from: String
+        let table: String
+        let recorded: [Int64]
+      }
+      try context.printJSON(
+        Report(
+          database: database,
+          from: history.tool.rawValue,
+          table: history.table,
+          recorded: adoption.recorded
+        )
+      )
+    case .text:
+      if !arguments[CommonOptions.quiet] {
+        context.print(
+          "Adopted \(history.tool.displayName)'s history (\(history.table)): recorded "
+            + "\(adoption.recorded.count) migration(s) as applied in \(database), without "
+            + "running them: \(versions.isEmpty ? "none" : versions)."
+        )
+        context.print("\(history.table) is left as it was; strata reads only its own history now.")
       }
     }
     return ExitCode.success

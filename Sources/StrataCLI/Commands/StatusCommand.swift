@@ -20,6 +20,8 @@ enum StatusCommand: Command {
     let currentVersion: Int64
     let migrations: [MigrationStatus]
     let counts: [String: Int]
+    /// Other tools' histories, when strata has none: what `migrate` refuses to run again.
+    let otherToolHistories: [ForeignHistory]
   }
 
   static func run(_ arguments: ParsedArguments, _ context: CommandContext) throws -> Int32 {
@@ -34,7 +36,7 @@ enum StatusCommand: Command {
     let plan = try Migrator(migrations).plan(connection)
     var counts: [String: Int] = [:]
     for state in [
-      MigrationStatus.State.applied, .pending, .changed, .unknown, .outOfOrder,
+      MigrationStatus.State.applied, .pending, .changed, .unknown, .outOfOrder, .otherTool,
     ] {
       counts[state.rawValue] = plan.migrations(in: state).count
     }
@@ -47,7 +49,8 @@ enum StatusCommand: Command {
           exists: exists,
           currentVersion: plan.currentVersion,
           migrations: plan.migrations,
-          counts: counts
+          counts: counts,
+          otherToolHistories: plan.otherToolHistories
         )
       )
     case .text:
@@ -76,6 +79,12 @@ enum StatusCommand: Command {
     let state = exists ? "version \(plan.currentVersion)" : "does not exist yet"
     context.print("Database:   \(database) (\(state))")
     context.print("Migrations: \(migrations.directory) (\(migrations.migrations.count) files)")
+    for history in plan.otherToolHistories {
+      context.print(
+        "History:    \(history.tool.displayName)'s \(history.table) records "
+          + "\(history.recordedDescription); not adopted"
+      )
+    }
     guard !plan.migrations.isEmpty else { return }
     context.print()
     let rows = plan.migrations.map { entry in
@@ -86,11 +95,16 @@ enum StatusCommand: Command {
     }
     TextTable.print(["VERSION", "STATE", "MIGRATION", "APPLIED AT"], rows, context)
     context.print()
-    let summary = ["applied", "pending", "changed", "unknown", "out-of-order"]
+    let summary = ["applied", "pending", "changed", "unknown", "out-of-order", "other-tool"]
       .compactMap { key in counts[key].flatMap { $0 > 0 || key == "applied" ? "\($0) \(key)" : nil }
       }
       .joined(separator: ", ")
     context.print(summary)
+    if let history = plan.otherToolHistories.first {
+      let refusal = ForeignHistoryError.notAdopted(history)
+      context.print("Warning: \(refusal.message)")
+      context.print("Help: \(refusal.commandLineHelp)")
+    }
     for problem in Migrator(migrations).problems(in: plan) {
       context.print("Warning: \(problem.message)")
       context.print("Help: \(problem.help)")

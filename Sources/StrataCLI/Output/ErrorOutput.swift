@@ -46,6 +46,8 @@ enum ErrorOutput {
       // Before `StrataError`: its `message` is SQLite's words alone, its description adds
       // the statement.
       ("\(failure)", failure.isBusy ? SQLiteError.lockedHelp : failure.help, ExitCode.failure)
+    case let failure as ForeignHistoryError:
+      (failure.message, failure.commandLineHelp, ExitCode.failure)
     case let failure as any StrataError:
       (failure.message, failure.help, ExitCode.failure)
     default:

@@ -1,4 +1,5 @@
 import Foundation
+import Strata
 import StrataTestSupport
 
 /// Every sample output the docs show, by the name of its marker (`<!-- sample: NAME -->`).
@@ -45,7 +46,37 @@ enum DocSamples {
       },
       commands: ["strata migrate --database app.sqlite3"]
     ),
+    DocSample(
+      name: "adopt-status",
+      style: .console,
+      fixture: { try writeSQLiteMigrationManagerDatabase(into: $0) },
+      commands: ["strata status --database app.sqlite3"]
+    ),
+    DocSample(
+      name: "adopt-session",
+      style: .console,
+      fixture: { try writeSQLiteMigrationManagerDatabase(into: $0) },
+      commands: [
+        "strata migrate --database app.sqlite3",
+        "strata baseline --database app.sqlite3 --from auto",
+        "strata migrate --database app.sqlite3",
+      ]
+    ),
   ]
+
+  /// An iOS app's database migrated by SQLiteMigrationManager.swift (its table as that library
+  /// creates it) up to migration 2 of three.
+  static func writeSQLiteMigrationManagerDatabase(into dir: TemporaryDirectory) throws {
+    try writeTableMigrations(["a", "b", "c"], into: dir)
+    try Connection(path: dir.path("app.sqlite3").path).execute(
+      """
+      CREATE TABLE a (x);
+      CREATE TABLE b (x);
+      CREATE TABLE IF NOT EXISTS "schema_migrations" ("version" INTEGER NOT NULL UNIQUE);
+      INSERT INTO "schema_migrations" ("version") VALUES (1), (2);
+      """
+    )
+  }
 
   // MARK: docs/seeding.md
 

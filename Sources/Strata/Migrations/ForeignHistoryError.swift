@@ -1,0 +1,102 @@
+/// Why another tool's history stops `migrate`, or cannot be adopted.
+///
+/// Nothing is changed when one of these is thrown: the database keeps both its schema and the
+/// other tool's table as they were.
+public enum ForeignHistoryError: StrataError, Equatable {
+  /// `migrate` on a database with another tool's history and none of strata's: it would run
+  /// again what that tool applied.
+  case notAdopted(ForeignHistory)
+  /// The other tool records a migration that failed half-way (golang-migrate's dirty flag,
+  /// sqlx's or Flyway's failed row).
+  case failedHalfWay(tool: ForeignTool, migration: String)
+  /// Entries of the other tool's history that are not version numbers (GRDB's names, Flyway's
+  /// dotted versions), so no file can be matched with them.
+  case unmappable(tool: ForeignTool, entries: [String])
+  /// Versions the other tool applied that no migration file here has.
+  case noFile(tool: ForeignTool, versions: [Int64], directory: String)
+  /// The tool asked for left no history in the database; `found` lists the ones that did.
+  case notFound(tool: ForeignTool?, found: [ForeignTool])
+  /// More than one tool's history, and no tool named: strata cannot tell which one to adopt.
+  case severalFound([ForeignTool])
+
+  /// What was found and why it stops the command; says that nothing was changed.
+  public var message: String {
+    switch self {
+    case .notAdopted(let history):
+      return "the database has no strata history but has \(history.tool.displayName)'s "
+        + "(\(history.table)), which records \(history.recordedDescription): applying the "
+        + "migrations would run again what \(history.tool.displayName) already applied; "
+        + "nothing was changed"
+    case .failedHalfWay(let tool, let migration):
+      return "\(tool.displayName)'s history (\(tool.table)) records that \(migration) failed "
+        + "half-way"
+        + (tool == .golangMigrate ? " (the database is marked dirty)" : "")
+        + ": its schema may be partly changed, so what is applied cannot be known; nothing "
+        + "was changed"
+    case .unmappable(let tool, let entries):
+      return "\(tool.displayName)'s history (\(tool.table)) records "
+        + entries.map { "'\($0)'" }.joined(separator: ", ")
+        + ", which \(entries.count == 1 ? "is not a version" : "are not versions"): strata "
+        + "matches a history entry with the file of the same version number, and these match "
+        + "none; nothing was changed"
+    case .noFile(let tool, let versions, let directory):
+      return "\(tool.displayName)'s history (\(tool.table)) records "
+        + (versions.count == 1 ? "version " : "versions ")
+        + versions.map(String.init).joined(separator: ", ")
+        + ", which no migration file in \(directory) has; nothing was changed"
+    case .notFound(let tool?, let found):
+      return "the database has no \(tool.displayName) history (\(tool.table))"
+        + Self.foundClause(found) + "; nothing was changed"
+    case .notFound(nil, _):
+      return "the database has no other migration tool's history (none of "
+        + Set(ForeignTool.allCases.map(\.table)).sorted().joined(separator: ", ")
+        + " is there); nothing was changed"
+    case .severalFound(let tools):
+      return "the database has the histories of "
+        + tools.map { "\($0.displayName) (\($0.table))" }.joined(separator: " and ")
+        + ", and strata cannot tell which one these migrations continue; nothing was changed"
+    }
+  }
+
+  /// What to do next, in the library's words (the CLI names its own command).
+  public var help: String {
+    switch self {
+    case .notAdopted(let history):
+      return "Adopt \(history.tool.displayName)'s history first: strata then records the "
+        + "versions it applied as applied, without running them, and applies only the newer "
+        + "migrations."
+    case .failedHalfWay(let tool, _):
+      return "Repair the database with \(tool.displayName) first (finish or undo that "
+        + "migration and clear its failed mark), then adopt its history."
+    case .unmappable:
+      return "Check which files those entries correspond to, then record every migration up "
+        + "to the newest one the database has as applied (a baseline to that version)."
+    case .noFile:
+      return "Use the migrations folder whose files that tool applied, or add the missing "
+        + "files, then adopt again."
+    case .notFound(_, let found) where !found.isEmpty:
+      return "Adopt the history the database has: "
+        + found.map(\.rawValue).joined(separator: ", ") + "."
+    case .notFound:
+      return "To adopt a database that has the schema but no history, record every "
+        + "migration up to the newest one it has as applied (a baseline to that version)."
+    case .severalFound:
+      return "Name the tool whose history matches these migrations."
+    }
+  }
+
+  /// The tool of the history at fault, when there is one.
+  public var tool: ForeignTool? {
+    switch self {
+    case .notAdopted(let history): history.tool
+    case .failedHalfWay(let tool, _), .unmappable(let tool, _), .noFile(let tool, _, _): tool
+    case .notFound(let tool, _): tool
+    case .severalFound: nil
+    }
+  }
+
+  private static func foundClause(_ found: [ForeignTool]) -> String {
+    guard !found.isEmpty else { return "" }
+    return "; it has " + found.map { "\($0.displayName)'s (\($0.table))" }.joined(separator: ", ")
+  }
+}

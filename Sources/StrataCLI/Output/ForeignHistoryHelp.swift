@@ -1,0 +1,30 @@
+import Strata
+
+extension ForeignHistoryError {
+  /// The library's help in the CLI's words: which `strata baseline` to run.
+  var commandLineHelp: String {
+    switch self {
+    case .notAdopted(let history):
+      return "Run 'strata baseline --from \(history.tool.rawValue)' to record the versions "
+        + "\(history.tool.displayName) applied as applied (without running them); 'strata "
+        + "migrate' then applies only the newer migrations."
+    case .severalFound(let tools):
+      return "Run 'strata baseline --from TOOL' with the tool whose history matches these "
+        + "migrations: " + tools.map(\.rawValue).joined(separator: " or ") + "."
+    case .unmappable:
+      return "Check which files those entries correspond to, then run 'strata baseline "
+        + "--version V' (V: the newest migration the database already has)."
+    case .notFound(_, let found) where !found.isEmpty:
+      return "Run 'strata baseline --from "
+        + found.map(\.rawValue).joined(separator: "' or '--from ") + "'."
+    case .notFound:
+      return "If the database already has the schema of some migrations, run 'strata baseline "
+        + "--version V' (V: the newest one it has)."
+    case .noFile:
+      return "Point --migrations at the folder whose files that tool applied, or add the "
+        + "missing files, then run 'strata baseline --from \(tool?.rawValue ?? "auto")' again."
+    case .failedHalfWay:
+      return help
+    }
+  }
+}
