@@ -21,6 +21,18 @@ enum SeedCommand: Command {
     help: "Let --mode replace empty a table that others reference with CASCADE."
   )
 
+  static let null = RepeatedOption<String>(
+    "null",
+    "token",
+    help: "An unquoted field equal to TOKEN is NULL, such as NA or \\N (repeatable)."
+  )
+  static let column = RepeatedOption<SeedColumnFlag>(
+    "column",
+    "header=column",
+    help: "Load CSV header HEADER into column COLUMN (repeatable; split at the last =).",
+    parse: SeedColumnFlag.init
+  )
+
   static let spec = CommandSpec(
     name: "seed",
     abstract: "Load CSV seed files into their tables.",
@@ -52,6 +64,8 @@ enum SeedCommand: Command {
       mode,
       dryRun,
       force,
+      null,
+      column,
       CommonOptions.maxFieldBytes,
       CommonOptions.format,
       CommonOptions.quiet,
@@ -84,7 +98,9 @@ enum SeedCommand: Command {
     let format = arguments[CommonOptions.format]
     let quiet = arguments[CommonOptions.quiet]
 
-    let files: [SeedFile]
+    let nullTokens = arguments[Self.null]
+    let columns = try SeedColumnFlag.mapping(arguments[Self.column])
+    var files: [SeedFile]
     var folder: String?
     if arguments.positionals.isEmpty {
       let directory = CommonOptions.seedsDirectory(arguments, context)
@@ -103,6 +119,12 @@ enum SeedCommand: Command {
           displayPath: path
         )
       }
+    }
+
+    // A flag that is given overrides that part of every file's format.
+    for index in files.indices {
+      if !nullTokens.isEmpty { files[index].format.nullTokens = nullTokens }
+      if !columns.isEmpty { files[index].format.columns = columns }
     }
 
     let location = try CommonOptions.databaseURL(arguments, context)
@@ -136,7 +158,7 @@ enum SeedCommand: Command {
       }
     } catch {
       bar?.clear()
-      throw error
+      throw SeedColumnFlag.namingFlags(error)
     }
     bar?.clear()
     SeedReportOutput.render(
