@@ -279,8 +279,8 @@ public enum SeedError: StrataError, Equatable {
     case .emptyHeaderName:
       return "Give every header column the name of a table column."
     case .unknownColumn:
-      return "Rename the header column to one of the table's columns, or map it to one in the "
-        + "file's header names."
+      return "Rename the header column to one of the table's columns, or map the header to one "
+        + "in the file's header names."
     case .generatedColumn:
       return "Remove the column from the CSV; SQLite computes it."
     case .duplicateColumn:

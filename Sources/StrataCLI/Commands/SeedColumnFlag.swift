@@ -49,7 +49,7 @@ struct SeedColumnFlag: Sendable {
     case .columnMapping, .unknownColumn:
       return FlaggedSeedError(
         message: seedError.message,
-        help: seedError.help + " Map a header with --column \"CSV header=column\"."
+        help: seedError.help + " (--column \"CSV header=column\")"
       )
     default:
       return error

@@ -48,6 +48,11 @@ enum SeedCommand: Command {
       rows; upsert also updates the CSV's columns of existing rows; replace empties the table
       first; append inserts every row. The key is the primary key, or a UNIQUE constraint
       whose columns are all in the header. Each loaded file is recorded in strata_seeds.
+
+      Real data files: --null NA makes each unquoted NA NULL (a quoted "NA" stays text; the
+      report counts the fields each token made NULL, per column); --column "CSV header=column"
+      loads a header into a column of another name. A BOOLEAN or BOOL column takes true/false
+      in any case, 1 or 0.
       """,
     positionals: [
       PositionalSpec(
