@@ -7,31 +7,14 @@ import Testing
 /// penguins-like file that writes NA for a missing value and has a header that is not a
 /// column's name.
 @Suite struct SeedValuesCommandTests {
-  static let schema = """
-    -- migrate:up
-    CREATE TABLE penguins (
-      id INTEGER PRIMARY KEY,
-      species TEXT NOT NULL,
-      island TEXT,
-      bill_length_mm REAL,
-      delta15n REAL,
-      sex TEXT,
-      alive BOOLEAN
-    );
-    """
-  static let csv = """
-    id,species,island,bill_length_mm,Delta 15 N (o/oo),sex
-    1,Adelie,Torgersen,39.1,NA,male
-    2,Adelie,Torgersen,NA,8.94,NA
-    3,Gentoo,"NA",46.1,8.36,female
-
-    """
   static let mapping = ["--column", "Delta 15 N (o/oo)=delta15n"]
 
-  func project(_ csv: String = Self.csv) throws -> TemporaryDirectory {
+  /// The docs' penguins project (`DocSamples.writePenguins`), its penguins.csv replaced by
+  /// `csv` when given.
+  func project(_ csv: String? = nil) throws -> TemporaryDirectory {
     let folder = try TemporaryDirectory()
-    try folder.write("migrations/0001_penguins.sql", Self.schema)
-    try folder.write("penguins.csv", csv)
+    try DocSamples.writePenguins(into: folder)
+    if let csv { try folder.write("penguins.csv", csv) }
     let migrate = try StrataProcess.run(["migrate", "--database", "app.sqlite3"], in: folder.url)
     #expect(migrate.exitCode == 0, "\(migrate.standardError)")
     return folder
@@ -56,12 +39,14 @@ import Testing
       try rows(folder, "SELECT island, bill_length_mm, delta15n, sex FROM penguins ORDER BY id")
         == [
           [.text("Torgersen"), .real(39.1), .null, .text("male")],
-          [.text("Torgersen"), .null, .real(8.94), .null],
-          [.text("NA"), .real(46.1), .real(8.36), .text("female")],
+          [.text("Torgersen"), .real(39.5), .real(8.94956), .text("female")],
+          [.text("Torgersen"), .null, .null, .null],
+          [.text("Biscoe"), .real(46.1), .real(8.63243), .text("female")],
+          [.text("Dream"), .real(46.5), .real(9.02657), .text("NA")],
         ]
     )
     #expect(
-      run.standardOutput.contains("penguins.csv: NA → NULL in bill_length_mm 1, delta15n 1, sex 1"),
+      run.standardOutput.contains("penguins.csv: NA → NULL in bill_length_mm 1, delta15n 2, sex 1"),
       "\(run.standardOutput)"
     )
   }
@@ -74,7 +59,7 @@ import Testing
       ["--null", "NA", "--null", "Torgersen", "--dry-run"] + Self.mapping
     )
     #expect(text.exitCode == 0, "\(text.standardError)")
-    #expect(text.standardOutput.contains("penguins.csv: Torgersen → NULL in island 2"))
+    #expect(text.standardOutput.contains("penguins.csv: Torgersen → NULL in island 3"))
     let json = try seed(
       folder,
       ["--null", "NA", "--null", "Torgersen", "--dry-run", "--format", "json"] + Self.mapping
@@ -85,7 +70,7 @@ import Testing
     let counts = tables?.first?["nullCounts"] as? [[String: Any]] ?? []
     let island = counts.first { $0["column"] as? String == "island" }
     #expect(island?["token"] as? String == "Torgersen")
-    #expect(island?["count"] as? Int == 2)
+    #expect(island?["count"] as? Int == 3)
     #expect(counts.count == 4, "\(counts)")
     #expect(try DatabaseFingerprint.of(folder.path("app.sqlite3")) == before)
   }
@@ -151,20 +136,22 @@ import Testing
   }
 
   @Test func booleansLoadAsOneAndZeroAndAnythingElseFailsWithItsPosition() throws {
-    let folder = try project("id,species,alive\n1,A,TRUE\n2,A,false\n3,A,1\n4,A,0\n5,A,\n")
+    let folder = try project(
+      "id,species,clutch_completion\n1,A,TRUE\n2,A,false\n3,A,1\n4,A,0\n5,A,\n"
+    )
     let run = try seed(folder, [])
     #expect(run.exitCode == 0, "\(run.standardError)")
     #expect(
-      try rows(folder, "SELECT alive FROM penguins ORDER BY id")
+      try rows(folder, "SELECT clutch_completion FROM penguins ORDER BY id")
         == [[.integer(1)], [.integer(0)], [.integer(1)], [.integer(0)], [.null]]
     )
-    try folder.write("penguins.csv", "id,species,alive\n6,A,true\n7,A,yes\n")
+    try folder.write("penguins.csv", "id,species,clutch_completion\n6,A,true\n7,A,yes\n")
     let before = try DatabaseFingerprint.of(folder.path("app.sqlite3"))
     let refused = try seed(folder, [])
     #expect(refused.exitCode == 1)
     #expect(
       refused.standardError.contains(
-        "penguins.csv:3:5: column alive (BOOLEAN): the value is not true, false, 1 or 0"
+        "penguins.csv:3:5: column clutch_completion (BOOLEAN): the value is not true, false, 1 or 0"
       ),
       "\(refused.standardError)"
     )

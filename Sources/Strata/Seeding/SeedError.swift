@@ -339,7 +339,7 @@ public enum SeedError: StrataError, Equatable {
     case .rowFailed(_, _, _, let error) where error.extendedCode == 1299:
       // SQLITE_CONSTRAINT_NOTNULL. A schema's `NOT NULL ON CONFLICT REPLACE` does not apply.
       return
-        "An unquoted empty field (or null token) is NULL: give the column a value in this row (a column's "
+        "An unquoted empty field is NULL, and so is a null token: give the column a value in this row (a column's "
         + "default applies only when the header leaves the column out)."
     case .database(_, let error) where error.changesStrataTable:
       return "Change the trigger named above (in a new migration) so that it leaves strata's "

@@ -5,18 +5,10 @@ import Testing
 
 /// Missing-value tokens, BOOLEAN columns and header names (issue 16), through the library.
 @Suite struct SeedFileFormatValueTests {
-  static let penguins = """
-    CREATE TABLE penguins (
-      id INTEGER PRIMARY KEY,
-      species TEXT NOT NULL,
-      island TEXT,
-      bill_length_mm REAL,
-      delta15n REAL,
-      body_mass_g INTEGER NOT NULL DEFAULT 0,
-      alive BOOLEAN,
-      tagged BOOL
-    );
-    """
+  static let penguins =
+    "CREATE TABLE penguins (id INTEGER PRIMARY KEY, species TEXT NOT NULL, island TEXT, "
+    + "bill_length_mm REAL, delta15n REAL, body_mass_g INTEGER NOT NULL DEFAULT 0, "
+    + "alive BOOLEAN, tagged BOOL);"
 
   func file(
     _ fixture: SeedFixture,
