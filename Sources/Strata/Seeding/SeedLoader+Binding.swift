@@ -108,6 +108,14 @@ extension SeedLoader {
     }
   }
 
+  /// Whether the field loads as NULL: unquoted and empty, or unquoted and a null token.
+  func isNull(_ span: CSVReader.Span) -> Bool {
+    guard !span.isQuoted else { return false }
+    return span.count == 0
+      || (!nullTokens.isEmpty
+        && nullToken(UnsafePointer(reader.bufferBase + span.start), span.count) != nil)
+  }
+
   /// The index of the null token the field's bytes equal, if any.
   @inline(__always)
   private func nullToken(_ p: UnsafePointer<UInt8>, _ count: Int) -> Int? {

@@ -192,4 +192,14 @@ import Testing
     )
     #expect(try fixture.count("penguins") == 0)
   }
+
+  @Test func aNullTokenInTheKeyOfAnUpsertIsAnEmptyKey() throws {
+    let fixture = try SeedFixture(schema: Self.penguins)
+    let file = try file(fixture, "id,species\n1,Adelie\nNA,Gentoo\n", nulls: ["NA"])
+    #expect(
+      fixture.seedError([file], mode: .upsert)
+        == .emptyKey(file: "seeds/penguins.csv", line: 3, column: 1, name: "id", mode: .upsert)
+    )
+    #expect(try fixture.count("penguins") == 0)
+  }
 }
