@@ -21,6 +21,15 @@ public struct ParsedArguments: Sendable, Equatable {
     return typed
   }
 
+  /// Every value given for `option`, in order, converted; `[]` when it was not given.
+  public subscript<Element>(option: RepeatedOption<Element>) -> [Element] {
+    guard let value = converted[option.spec.name] else { return [] }
+    guard let typed = value as? [Element] else {
+      preconditionFailure("--\(option.spec.name) is declared twice with different types")
+    }
+    return typed
+  }
+
   /// Whether `flag` was given.
   public subscript(flag: Flag) -> Bool { flags.contains(flag.spec.name) }
 
@@ -124,8 +133,9 @@ public struct ParsedArguments: Sendable, Equatable {
       )
     }
     for option in spec.options {
-      guard let convert = option.convert, let text = values[option.name]?.last else { continue }
-      converted[option.name] = try convert(text)
+      guard let convert = option.convert, let texts = values[option.name], let text = texts.last
+      else { continue }
+      converted[option.name] = option.isRepeated ? try texts.map(convert) : try convert(text)
     }
   }
 }

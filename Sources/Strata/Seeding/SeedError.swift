@@ -22,6 +22,8 @@ public enum SeedValueProblem: String, Hashable, Sendable, Codable {
   case negativeZero
   /// `1e-400`: too close to zero for a REAL; it would be stored as 0 or lose precision.
   case underflow
+  /// A BOOLEAN column takes `true`, `false` (any case), `1` or `0`.
+  case notBoolean
 
   var explanation: String {
     switch self {
@@ -38,6 +40,7 @@ public enum SeedValueProblem: String, Hashable, Sendable, Codable {
     case .negativeZero: "the value is -0, whose sign would be lost"
     case .underflow:
       "the value is too close to zero for a REAL and would be stored as 0 or lose precision"
+    case .notBoolean: "the value is not true, false, 1 or 0"
     }
   }
 }
@@ -90,6 +93,19 @@ public enum SeedError: StrataError, Equatable {
     type: String,
     problem: SeedValueProblem
   )
+  /// A value the column's type refuses that is a common missing-value token (`NA`, `\N`): the
+  /// file seems to write missing values that way (see `SeedFileFormat.nullTokens`).
+  case missingValueToken(
+    file: String,
+    line: Int,
+    column: Int,
+    name: String,
+    type: String,
+    problem: SeedValueProblem,
+    token: String
+  )
+  /// The file's header names (`SeedFileFormat.columns`) do not fit its header or its table.
+  case columnMapping(file: String, table: String, problem: SeedColumnMappingProblem)
   /// The mode needs a key to find existing rows, and the header has neither the primary key
   /// nor a whole UNIQUE constraint.
   case noKey(file: String, table: String, mode: SeedMode, uniqueKeys: [[String]])
@@ -166,6 +182,19 @@ public enum SeedError: StrataError, Equatable {
       return "\(file):\(line): \(kind) fields: \(found), but the header has \(expected)"
     case .invalidValue(let file, let line, let column, let name, let type, let problem):
       return "\(file):\(line):\(column): column \(name) (\(type)): \(problem.explanation)"
+    case .missingValueToken(
+      let file,
+      let line,
+      let column,
+      let name,
+      let type,
+      let problem,
+      let token
+    ):
+      return "\(file):\(line):\(column): column \(name) (\(type)): \(problem.explanation) (it is "
+        + "\(token), which data files often write for a missing value)"
+    case .columnMapping(let file, let table, let problem):
+      return "\(file): \(problem.explanation(table: table))"
     case .noKey(let file, let table, let mode, _):
       return "\(file): --mode \(mode.rawValue) needs a key to find existing rows, but the "
         + "header holds neither \(table)'s primary key nor all the columns of a UNIQUE "
@@ -250,7 +279,8 @@ public enum SeedError: StrataError, Equatable {
     case .emptyHeaderName:
       return "Give every header column the name of a table column."
     case .unknownColumn:
-      return "Rename the header column to one of the table's columns."
+      return "Rename the header column to one of the table's columns, or map the header to one "
+        + "in the file's header names."
     case .generatedColumn:
       return "Remove the column from the CSV; SQLite computes it."
     case .duplicateColumn:
@@ -271,7 +301,14 @@ public enum SeedError: StrataError, Equatable {
         return "Fix the value, leave the field empty for NULL, or declare the column TEXT."
       case .emptyString: return "Leave the field unquoted and empty for NULL."
       case .notHexadecimal: return "Write the bytes as hexadecimal digits, such as CAFE01."
+      case .notBoolean:
+        return "Write true or false (in any case), 1 or 0, or leave the field empty for NULL."
       }
+    case .missingValueToken(_, _, _, _, _, _, let token):
+      return "The file seems to write missing values as \(token): declare it as a null token "
+        + "(the file's null tokens), and its unquoted \(token) fields load as NULL."
+    case .columnMapping(_, _, let problem):
+      return problem.help
     case .noKey(_, _, _, let uniqueKeys):
       let hint =
         uniqueKeys.isEmpty
@@ -301,7 +338,8 @@ public enum SeedError: StrataError, Equatable {
         + "row they reference is in the database or in a seed file of the same run."
     case .rowFailed(_, _, _, let error) where error.extendedCode == 1299:
       // SQLITE_CONSTRAINT_NOTNULL. A schema's `NOT NULL ON CONFLICT REPLACE` does not apply.
-      return "An unquoted empty field is NULL: give the column a value in this row (a column's "
+      return
+        "An unquoted empty field is NULL, and so is a null token: give the column a value in this row (a column's "
         + "default applies only when the header leaves the column out)."
     case .database(_, let error) where error.changesStrataTable:
       return "Change the trigger named above (in a new migration) so that it leaves strata's "

@@ -13,7 +13,15 @@ extension SeedLoader {
     var index = firstIndex
     do {
       for field in 0..<conversions.count {
-        try bind(spans[first + field], field, conversions[field], base, to: statement, at: index)
+        try bind(
+          spans[first + field],
+          field,
+          conversions[field],
+          base,
+          to: statement,
+          at: index,
+          countsNulls: true
+        )
         index += 1
       }
     } catch let error as SQLiteError {
@@ -37,8 +45,9 @@ extension SeedLoader {
   }
 
   /// Binds one field by its column's conversion: TEXT straight from the buffer, numbers parsed
-  /// from the bytes. Throws `SeedError` for a value that does not convert, `SQLiteError` for
-  /// one SQLite refuses.
+  /// from the bytes; an unquoted null token is NULL (counted for the report when
+  /// `countsNulls`, which only the rows' own binding sets). Throws `SeedError` for a value that
+  /// does not convert, `SQLiteError` for one SQLite refuses.
   @inline(__always)
   private func bind(
     _ span: CSVReader.Span,
@@ -46,12 +55,17 @@ extension SeedLoader {
     _ conversion: SeedConversion,
     _ base: UnsafeMutablePointer<UInt8>,
     to statement: Statement,
-    at index: Int32
+    at index: Int32,
+    countsNulls: Bool = false
   ) throws {
     if span.count == 0 && !span.isQuoted {
       return try statement.bindNull(at: index)
     }
     let p = UnsafePointer(base + span.start)
+    if !nullTokens.isEmpty, !span.isQuoted, let token = nullToken(p, span.count) {
+      if countsNulls { nullCounts[field][token] += 1 }
+      return try statement.bindNull(at: index)
+    }
     switch conversion {
     case .text, .asWritten:
       try statement.bindTextNoCopy(p, count: span.count, at: index)
@@ -68,6 +82,11 @@ extension SeedLoader {
       case .invalid(let problem): throw invalid(span, field, problem)
       case .text: throw invalid(span, field, .notNumber)
       }
+    case .boolean:
+      guard let value = ValueParsing.boolean(p, span.count) else {
+        throw invalid(span, field, .notBoolean)
+      }
+      try statement.bindInt64(value, at: index)
     case .numeric:
       switch ValueParsing.numeric(p, span.count) {
       case .integer(let value): try statement.bindInt64(value, at: index)
@@ -89,6 +108,22 @@ extension SeedLoader {
     }
   }
 
+  /// Whether the field loads as NULL: unquoted and empty, or unquoted and a null token.
+  func isNull(_ span: CSVReader.Span) -> Bool {
+    guard !span.isQuoted else { return false }
+    return span.count == 0
+      || (!nullTokens.isEmpty
+        && nullToken(UnsafePointer(reader.bufferBase + span.start), span.count) != nil)
+  }
+
+  /// The index of the null token the field's bytes equal, if any.
+  @inline(__always)
+  private func nullToken(_ p: UnsafePointer<UInt8>, _ count: Int) -> Int? {
+    nullTokens.firstIndex { token in
+      token.count == count && token.elementsEqual(UnsafeBufferPointer(start: p, count: count))
+    }
+  }
+
   private func invalid(
     _ span: CSVReader.Span,
     _ field: Int,
@@ -97,6 +132,21 @@ extension SeedLoader {
     let column = table.columns[fieldColumns[field]]
     let type =
       column.declaredType.isEmpty ? column.conversion.typeName : column.declaredType.uppercased()
+    if !span.isQuoted,
+      let token = SeedMissingValue.commonToken(
+        UnsafeBufferPointer(start: reader.bufferBase + span.start, count: span.count)
+      )
+    {
+      return SeedError.missingValueToken(
+        file: file.displayPath,
+        line: span.line,
+        column: span.column,
+        name: column.name,
+        type: type,
+        problem: problem,
+        token: token
+      )
+    }
     return SeedError.invalidValue(
       file: file.displayPath,
       line: span.line,

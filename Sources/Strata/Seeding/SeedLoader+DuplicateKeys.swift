@@ -35,7 +35,7 @@ extension SeedLoader {
     var index = firstIndex
     for field in keyFields {
       let span = reader.spans[record.firstField + field]
-      if span.count == 0 && !span.isQuoted {
+      if isNull(span) {
         throw SeedError.emptyKey(
           file: file.displayPath,
           line: span.line,

@@ -10,13 +10,18 @@ extension SeedLoader {
       throw SeedError.emptyFile(file: file.displayPath)
     }
     let header = reader.held[0]
-    var seen: [Int: Int] = [:]
-    for position in 0..<header.fieldCount {
+    let names = (0..<header.fieldCount).map { position in
       let span = reader.spans[header.firstField + position]
-      let name = String(
+      return String(
         decoding: UnsafeBufferPointer(start: reader.fieldPointer(span), count: span.count),
         as: UTF8.self
       )
+    }
+    try checkColumnMapping(header: names)
+    var seen: [Int: Int] = [:]
+    for position in 0..<header.fieldCount {
+      let span = reader.spans[header.firstField + position]
+      let name = file.format.columns[names[position]] ?? names[position]
       guard !name.isEmpty else {
         throw SeedError.emptyHeaderName(
           file: file.displayPath,
@@ -59,6 +64,10 @@ extension SeedLoader {
     }
     reader.releaseRecords()
     reader.limitFields(toHeaderWidth: fieldColumns.count)
+    nullCounts = Array(
+      repeating: Array(repeating: 0, count: nullTokens.count),
+      count: fieldColumns.count
+    )
     let missing = table.columns.indices.filter {
       table.columns[$0].isRequired && seen[$0] == nil
     }
@@ -70,6 +79,33 @@ extension SeedLoader {
       )
     }
     if rules.keyConflict != nil { try chooseKey(fieldOfColumn: seen) }
+  }
+
+  /// Checks the file's header names (`SeedFileFormat.columns`) before any row: each mapped
+  /// header is in the file, each column is the table's, and no two headers map to one column.
+  private func checkColumnMapping(header: [String]) throws {
+    let mapping = file.format.columns
+    guard !mapping.isEmpty else { return }
+    func fail(_ problem: SeedColumnMappingProblem) -> SeedError {
+      .columnMapping(file: file.displayPath, table: table.name, problem: problem)
+    }
+    var headerOfColumn: [Int: String] = [:]
+    for (name, column) in mapping.sorted(by: { $0.key < $1.key }) {
+      guard header.contains(name) else { throw fail(.headerNotInFile(header: name)) }
+      guard let index = table.columnIndex(named: column) else {
+        throw fail(
+          .noSuchColumn(
+            header: name,
+            column: column,
+            columns: table.columns.filter { !$0.isGenerated }.map(\.name)
+          )
+        )
+      }
+      if let other = headerOfColumn[index] {
+        throw fail(.sameColumn(column: table.columns[index].name, headers: [other, name]))
+      }
+      headerOfColumn[index] = name
+    }
   }
 
   /// The first of the table's keys whose columns are all in the header.

@@ -16,6 +16,8 @@ final class SeedLoader {
     var inserted = 0
     var updated = 0
     var deleted = 0
+    /// Per column and null token, the fields it turned into NULL (only counts above zero).
+    var nulls: [SeedNullCount] = []
   }
 
   let file: SeedFile
@@ -34,6 +36,11 @@ final class SeedLoader {
   var keyTable: String?
   var keyInserts: [Int: BulkInsert] = [:]
   var hexScratch: [UInt8] = []
+  /// The file's null tokens as bytes (`SeedFileFormat.nullTokens`; the empty token, already
+  /// NULL when unquoted, and repeats left out).
+  let nullTokens: [[UInt8]]
+  /// Per CSV field, per null token: the fields that token turned into NULL.
+  var nullCounts: [[Int]] = []
   private var inserts: [Int: BulkInsert] = [:]
   private let rowsPerStatement: Int
 
@@ -59,6 +66,12 @@ final class SeedLoader {
     self.mode = mode
     self.rules = mode.rules
     self.connection = connection
+    var tokens: [[UInt8]] = []
+    for token in file.format.nullTokens where !token.isEmpty && !tokens.contains(Array(token.utf8))
+    {
+      tokens.append(Array(token.utf8))
+    }
+    nullTokens = tokens
     guard file.isStandardInput || FileManager.default.fileExists(atPath: file.url.path) else {
       throw SeedError.fileNotFound(file: file.displayPath)
     }
@@ -166,7 +179,25 @@ final class SeedLoader {
       counts.inserted = changes
     }
     progress(counts.rowsRead, reader.bytesRead)
+    counts.nulls = nullCountsReport()
     return counts
+  }
+
+  /// The null-token counts above zero, by header order then token order.
+  private func nullCountsReport() -> [SeedNullCount] {
+    var report: [SeedNullCount] = []
+    for (field, counts) in nullCounts.enumerated() {
+      for (token, count) in counts.enumerated() where count > 0 {
+        report.append(
+          SeedNullCount(
+            column: table.columns[fieldColumns[field]].name,
+            token: String(decoding: nullTokens[token], as: UTF8.self),
+            count: count
+          )
+        )
+      }
+    }
+    return report
   }
 
   private func rowCount() throws -> Int {

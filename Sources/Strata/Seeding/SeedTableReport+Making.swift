@@ -26,7 +26,8 @@ extension SeedTableReport {
         ? counts.rowsRead - counts.inserted - counts.updated : 0,
       deleted: counts.deleted,
       alreadyRecorded: alreadyRecorded,
-      durationMs: durationMs
+      durationMs: durationMs,
+      nullCounts: counts.nulls
     )
   }
 

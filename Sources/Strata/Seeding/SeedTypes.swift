@@ -119,6 +119,9 @@ public struct SeedTableReport: Hashable, Sendable, Codable {
   public let alreadyRecorded: Bool
   /// Wall time spent on this file.
   public let durationMs: Int64
+  /// Per column, how many unquoted fields each of the file's null tokens turned into NULL
+  /// (`SeedFileFormat.nullTokens`); empty when it has none or none matched.
+  public let nullCounts: [SeedNullCount]
 }
 
 /// What a seed run did.

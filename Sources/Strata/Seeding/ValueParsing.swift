@@ -15,6 +15,9 @@ enum SeedConversion: Hashable, Sendable {
   case numeric
   /// A declared BLOB: hexadecimal digits, two per byte.
   case hexBlob
+  /// A declared `BOOLEAN` or `BOOL` (NUMERIC affinity): `true`/`false` in any ASCII case, `1`
+  /// or `0`, stored as 1 and 0 as SQLite's `TRUE` and `FALSE` are.
+  case boolean
 
   /// The conversion for a declared type: its affinity (``Schema/Affinity``, the one place
   /// SQLite's rules are written), with a declared BLOB read as hexadecimal.
@@ -23,7 +26,9 @@ enum SeedConversion: Hashable, Sendable {
     case .integer: self = .integer
     case .text: self = .text
     case .real: self = .real
-    case .numeric: self = .numeric
+    case .numeric:
+      let name = declaredType.trimmingCharacters(in: .whitespaces).uppercased()
+      self = name == "BOOLEAN" || name == "BOOL" ? .boolean : .numeric
     case .blob:
       // No type (or STRICT `ANY`) stores the text as written; a declared BLOB takes hex.
       self = declaredType.uppercased().contains("BLOB") ? .hexBlob : .asWritten
@@ -39,6 +44,7 @@ enum SeedConversion: Hashable, Sendable {
     case .real: "REAL"
     case .numeric: "NUMERIC"
     case .hexBlob: "BLOB"
+    case .boolean: "BOOLEAN"
     }
   }
 }
@@ -166,6 +172,21 @@ enum ValueParsing {
     let (start, end) = trimmed(p, count)
     if end > start, isDecimal(p + start, end - start) { return .invalid(.surroundingSpaces) }
     return .text
+  }
+
+  /// A BOOLEAN column's value: 1 for `true` or `1`, 0 for `false` or `0` (letters in any ASCII
+  /// case); nil for anything else.
+  static func boolean(_ p: UnsafePointer<UInt8>, _ count: Int) -> Int64? {
+    func spells(_ word: StaticString) -> Bool {
+      guard count == word.utf8CodeUnitCount else { return false }
+      let letters = word.utf8Start
+      for i in 0..<count where p[i] | 0x20 != letters[i] { return false }
+      return true
+    }
+    if count == 1, p[0] == zero || p[0] == zero + 1 { return Int64(p[0] - zero) }
+    if spells("true") { return 1 }
+    if spells("false") { return 0 }
+    return nil
   }
 
   /// `[+-]?(digits[.digits*] | .digits)([eE][+-]?digits)?`

@@ -21,6 +21,18 @@ enum SeedCommand: Command {
     help: "Let --mode replace empty a table that others reference with CASCADE."
   )
 
+  static let null = RepeatedOption<String>(
+    "null",
+    "token",
+    help: "An unquoted field equal to TOKEN is NULL, such as NA or \\N (repeatable)."
+  )
+  static let column = RepeatedOption<SeedColumnFlag>(
+    "column",
+    "header=column",
+    help: "Load CSV header HEADER into column COLUMN (repeatable; split at the last =).",
+    parse: SeedColumnFlag.init
+  )
+
   static let spec = CommandSpec(
     name: "seed",
     abstract: "Load CSV seed files into their tables.",
@@ -36,6 +48,11 @@ enum SeedCommand: Command {
       rows; upsert also updates the CSV's columns of existing rows; replace empties the table
       first; append inserts every row. The key is the primary key, or a UNIQUE constraint
       whose columns are all in the header. Each loaded file is recorded in strata_seeds.
+
+      Real data files: --null NA makes each unquoted NA NULL (a quoted "NA" stays text; the
+      report counts the fields each token made NULL, per column); --column "CSV header=column"
+      loads a header into a column of another name. A BOOLEAN or BOOL column takes true/false
+      in any case, 1 or 0.
       """,
     positionals: [
       PositionalSpec(
@@ -52,6 +69,8 @@ enum SeedCommand: Command {
       mode,
       dryRun,
       force,
+      null,
+      column,
       CommonOptions.maxFieldBytes,
       CommonOptions.format,
       CommonOptions.quiet,
@@ -84,7 +103,9 @@ enum SeedCommand: Command {
     let format = arguments[CommonOptions.format]
     let quiet = arguments[CommonOptions.quiet]
 
-    let files: [SeedFile]
+    let nullTokens = arguments[Self.null]
+    let columns = try SeedColumnFlag.mapping(arguments[Self.column])
+    var files: [SeedFile]
     var folder: String?
     if arguments.positionals.isEmpty {
       let directory = CommonOptions.seedsDirectory(arguments, context)
@@ -103,6 +124,12 @@ enum SeedCommand: Command {
           displayPath: path
         )
       }
+    }
+
+    // A flag that is given overrides that part of every file's format.
+    for index in files.indices {
+      if !nullTokens.isEmpty { files[index].format.nullTokens = nullTokens }
+      if !columns.isEmpty { files[index].format.columns = columns }
     }
 
     let location = try CommonOptions.databaseURL(arguments, context)
@@ -136,7 +163,7 @@ enum SeedCommand: Command {
       }
     } catch {
       bar?.clear()
-      throw error
+      throw SeedColumnFlag.namingFlags(error)
     }
     bar?.clear()
     SeedReportOutput.render(

@@ -62,6 +62,26 @@ enum SeedReportOutput {
     for line in lines(report, database: database, mode: mode) { context.print(line) }
   }
 
+  /// Per file and null token, the columns where it made NULL and how often: `seeds/p.csv: NA →
+  /// NULL in sex 11, bill_length_mm 2`, so a token that is also a real value shows.
+  static func nullLines(_ report: SeedReport) -> [String] {
+    var lines: [String] = []
+    for table in report.tables where !table.nullCounts.isEmpty {
+      var tokens: [String] = []
+      for count in table.nullCounts where !tokens.contains(count.token) {
+        tokens.append(count.token)
+      }
+      for token in tokens {
+        let columns = table.nullCounts.filter { $0.token == token }
+          .map { "\($0.column) \($0.count)" }
+        lines.append(
+          "\(table.file): \(token) → NULL in \(columns.joined(separator: ", "))"
+        )
+      }
+    }
+    return lines.isEmpty ? [] : [""] + lines
+  }
+
   /// The text report.
   static func lines(_ report: SeedReport, database: String, mode: SeedMode) -> [String] {
     let dry = report.dryRun
@@ -85,6 +105,7 @@ enum SeedReportOutput {
       return row
     }
     var lines = TextTable.render(header, rows)
+    lines += nullLines(report)
     lines.append("")
     let counts =
       "\(report.inserted) inserted, \(report.updated) updated, \(report.unchanged) unchanged"

@@ -4,7 +4,7 @@ import StrataTestSupport
 
 /// Every sample output the docs show, by the name of its marker (`<!-- sample: NAME -->`).
 enum DocSamples {
-  static let all: [DocSample] = readme + migrations + seeding + inspect
+  static let all: [DocSample] = readme + migrations + seeding + values + inspect
 
   static func named(_ name: String) -> DocSample? {
     all.first { $0.name == name }
@@ -114,6 +114,64 @@ enum DocSamples {
       commands: ["value", "check", "header", "orphan"].map {
         "cd \($0) && strata seed --database app.sqlite3; cd .."
       }
+    ),
+  ]
+
+  /// A penguins-like file (palmerpenguins' raw export): `NA` for a missing value, a header
+  /// that is not a column name, a BOOLEAN column.
+  static func writePenguins(into dir: TemporaryDirectory) throws {
+    try dir.write(
+      "migrations/0001_penguins.sql",
+      """
+      -- migrate:up
+      CREATE TABLE penguins (
+        id INTEGER PRIMARY KEY,
+        species TEXT NOT NULL,
+        island TEXT,
+        bill_length_mm REAL,
+        delta15n REAL,
+        sex TEXT,
+        clutch_completion BOOLEAN
+      );
+
+      """
+    )
+    try dir.write(
+      "penguins.csv",
+      """
+      id,species,island,bill_length_mm,Delta 15 N (o/oo),sex,clutch_completion
+      1,Adelie,Torgersen,39.1,NA,male,TRUE
+      2,Adelie,Torgersen,39.5,8.94956,female,TRUE
+      3,Adelie,Torgersen,NA,NA,NA,FALSE
+      4,Gentoo,Biscoe,46.1,8.63243,female,true
+      5,Chinstrap,Dream,46.5,9.02657,"NA",false
+
+      """
+    )
+  }
+
+  static let values = [
+    DocSample(
+      name: "seed-missing-values",
+      style: .console,
+      fixture: { try writePenguins(into: $0) },
+      setup: ["strata migrate --database app.sqlite3 --quiet"],
+      commands: [
+        "strata seed penguins.csv --database app.sqlite3",
+        #"strata seed penguins.csv --column "Delta 15 N (o/oo)=delta15n" --database app.sqlite3"#,
+        #"strata seed penguins.csv --null NA --column "Delta 15 N (o/oo)=delta15n" --database app.sqlite3"#,
+        "sqlite3 app.sqlite3 'SELECT id, island, bill_length_mm, delta15n, sex, clutch_completion FROM penguins'",
+      ]
+    ),
+    DocSample(
+      name: "seed-booleans",
+      style: .console,
+      fixture: { try writePenguins(into: $0) },
+      setup: ["strata migrate --database app.sqlite3 --quiet"],
+      commands: [
+        #"printf 'id,species,clutch_completion\n1,Adelie,yes\n' > clutch.csv"#,
+        "strata seed clutch.csv --table penguins --database app.sqlite3",
+      ]
     ),
   ]
 

@@ -84,14 +84,15 @@ import Testing
     #expect(try fixture.count("person_info") == 0)
   }
 
-  @Test func zeroAndOneStayIntegersInABooleanColumnAndWordsStayText() throws {
+  // Issue 16: a BOOLEAN column takes true/false too, stored as 1/0 (it used to keep the word).
+  @Test func zeroAndOneStayIntegersInABooleanColumnAndTrueBecomesOne() throws {
     let fixture = try SeedFixture(schema: "CREATE TABLE f (flag BOOLEAN, v INTEGER);")
     _ = try fixture.seed([try fixture.csv("f.csv", "flag,v\n1,0\n0,1\ntrue,1\n")], mode: .append)
     #expect(
       try fixture.rows("SELECT flag, typeof(flag), v FROM f ORDER BY rowid") == [
         [.integer(1), .text("integer"), .integer(0)],
         [.integer(0), .text("integer"), .integer(1)],
-        [.text("true"), .text("text"), .integer(1)],
+        [.integer(1), .text("integer"), .integer(1)],
       ]
     )
   }
