@@ -100,6 +100,27 @@ extension Option where Value == Int {
   }
 }
 
+/// An option that may be given more than once, declared once: `arguments[option]` returns
+/// every value, in order, each converted by `parse` as the command line is read.
+public struct RepeatedOption<Element: Sendable>: OptionDeclaration {
+  /// What parsing and help need of it.
+  public let spec: OptionSpec
+
+  /// An option whose every value `parse` turns into an element, or rejects with a
+  /// `UsageError`.
+  public init(
+    _ name: String,
+    _ valueName: String,
+    help: String,
+    parse: @escaping @Sendable (String) throws -> Element
+  ) {
+    var spec = OptionSpec(name: name, valueName: valueName, help: help)
+    spec.isRepeated = true
+    spec.convert = { try parse($0) }
+    self.spec = spec
+  }
+}
+
 /// `text` as a whole number of at least `minimum`, or the usage error naming `--name`.
 private func wholeNumber(_ name: String, _ text: String, minimum: Int64) throws -> Int64 {
   guard let number = Int64(text), number >= minimum else {

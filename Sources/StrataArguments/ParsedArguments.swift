@@ -21,6 +21,17 @@ public struct ParsedArguments: Sendable, Equatable {
     return typed
   }
 
+  /// Every value of `option`, in the order given, converted; empty when it is not given.
+  public subscript<Element>(option: RepeatedOption<Element>) -> [Element] {
+    guard let values = converted[option.spec.name] as? [any Sendable] else { return [] }
+    return values.map {
+      guard let typed = $0 as? Element else {
+        preconditionFailure("--\(option.spec.name) is declared twice with different types")
+      }
+      return typed
+    }
+  }
+
   /// Whether `flag` was given.
   public subscript(flag: Flag) -> Bool { flags.contains(flag.spec.name) }
 
@@ -124,8 +135,9 @@ public struct ParsedArguments: Sendable, Equatable {
       )
     }
     for option in spec.options {
-      guard let convert = option.convert, let text = values[option.name]?.last else { continue }
-      converted[option.name] = try convert(text)
+      guard let convert = option.convert, let texts = values[option.name], let last = texts.last
+      else { continue }
+      converted[option.name] = option.isRepeated ? try texts.map(convert) : try convert(last)
     }
   }
 }

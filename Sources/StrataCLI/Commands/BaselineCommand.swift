@@ -30,6 +30,7 @@ enum BaselineCommand: Command {
       location,
       forWriting: true,
       busyTimeout: arguments[CommonOptions.busyTimeout],
+      configuration: try CommonOptions.connectionConfiguration(arguments),
       mustExist: true
     )
     let recorded = try Migrator(migrations).baseline(connection, version: version)

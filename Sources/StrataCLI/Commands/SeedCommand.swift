@@ -57,6 +57,7 @@ enum SeedCommand: Command {
       CommonOptions.quiet,
       CommonOptions.busyTimeout,
       CommonOptions.followSymlinks,
+      CommonOptions.loadExtension,
     ]
   )
 
@@ -124,6 +125,7 @@ enum SeedCommand: Command {
       location,
       forWriting: true,
       busyTimeout: busyTimeout,
+      configuration: try CommonOptions.connectionConfiguration(arguments),
       mustExist: true
     )
     let bar =
