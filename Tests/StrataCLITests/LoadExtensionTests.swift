@@ -113,19 +113,21 @@ import Testing
     try FileManager.default.removeItem(at: folder.path("migrations"))
     try folder.write(
       "migrations/0001_quarters.sql",
-      "-- migrate:up\nCREATE TABLE quarters AS SELECT quarter(10) AS q;\n"
+      "-- migrate:up\nCREATE TABLE quarters AS SELECT quarter(10) AS q, half(10) AS h;\n"
         + "-- migrate:down\nDROP TABLE quarters;\n"
     )
     let migrate = try StrataProcess.run(
       [
         "migrate", "--database", "app.sqlite3", "--load-extension",
-        "\(library):strata_quarter_init",
+        "\(library):strata_quarter_init", "--load-extension", library,
       ],
       in: folder.url
     )
     #expect(migrate.exitCode == 0, "\(migrate.standardError)")
     #expect(
-      try DatabaseProbe.rows(folder.path("app.sqlite3"), "SELECT q FROM quarters") == [[.real(2.5)]]
+      try DatabaseProbe.rows(folder.path("app.sqlite3"), "SELECT q, h FROM quarters") == [
+        [.real(2.5), .real(5)]
+      ]
     )
     let missing = try StrataProcess.run(
       ["migrate", "--database", "b.sqlite3", "--load-extension", "\(library):no_such_entry"],
