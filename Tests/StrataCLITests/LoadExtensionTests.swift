@@ -6,31 +6,11 @@ import Testing
 /// `--load-extension PATH[:ENTRY]` on every command that opens a database, with a real
 /// extension built by gcc, through the real `strata`.
 @Suite(.canBuildExtensions) struct LoadExtensionTests {
-  /// Migrations that call `half()` from the extension: in a CHECK (every write of the table
-  /// needs it), an INSERT and the down parts.
+  /// The extension, and migrations that call its `half()` (see `FunctionMigrations`).
   private static func project() throws -> (TemporaryDirectory, String) {
     let folder = try TemporaryDirectory()
     let library = try TestExtension.build(in: folder)
-    try folder.write(
-      "migrations/0001_halves.sql",
-      """
-      -- migrate:up
-      CREATE TABLE halves (x REAL, h REAL CHECK (h = half(x)));
-      INSERT INTO halves VALUES (5, half(5));
-      -- migrate:down
-      UPDATE halves SET h = half(x);
-      DROP TABLE halves;
-      """
-    )
-    try folder.write(
-      "migrations/0002_more.sql",
-      """
-      -- migrate:up
-      INSERT INTO halves VALUES (8, half(8));
-      -- migrate:down
-      DELETE FROM halves WHERE h = half(8);
-      """
-    )
+    try FunctionMigrations.write(in: folder, calling: "half")
     return (folder, library)
   }
 
@@ -44,8 +24,8 @@ import Testing
     let migrate = try StrataProcess.run(["migrate"] + db + load + ["--to", "1"], in: folder.url)
     #expect(migrate.exitCode == 0, "\(migrate.standardError)")
     #expect(
-      try DatabaseProbe.rows(folder.path("app.sqlite3"), "SELECT x, h FROM halves")
-        == [[.real(5), .real(2.5)]]
+      try DatabaseProbe.rows(folder.path("app.sqlite3"), "SELECT x, y FROM computed")
+        == [[.integer(2), .real(1)]]
     )
     // validate replays the applied and the pending migrations; without the extension the
     // replay fails on half().
@@ -94,17 +74,17 @@ import Testing
     )
     #expect(initialize.exitCode == 0, "\(initialize.standardError)")
     #expect(
-      try DatabaseProbe.rows(folder.path("app.sqlite3"), "SELECT x, h FROM halves ORDER BY x")
-        == [[.real(5), .real(2.5)], [.real(8), .real(4)]]
+      try DatabaseProbe.rows(folder.path("app.sqlite3"), "SELECT x, y FROM computed ORDER BY x")
+        == [[.integer(2), .real(1)], [.integer(5), .real(2.5)]]
     )
-    try folder.write("seeds/halves.csv", "x,h\n10,5\n")
+    try folder.write("seeds/computed.csv", "x,y\n10,5.0\n")
     let seed = try StrataProcess.run(
       ["seed", "--database", "app.sqlite3", "--mode", "append"] + load,
       in: folder.url
     )
     #expect(seed.exitCode == 0, "\(seed.standardError)")
     #expect(
-      try DatabaseProbe.integer(folder.path("app.sqlite3"), "SELECT count(*) FROM halves") == 3
+      try DatabaseProbe.integer(folder.path("app.sqlite3"), "SELECT count(*) FROM computed") == 3
     )
   }
 

@@ -4,30 +4,8 @@ import Testing
 
 @testable import Strata
 
-/// Migrations that call `twice()`, a function the app registers: in a CHECK (so every write
-/// of the table needs it), an INSERT, and the down part.
 private func writeMigrations(in folder: TemporaryDirectory) throws -> URL {
-  try folder.write(
-    "migrations/0001_doubled.sql",
-    """
-    -- migrate:up
-    CREATE TABLE doubled (x INTEGER, y INTEGER CHECK (y = twice(x)));
-    INSERT INTO doubled VALUES (2, twice(2));
-    -- migrate:down
-    UPDATE doubled SET y = twice(x);
-    DROP TABLE doubled;
-    """
-  )
-  try folder.write(
-    "migrations/0002_more.sql",
-    """
-    -- migrate:up
-    INSERT INTO doubled VALUES (5, twice(5));
-    -- migrate:down
-    DELETE FROM doubled WHERE y = twice(5);
-    """
-  )
-  return folder.path("migrations")
+  try FunctionMigrations.write(in: folder, calling: "twice")
 }
 
 /// The app's configuration: registers `twice(x)`.
@@ -52,8 +30,8 @@ private let withTwice = ConnectionConfiguration { connection in
     #expect(report.version == 2)
     let db = try withTwice.open(path: folder.path("app.sqlite3").path)
     #expect(
-      try db.rows("SELECT x, y FROM doubled ORDER BY x") == [
-        [.integer(2), .integer(4)], [.integer(5), .integer(10)],
+      try db.rows("SELECT x, y FROM computed ORDER BY x") == [
+        [.integer(2), .real(4)], [.integer(5), .real(10)],
       ]
     )
   }
@@ -88,7 +66,7 @@ private let withTwice = ConnectionConfiguration { connection in
     #expect(try migrator.migrate(db).toVersion == 2)
     #expect(try migrator.rollback(db, steps: 2).toVersion == 0)
     #expect(
-      try db.scalar("SELECT count(*) FROM sqlite_master WHERE name = 'doubled'") == .integer(0)
+      try db.scalar("SELECT count(*) FROM sqlite_master WHERE name = 'computed'") == .integer(0)
     )
   }
 
