@@ -7,7 +7,10 @@ internal import SQLite3
 #endif
 
 /// The body of an SQL function an app registers: the arguments SQLite passes, in order, and the
-/// result. An error it throws fails the statement that called it, with the error's message.
+/// result.
+///
+/// - Throws: any error, which fails the statement that called the function, with the error's
+///   message.
 public typealias SQLFunctionBody = @Sendable ([SQLValue]) throws -> SQLValue
 
 /// What SQLite keeps for a registered function: its body, retained until SQLite drops the

@@ -19,11 +19,14 @@ import Foundation
 public struct ConnectionConfiguration: Sendable {
   /// The extensions loaded into each connection, in order.
   public var extensions: [SQLiteExtension]
-  /// Runs on each connection after the extensions load; an error it throws fails the call
-  /// that opened the connection.
+  /// Runs on each connection after the extensions load.
+  ///
+  /// - Throws: any error, which fails the call that opened the connection.
   public var prepare: (@Sendable (Connection) throws -> Void)?
 
   /// A configuration that loads `extensions`, then runs `prepare`.
+  ///
+  /// - Throws: nothing here; `prepare` throws when a connection is opened, failing that call.
   public init(
     extensions: [SQLiteExtension] = [],
     prepare: (@Sendable (Connection) throws -> Void)? = nil

@@ -30,13 +30,13 @@ public enum TemplateBuilder {
   /// template never changed since: see `TemplateVerification`), is replaced atomically. Anything
   /// else at `destination` (a database with rows, a copy of a template the app wrote into, a
   /// text file) is never replaced: `OutputFileError`.
+  /// Every connection of the build gets `configuration` (the extensions and functions the
+  /// migrations call).
   ///
   /// - Throws: `OutputFileError` when something at `destination` may not be replaced,
   ///   `MigrationError` when a migration fails, `SetupError.templateNotWritten` or
   ///   `DatabaseOpenError` when the file cannot be written, `ExtensionLoadError` (or the
   ///   configuration's own error) when `configuration` fails.
-  /// - Parameter configuration: the extensions and functions the build's connections get, so
-  ///   that migrations can call the app's functions.
   @discardableResult
   public static func build(
     _ migrations: MigrationSet,
