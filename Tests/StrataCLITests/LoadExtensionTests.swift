@@ -158,4 +158,19 @@ import Testing
     let empty = try StrataProcess.run(["migrate", "--load-extension", ""], in: folder.url)
     #expect(empty.exitCode == 64)
   }
+
+  @Test func aColonInThePathIsPartOfThePathUnlessANameFollowsIt() throws {
+    let (folder, library) = try Self.project()
+    let odd = folder.path("v:2/half.so")
+    try FileManager.default.createDirectory(
+      at: odd.deletingLastPathComponent(),
+      withIntermediateDirectories: true
+    )
+    try FileManager.default.copyItem(atPath: library, toPath: odd.path)
+    let migrate = try StrataProcess.run(
+      ["migrate", "--database", "app.sqlite3", "--load-extension", odd.path],
+      in: folder.url
+    )
+    #expect(migrate.exitCode == 0, "\(migrate.standardError)")
+  }
 }

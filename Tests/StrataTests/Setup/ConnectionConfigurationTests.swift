@@ -102,6 +102,20 @@ private let withTwice = ConnectionConfiguration { connection in
     #expect(!FileManager.default.fileExists(atPath: url.path))
   }
 
+  @Test func anErrorOfThePreparationFailsTheOpenAndTheSetup() throws {
+    struct Refused: Error {}
+    let folder = try TemporaryDirectory()
+    let refusing = ConnectionConfiguration { _ in throw Refused() }
+    var setup = DatabaseSetup(
+      database: folder.path("app.sqlite3"),
+      migrations: try writeMigrations(in: folder)
+    )
+    setup.connectionConfiguration = refusing
+    #expect(throws: Refused.self) { try setup.run() }
+    #expect(!FileManager.default.fileExists(atPath: folder.path("app.sqlite3").path))
+    #expect(throws: Refused.self) { try refusing.openInMemory() }
+  }
+
   /// Every connection strata opens goes through `ConnectionConfiguration.open`, so no entry
   /// point can forget the app's configuration: `Connection(path:` and `Connection.inMemory()`
   /// appear nowhere else in the library or the CLI.
