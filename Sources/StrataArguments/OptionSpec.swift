@@ -12,6 +12,8 @@ public struct OptionSpec: Sendable, Equatable {
   public let help: String
   /// The values accepted, when the set is closed (`text`, `json`).
   public var choices: [String]
+  /// Whether every value given is kept (`arguments[repeatedOption]`), not only the last.
+  public var isRepeated = false
   /// Turns the value given into the declared type, or throws the usage error; nil keeps the
   /// text as given.
   var convert: (@Sendable (String) throws -> any Sendable)?

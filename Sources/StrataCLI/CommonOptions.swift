@@ -47,10 +47,51 @@ enum CommonOptions {
     default: CSVReader.defaultMaximumFieldBytes
   )
 
+  /// `--load-extension PATH[:ENTRY]`, as the sqlite3 shell's `.load PATH ENTRY`.
+  static let loadExtension = RepeatedOption<SQLiteExtension>(
+    "load-extension",
+    "path[:entry]",
+    help: "Load an SQLite extension into every connection, as sqlite3's .load (repeatable).",
+    parse: parseExtension
+  )
+
   /// The options every database command takes.
   static let databaseOptions: [any OptionDeclaration] = [
-    database, migrations, format, quiet, busyTimeout, followSymlinks,
+    database, migrations, format, quiet, busyTimeout, followSymlinks, loadExtension,
   ]
+
+  /// What every connection the command opens gets: the extensions given, each loaded once
+  /// into a scratch in-memory connection first, so that a missing or bad one fails before any
+  /// file is opened or created.
+  ///
+  /// - Throws: `ExtensionLoadError` naming the extension and SQLite's message.
+  static func connectionConfiguration(
+    _ arguments: ParsedArguments
+  ) throws
+    -> ConnectionConfiguration
+  {
+    let configuration = ConnectionConfiguration(extensions: arguments[loadExtension])
+    if !configuration.extensions.isEmpty { _ = try configuration.openInMemory() }
+    return configuration
+  }
+
+  /// `PATH[:ENTRY]`: the entry point is the text after the last colon when it is a C name and
+  /// a path comes before it; otherwise the whole text is the path. As in the sqlite3 shell, a
+  /// path without a slash is looked for in the system's library folders.
+  private static func parseExtension(_ text: String) throws -> SQLiteExtension {
+    guard !text.isEmpty else {
+      throw UsageError(message: "--load-extension needs the path of a shared library")
+    }
+    if let colon = text.lastIndex(of: ":") {
+      let path = String(text[..<colon])
+      let entry = String(text[text.index(after: colon)...])
+      let isName =
+        entry.first.map { $0 == "_" || ($0.isASCII && $0.isLetter) } == true
+        && entry.allSatisfy { $0 == "_" || ($0.isASCII && ($0.isLetter || $0.isNumber)) }
+      if isName, !path.isEmpty { return SQLiteExtension(path: path, entryPoint: entry) }
+    }
+    return SQLiteExtension(path: text)
+  }
 
   /// The options that name a file or folder, in the order their emptiness is reported.
   static var pathOptions: [Option<String?>] {

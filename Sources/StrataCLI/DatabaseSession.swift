@@ -6,12 +6,14 @@ enum DatabaseSession {
   /// - Parameters:
   ///   - forWriting: create the file when missing (and the default documents folder with it).
   ///   - mustExist: a missing file is an error even when writing (rollback, baseline).
+  ///   - configuration: the extensions every connection gets (`--load-extension`).
   /// - Returns: the connection; for a read of a missing file, an empty in-memory database,
   ///   so that `status` can report everything pending without creating a file.
   static func open(
     _ location: (url: URL, isDefault: Bool),
     forWriting: Bool,
     busyTimeout: Int,
+    configuration: ConnectionConfiguration,
     mustExist: Bool = false
   ) throws -> Connection {
     let missing = databaseFileKind(at: location.url.path) == .missing
@@ -23,10 +25,16 @@ enum DatabaseSession {
         at: location.url,
         access: .create,
         busyTimeout: busyTimeout,
-        createsFolder: location.isDefault
+        createsFolder: location.isDefault,
+        configuration: configuration
       )
     }
-    if missing { return try Connection.inMemory() }
-    return try openDatabase(at: location.url, access: .read, busyTimeout: busyTimeout)
+    if missing { return try configuration.openInMemory() }
+    return try openDatabase(
+      at: location.url,
+      access: .read,
+      busyTimeout: busyTimeout,
+      configuration: configuration
+    )
   }
 }

@@ -27,16 +27,22 @@ public struct DriftReport: Codable, Equatable, Sendable {
 public struct DriftCheck: Sendable {
   /// The migrations whose schema the database is compared with.
   public let migrations: MigrationSet
+  /// The extensions and functions the replay's connection gets, so that migrations calling
+  /// an app's functions replay as they migrate.
+  public var configuration: ConnectionConfiguration
 
-  /// A check of databases against `migrations`.
-  public init(_ migrations: MigrationSet) {
+  /// A check of databases against `migrations`, replayed on connections configured with
+  /// `configuration`.
+  public init(_ migrations: MigrationSet, configuration: ConnectionConfiguration = .none) {
     self.migrations = migrations
+    self.configuration = configuration
   }
 
   /// Replays the migrations the database records as applied (all of them when it has no
   /// history), so pending migrations are not reported as drift, and compares.
   ///
-  /// - Throws: `InspectionError.replayFailed` when a replayed migration fails in the replay.
+  /// - Throws: `InspectionError.replayFailed` when a replayed migration fails in the replay;
+  ///   `ExtensionLoadError` (or the configuration's own error) when the configuration fails.
   public func check(_ connection: Connection) throws -> DriftReport {
     let (report, failure) = try check(connection, replayingPending: false)
     if let failure {
@@ -61,8 +67,9 @@ public struct DriftCheck: Sendable {
       connection == nil
       ? [] : migrations.migrations.filter { !hasHistory || wanted.contains($0.version) }
     let known = Set(migrations.migrations.map(\.version))
+    // Outside the `do`: a configuration that fails is its own error, not the replay's.
+    let replay = try MigrationReplay(directory: migrations.directory, configuration: configuration)
     do {
-      let replay = try MigrationReplay(directory: migrations.directory)
       var failure = try replay.replay(replayed)
       let compared = live != nil && failure == nil && !replay.stopped
       var differences: [SchemaDifference] = []

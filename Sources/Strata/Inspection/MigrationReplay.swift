@@ -73,8 +73,10 @@ final class MigrationReplay {
   /// of the database's rows.
   var rowsAreTheReplays = false
 
-  init(directory: String) throws {
-    scratch = try Connection.inMemory()
+  /// - Parameter configuration: the extensions and functions the migrations call, loaded
+  ///   before the fence is raised.
+  init(directory: String, configuration: ConnectionConfiguration) throws {
+    scratch = try configuration.openInMemory()
     _ = scratch.raiseFence(.noOutsideFiles)
     self.directory = directory
   }

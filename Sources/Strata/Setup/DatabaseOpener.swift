@@ -161,16 +161,45 @@ public enum DatabaseAccess: Sendable {
 /// - Parameter busyTimeout: how long to wait for another process's lock, in milliseconds.
 /// - Parameter createsFolder: with `.create`, make the file's folder when it is missing (the
 ///   default documents folder); otherwise a missing folder is an error.
+/// - Parameter configuration: the extensions and functions every connection gets; when it
+///   fails on a file this call created, the (empty) file is removed again.
 /// - Throws: `DatabaseOpenError` for a missing file or folder, a directory, a file that is not
-///   SQLite, a read-only file or folder, or an SQLite failure while opening.
+///   SQLite, a read-only file or folder, or an SQLite failure while opening;
+///   `ExtensionLoadError` or the configuration's own error when the configuration fails.
 public func openDatabase(
   at url: URL,
   access: DatabaseAccess,
   busyTimeout: Int = Connection.defaultBusyTimeout,
-  createsFolder: Bool = false
+  createsFolder: Bool = false,
+  configuration: ConnectionConfiguration = .none
 ) throws -> Connection {
   let path = url.path
   try checkDatabasePath(url)
+  let wasMissing = databaseFileKind(at: path) == .missing
+  do {
+    return try open(
+      url,
+      access: access,
+      busyTimeout: busyTimeout,
+      createsFolder: createsFolder,
+      configuration: configuration
+    )
+  } catch {
+    // An empty file SQLite created for this call goes again: nothing was changed.
+    if wasMissing, databaseFileKind(at: path) == .empty { unlink(path) }
+    throw error
+  }
+}
+
+/// `openDatabase`'s work, after the path was checked.
+private func open(
+  _ url: URL,
+  access: DatabaseAccess,
+  busyTimeout: Int,
+  createsFolder: Bool,
+  configuration: ConnectionConfiguration
+) throws -> Connection {
+  let path = url.path
   switch databaseFileKind(at: path) {
   case .directory:
     throw DatabaseOpenError.isDirectory(path: path)
@@ -198,7 +227,7 @@ public func openDatabase(
     }
   do {
     do {
-      return try connect(path, mode: mode, access: access, busyTimeout: busyTimeout)
+      return try connect(path, mode: mode, busyTimeout: busyTimeout, configuration: configuration)
     } catch let error as SQLiteError where access == .read && error.isHotJournal {
       // A writer stopped in the middle of a transaction (a crash, kill -9, power loss) and left
       // its journal. A read-only connection cannot roll it back; a connection that may write
@@ -209,8 +238,8 @@ public func openDatabase(
       else {
         throw DatabaseOpenError.hotJournal(path: path)
       }
-      _ = try connect(path, mode: .readWrite, access: .read, busyTimeout: busyTimeout)
-      return try connect(path, mode: mode, access: access, busyTimeout: busyTimeout)
+      _ = try connect(path, mode: .readWrite, busyTimeout: busyTimeout, configuration: .none)
+      return try connect(path, mode: mode, busyTimeout: busyTimeout, configuration: configuration)
     }
   } catch let error as SQLiteError {
     if error.isNotADatabase { throw DatabaseOpenError.notADatabase(path: path) }
@@ -229,10 +258,10 @@ public func openDatabase(
 private func connect(
   _ path: String,
   mode: Connection.OpenMode,
-  access: DatabaseAccess,
-  busyTimeout: Int
+  busyTimeout: Int,
+  configuration: ConnectionConfiguration
 ) throws -> Connection {
-  let connection = try Connection(path: path, mode: mode, busyTimeout: busyTimeout)
+  let connection = try configuration.open(path: path, mode: mode, busyTimeout: busyTimeout)
   // Foreign keys are on: every `Connection` turns them on unless told not to.
   _ = try connection.scalar("SELECT count(*) FROM sqlite_master")
   return connection

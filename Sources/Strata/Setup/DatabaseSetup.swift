@@ -38,6 +38,9 @@ public struct DatabaseSetup: Sendable {
   public var seedsDisplayPath: String?
   /// The largest seed field or record in bytes (see `SeedOptions.maximumFieldBytes`).
   public var seedMaximumFieldBytes = CSVReader.defaultMaximumFieldBytes
+  /// The extensions and Swift functions every connection this setup opens gets (the
+  /// database's, the template's check), so that migrations can call the app's functions.
+  public var connectionConfiguration = ConnectionConfiguration.none
 
   /// A setup of `database` from `migrations`, with an optional template and seeds folder; the
   /// other properties keep their defaults until changed.
@@ -101,7 +104,8 @@ public struct DatabaseSetup: Sendable {
   /// when the database has versions these migrations don't know.
   ///
   /// - Throws: `SetupError` (a bad template, a newer database, failed seeding),
-  ///   `MigrationError` (a bad file, a failed migration), or `DatabaseOpenError` (a bad path).
+  ///   `MigrationError` (a bad file, a failed migration), `DatabaseOpenError` (a bad path), or
+  ///   what `connectionConfiguration` throws (`ExtensionLoadError`).
   @discardableResult
   public func run() throws -> SetupReport {
     let set = try MigrationSet(
@@ -125,17 +129,22 @@ public struct DatabaseSetup: Sendable {
     TemplateInstaller.removeLeftovers(of: database)
     if databaseFileKind(at: path) == .missing {
       if let template {
-        try Self.checkTemplate(template, against: set)
+        try Self.checkTemplate(template, against: set, configuration: connectionConfiguration)
         templateCopied = try TemplateInstaller.install(
           template,
           at: database,
-          prepare: Self.stampHistory
+          prepare: { try Self.stampHistory($0, configuration: connectionConfiguration) }
         )
       }
     }
     // Copied here, or about to be created empty by opening it.
     let created = templateCopied || databaseFileKind(at: path) == .missing
-    let connection = try openDatabase(at: database, access: .create, busyTimeout: busyTimeout)
+    let connection = try openDatabase(
+      at: database,
+      access: .create,
+      busyTimeout: busyTimeout,
+      configuration: connectionConfiguration
+    )
     let migrator = Migrator(set)
     let plan = try migrator.plan(connection)
     let unknown = plan.migrations(in: .unknown).map(\.version)
@@ -193,11 +202,15 @@ public struct DatabaseSetup: Sendable {
   }
 
   /// The template's history must agree with the files: same checksums, no unknown versions.
-  static func checkTemplate(_ template: URL, against set: MigrationSet) throws {
-    try TemplateInstaller.verify(template)
+  static func checkTemplate(
+    _ template: URL,
+    against set: MigrationSet,
+    configuration: ConnectionConfiguration
+  ) throws {
+    try TemplateInstaller.verify(template, configuration: configuration)
     let plan: MigrationPlan
     do {
-      plan = try Migrator(set).plan(Connection(path: template.path, mode: .immutable))
+      plan = try Migrator(set).plan(configuration.open(path: template.path, mode: .immutable))
     } catch let error as SQLiteError {
       throw SetupError.templateInvalid(path: template.path, reason: error.message)
     }
@@ -211,8 +224,8 @@ public struct DatabaseSetup: Sendable {
   }
 
   /// Gives the copy's history rows the time this database got them.
-  static func stampHistory(_ copy: URL) throws {
-    let connection = try Connection(path: copy.path, mode: .readWrite)
+  static func stampHistory(_ copy: URL, configuration: ConnectionConfiguration) throws {
+    let connection = try configuration.open(path: copy.path, mode: .readWrite)
     guard try History.exists(connection) else { return }
     try connection.run(
       "UPDATE strata_migrations SET applied_at = ? WHERE applied_at = ?",

@@ -30,18 +30,22 @@ public enum TemplateBuilder {
   /// template never changed since: see `TemplateVerification`), is replaced atomically. Anything
   /// else at `destination` (a database with rows, a copy of a template the app wrote into, a
   /// text file) is never replaced: `OutputFileError`.
+  /// Every connection of the build gets `configuration` (the extensions and functions the
+  /// migrations call).
   ///
   /// - Throws: `OutputFileError` when something at `destination` may not be replaced,
   ///   `MigrationError` when a migration fails, `SetupError.templateNotWritten` or
-  ///   `DatabaseOpenError` when the file cannot be written.
+  ///   `DatabaseOpenError` when the file cannot be written, `ExtensionLoadError` (or the
+  ///   configuration's own error) when `configuration` fails.
   @discardableResult
   public static func build(
     _ migrations: MigrationSet,
     to destination: URL,
-    replacing: Bool = false
+    replacing: Bool = false,
+    configuration: ConnectionConfiguration = .none
   ) throws -> Report {
     let existing = try OutputFile.checkWritable(destination, replacing: replacing) { path in
-      try TemplateVerification.verify(path, against: migrations)
+      try TemplateVerification.verify(path, against: migrations, configuration: configuration)
     }
     let folder = destination.deletingLastPathComponent()
     guard isDirectory(atPath: folder.path) else {
@@ -49,7 +53,12 @@ public enum TemplateBuilder {
     }
     let scratch = ScratchFiles(beside: destination)
     defer { scratch.remove() }
-    let report = try writeTemplate(migrations, with: scratch, shownAs: destination.path)
+    let report = try writeTemplate(
+      migrations,
+      with: scratch,
+      shownAs: destination.path,
+      configuration: configuration
+    )
     // Checked again just before the name is taken: the build may have taken a while.
     try OutputFile.checkUnchanged(destination, since: existing)
     // A replaced file keeps its permissions, never wider (SQLite created the new one from the
@@ -124,13 +133,14 @@ public enum TemplateBuilder {
   static func writeTemplate(
     _ migrations: MigrationSet,
     with scratch: ScratchFiles,
-    shownAs path: String
+    shownAs path: String,
+    configuration: ConnectionConfiguration
   ) throws -> MigrationReport {
     do {
       // Built in a file, not in memory, so that migrations setting file-level state
       // (`PRAGMA journal_mode = WAL`) leave it as they do in an app's database. The scratch
       // file is thrown away, so it need not be synced.
-      let connection = try Connection(path: scratch.build, mode: .readWriteCreate)
+      let connection = try configuration.open(path: scratch.build, mode: .readWriteCreate)
       try connection.execute("PRAGMA synchronous = OFF; PRAGMA foreign_keys = ON")
       let report = try Migrator(migrations).migrate(connection)
       if try History.exists(connection) {
@@ -143,7 +153,8 @@ public enum TemplateBuilder {
       try connection.execute("VACUUM INTO \(quoteLiteral(scratch.output))")
       // VACUUM INTO always writes a rollback-journal database.
       if journalMode == "wal" {
-        try Connection(path: scratch.output, mode: .readWrite).execute("PRAGMA journal_mode = WAL")
+        try configuration.open(path: scratch.output, mode: .readWrite)
+          .execute("PRAGMA journal_mode = WAL")
       }
       return report
     } catch let error as SQLiteError {

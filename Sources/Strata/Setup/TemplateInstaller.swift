@@ -15,7 +15,7 @@ enum TemplateInstaller {
   static let staleAfter: Double = 600
 
   /// Checks that `template` is a complete SQLite database: the header, then `quick_check`.
-  static func verify(_ template: URL) throws {
+  static func verify(_ template: URL, configuration: ConnectionConfiguration) throws {
     let path = template.path
     if let problem = regularFileProblem(atPath: path), pathStatus(atPath: path) != .missing {
       throw SetupError.templateInvalid(path: path, reason: problem)
@@ -38,7 +38,7 @@ enum TemplateInstaller {
       // Immutable: a template in a read-only bundle may be in WAL mode, which an ordinary
       // read-only open cannot read without creating its -shm; and what is checked is then the
       // file alone, exactly what is copied.
-      let connection = try Connection(path: path, mode: .immutable)
+      let connection = try configuration.open(path: path, mode: .immutable)
       let result = try connection.rows("PRAGMA quick_check").compactMap { $0.first?.textValue }
       guard result == ["ok"] else {
         throw SetupError.templateInvalid(

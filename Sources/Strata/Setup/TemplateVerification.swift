@@ -9,14 +9,18 @@ enum TemplateVerification {
   /// Throws `OutputFileError.notReplaceable` saying why, unless the database at `path` holds
   /// nothing at all or exactly what `migrations` (those of them it records) build. Read
   /// without locks or `-shm` (the caller refused a `-wal` with changes).
-  static func verify(_ path: String, against migrations: MigrationSet) throws {
+  static func verify(
+    _ path: String,
+    against migrations: MigrationSet,
+    configuration: ConnectionConfiguration
+  ) throws {
     func refuse(_ reason: String) -> OutputFileError {
       .notReplaceable(path: path, reason: reason)
     }
     let existing: Connection
     let applied: [AppliedMigration]
     do {
-      existing = try Connection(path: path, mode: .immutable, foreignKeys: false)
+      existing = try configuration.open(path: path, mode: .immutable, foreignKeys: false)
       let entries = try existing.scalar("SELECT count(*) FROM sqlite_master")?.integerValue
       if entries == 0 { return }  // A database with nothing in it holds nothing to lose.
       guard try History.exists(existing) else {
@@ -52,11 +56,16 @@ enum TemplateVerification {
     _ = try TemplateBuilder.writeTemplate(
       try MigrationSet(recorded, directory: migrations.directory),
       with: scratch,
-      shownAs: path
+      shownAs: path,
+      configuration: configuration
     )
     let difference: String?
     do {
-      let expected = try Connection(path: scratch.output, mode: .immutable, foreignKeys: false)
+      let expected = try configuration.open(
+        path: scratch.output,
+        mode: .immutable,
+        foreignKeys: false
+      )
       difference = try firstDifference(existing, expected)
     } catch let error as SQLiteError {
       throw refuse("could not be compared with a fresh build of its migrations (\(error.message))")

@@ -33,10 +33,14 @@ public struct ValidationResult: Hashable, Sendable, Codable {
 public struct Validator: Sendable {
   /// The migrations the database is checked against.
   public let migrations: MigrationSet
+  /// The extensions and functions the replay's connection gets (see `DriftCheck`).
+  public var configuration: ConnectionConfiguration
 
-  /// A validator of databases against `migrations`.
-  public init(_ migrations: MigrationSet) {
+  /// A validator of databases against `migrations`, replayed on connections configured with
+  /// `configuration`.
+  public init(_ migrations: MigrationSet, configuration: ConnectionConfiguration = .none) {
     self.migrations = migrations
+    self.configuration = configuration
   }
 
   /// Every problem found; empty when the database agrees with the migrations. Reads only.
@@ -52,7 +56,8 @@ public struct Validator: Sendable {
   /// - Parameter connection: the database; nil to check the files only.
   /// - Parameter databaseName: how messages name the database (default: its path).
   /// - Throws: `SQLiteError` when the database cannot be read; `InspectionError` when the replay
-  ///   cannot run.
+  ///   cannot run; `ExtensionLoadError` (or the configuration's own error) when the
+  ///   configuration fails.
   public func validate(
     _ connection: Connection?,
     databaseName: String? = nil
@@ -69,7 +74,10 @@ public struct Validator: Sendable {
     let drift: DriftReport
     let failure: ReplayFailure?
     do {
-      (drift, failure) = try DriftCheck(migrations).check(connection, replayingPending: true)
+      (drift, failure) = try DriftCheck(migrations, configuration: configuration).check(
+        connection,
+        replayingPending: true
+      )
     } catch let error as InspectionError {
       return ValidationResult(
         problems: problems + [ValidationProblem(message: error.message, help: error.help)],

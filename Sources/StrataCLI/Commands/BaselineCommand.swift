@@ -47,6 +47,7 @@ enum BaselineCommand: Command {
       location,
       forWriting: true,
       busyTimeout: arguments[CommonOptions.busyTimeout],
+      configuration: try CommonOptions.connectionConfiguration(arguments),
       mustExist: true
     )
     let database = CommonOptions.shown(location.url, context)

@@ -43,6 +43,7 @@ enum InitCommand: Command {
     setup.busyTimeout = arguments[CommonOptions.busyTimeout]
     setup.followsSymlinks = arguments[CommonOptions.followSymlinks]
     setup.seedMaximumFieldBytes = arguments[CommonOptions.maxFieldBytes]
+    setup.connectionConfiguration = try CommonOptions.connectionConfiguration(arguments)
     let report = try setup.run()
     let database = CommonOptions.shown(location.url, context)
     context.finished(

@@ -40,6 +40,7 @@ enum InspectCommand: Command {
       CommonOptions.database, CommonOptions.migrations, format,
       diff,
       CommonOptions.quiet, CommonOptions.busyTimeout, CommonOptions.followSymlinks,
+      CommonOptions.loadExtension,
     ]
   )
 
@@ -61,11 +62,17 @@ enum InspectCommand: Command {
     let location = try CommonOptions.databaseURL(arguments, context)
     let busyTimeout = arguments[CommonOptions.busyTimeout]
     let shown = CommonOptions.shown(location.url, context)
-    let connection = try open(location.url, shown: shown, busyTimeout: busyTimeout)
+    let configuration = try CommonOptions.connectionConfiguration(arguments)
+    let connection = try open(
+      location.url,
+      shown: shown,
+      busyTimeout: busyTimeout,
+      configuration: configuration
+    )
     do {
       if diff {
         let migrations = try CommonOptions.loadMigrations(arguments, context)
-        let report = try DriftCheck(migrations).check(connection)
+        let report = try DriftCheck(migrations, configuration: configuration).check(connection)
         return try DriftReportOutput.render(
           report,
           database: shown,
@@ -94,9 +101,19 @@ enum InspectCommand: Command {
   }
 
   /// Read-only; a lock held past the busy timeout is reported as such.
-  private static func open(_ url: URL, shown: String, busyTimeout: Int) throws -> Connection {
+  private static func open(
+    _ url: URL,
+    shown: String,
+    busyTimeout: Int,
+    configuration: ConnectionConfiguration
+  ) throws -> Connection {
     do {
-      return try openDatabase(at: url, access: .read, busyTimeout: busyTimeout)
+      return try openDatabase(
+        at: url,
+        access: .read,
+        busyTimeout: busyTimeout,
+        configuration: configuration
+      )
     } catch DatabaseOpenError.sqlite(_, let error) where error.isBusy {
       throw InspectionError.locked(path: shown, busyTimeoutMs: busyTimeout)
     }

@@ -51,7 +51,8 @@ enum MigrateCommand: Command {
     let connection = try DatabaseSession.open(
       location,
       forWriting: !options.dryRun,
-      busyTimeout: arguments[CommonOptions.busyTimeout]
+      busyTimeout: arguments[CommonOptions.busyTimeout],
+      configuration: try CommonOptions.connectionConfiguration(arguments)
     )
     let report = try Migrator(migrations).migrate(connection, options: options)
     MigrationReportOutput.render(

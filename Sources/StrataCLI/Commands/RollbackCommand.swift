@@ -42,6 +42,7 @@ enum RollbackCommand: Command {
       location,
       forWriting: !arguments[Self.dryRun],
       busyTimeout: arguments[CommonOptions.busyTimeout],
+      configuration: try CommonOptions.connectionConfiguration(arguments),
       mustExist: true
     )
     let report = try Migrator(migrations).rollback(

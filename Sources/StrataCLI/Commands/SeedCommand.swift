@@ -76,6 +76,7 @@ enum SeedCommand: Command {
       CommonOptions.quiet,
       CommonOptions.busyTimeout,
       CommonOptions.followSymlinks,
+      CommonOptions.loadExtension,
     ]
   )
 
@@ -151,6 +152,7 @@ enum SeedCommand: Command {
       location,
       forWriting: true,
       busyTimeout: busyTimeout,
+      configuration: try CommonOptions.connectionConfiguration(arguments),
       mustExist: true
     )
     let bar =

@@ -31,7 +31,8 @@ enum StatusCommand: Command {
     let connection = try DatabaseSession.open(
       location,
       forWriting: false,
-      busyTimeout: arguments[CommonOptions.busyTimeout]
+      busyTimeout: arguments[CommonOptions.busyTimeout],
+      configuration: try CommonOptions.connectionConfiguration(arguments)
     )
     let plan = try Migrator(migrations).plan(connection)
     var counts: [String: Int] = [:]

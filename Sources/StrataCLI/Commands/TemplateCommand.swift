@@ -29,12 +29,13 @@ enum TemplateCommand: Command {
       """,
     options: [
       output, force, CommonOptions.migrations, CommonOptions.format, CommonOptions.quiet,
-      CommonOptions.followSymlinks,
+      CommonOptions.followSymlinks, CommonOptions.loadExtension,
     ]
   )
 
   static func run(_ arguments: ParsedArguments, _ context: CommandContext) throws -> Int32 {
     let migrations = try CommonOptions.loadMigrations(arguments, context)
+    let configuration = try CommonOptions.connectionConfiguration(arguments)
     let given = arguments[Self.output] ?? "seeds/template.sqlite3"
     let output = DatabaseLocation.absolute(given, from: context.currentDirectory)
     if arguments[Self.output] == nil {
@@ -46,7 +47,8 @@ enum TemplateCommand: Command {
     let report = try TemplateBuilder.build(
       migrations,
       to: output,
-      replacing: arguments[Self.force]
+      replacing: arguments[Self.force],
+      configuration: configuration
     )
     context.finished("\(given) was written at version \(report.version).")
     switch arguments[CommonOptions.format] {

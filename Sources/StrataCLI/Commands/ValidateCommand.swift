@@ -53,6 +53,7 @@ enum ValidateCommand: Command {
     let filesOnly = arguments[Self.filesOnly]
     let location = try CommonOptions.databaseURL(arguments, context)
     let database = CommonOptions.shown(location.url, context)
+    let configuration = try CommonOptions.connectionConfiguration(arguments)
     var connection: Connection?
     if !filesOnly {
       if databaseFileKind(at: location.url.path) == .missing {
@@ -61,10 +62,11 @@ enum ValidateCommand: Command {
       connection = try DatabaseSession.open(
         location,
         forWriting: false,
-        busyTimeout: arguments[CommonOptions.busyTimeout]
+        busyTimeout: arguments[CommonOptions.busyTimeout],
+        configuration: configuration
       )
     }
-    let result = try Validator(migrations).validate(
+    let result = try Validator(migrations, configuration: configuration).validate(
       connection,
       databaseName: filesOnly ? nil : database
     )
