@@ -25,6 +25,7 @@ enum InitCommand: Command {
       template,
       CommonOptions.seeds,
       CommonOptions.maxFieldBytes,
+      CommonOptions.settings,
     ]
   )
 
@@ -43,6 +44,7 @@ enum InitCommand: Command {
     setup.busyTimeout = arguments[CommonOptions.busyTimeout]
     setup.followsSymlinks = arguments[CommonOptions.followSymlinks]
     setup.seedMaximumFieldBytes = arguments[CommonOptions.maxFieldBytes]
+    setup.settings = try CommonOptions.projectSettings(arguments, context)
     let report = try setup.run()
     let database = CommonOptions.shown(location.url, context)
     context.finished(

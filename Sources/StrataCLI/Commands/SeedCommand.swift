@@ -53,6 +53,7 @@ enum SeedCommand: Command {
       dryRun,
       force,
       CommonOptions.maxFieldBytes,
+      CommonOptions.settings,
       CommonOptions.format,
       CommonOptions.quiet,
       CommonOptions.busyTimeout,
@@ -84,10 +85,11 @@ enum SeedCommand: Command {
     let format = arguments[CommonOptions.format]
     let quiet = arguments[CommonOptions.quiet]
 
-    let files: [SeedFile]
+    let settings = try CommonOptions.projectSettings(arguments, context)
+    let directory = CommonOptions.seedsDirectory(arguments, context)
+    var files: [SeedFile]
     var folder: String?
     if arguments.positionals.isEmpty {
-      let directory = CommonOptions.seedsDirectory(arguments, context)
       folder = directory.shown
       files = try Seeder.files(
         in: directory.url,
@@ -104,6 +106,13 @@ enum SeedCommand: Command {
         )
       }
     }
+    // The settings' options first: options given for this run override them.
+    try settings.seeds.checkNamedFiles(
+      existIn: directory.exists ? directory.url : nil,
+      folderDisplayPath: directory.shown,
+      besides: files
+    )
+    files = settings.seeds.applied(to: files)
 
     let location = try CommonOptions.databaseURL(arguments, context)
     let database = CommonOptions.shown(location.url, context)
