@@ -41,7 +41,7 @@ struct TOMLBuilder {
     if let earlier = table.entries.first(where: { $0.key == entry.key }) {
       throw TOMLSyntaxError(
         position: entry.position,
-        reason: "the key \(tomlKey(entry.key)) is given twice in \(Self.name(table.path)) "
+        reason: "the key \(tomlKey(entry.key)) is given twice \(Self.name(table.path)) "
           + "(first on line \(earlier.position.line))"
       )
     }
@@ -56,8 +56,8 @@ struct TOMLBuilder {
     document.tables[index].entries.append(entry)
   }
 
-  /// `[seeds]`, or "the top of the file" for the root table.
+  /// `in [seeds]`, or "at the top of the file" for the root table.
   static func name(_ path: [String]) -> String {
-    path.isEmpty ? "the top of the file" : "[\(TOMLTable.header(path))]"
+    path.isEmpty ? "at the top of the file" : "in [\(TOMLTable.header(path))]"
   }
 }
