@@ -69,13 +69,24 @@ import Testing
     #expect(empty.exitCode == 64)
   }
 
-  @Test func aBadSettingsFileIsAnErrorAtItsLineAndNothingIsSeeded() throws {
-    let project = try Project.sample()
+  /// `strata seed` of the migrated sample project with `settings` as its strata.toml: it
+  /// fails (exit 1) and leaves the database as it was.
+  private func failingSeed(_ project: Project, settings: String) throws -> ProcessResult {
     #expect(try project.strata("migrate", "--database", "app.sqlite3").exitCode == 0)
     let before = try Data(contentsOf: project.database)
-    try project.dir.write("strata.toml", "[seeds]\nnull = [\"NA\"]\ndelimeter = \";\"\n")
+    try project.dir.write("strata.toml", settings)
     let result = try project.strata("seed", "--database", "app.sqlite3")
     #expect(result.exitCode == 1)
+    #expect(try Data(contentsOf: project.database) == before)
+    return result
+  }
+
+  @Test func aBadSettingsFileIsAnErrorAtItsLineAndNothingIsSeeded() throws {
+    let project = try Project.sample()
+    let result = try failingSeed(
+      project,
+      settings: "[seeds]\nnull = [\"NA\"]\ndelimeter = \";\"\n"
+    )
     #expect(
       result.standardError.contains(
         "Error: strata.toml:3:1: unknown key delimeter in [seeds]; nothing was changed"
@@ -86,23 +97,20 @@ import Testing
         "Help: Fix line 3: the keys of a seeds section are null, delimiter, encoding, columns"
       )
     )
-    #expect(try Data(contentsOf: project.database) == before)
   }
 
   @Test func aMisspelledSeedFileIsAnErrorNamingIt() throws {
     let project = try Project.sample()
-    #expect(try project.strata("migrate", "--database", "app.sqlite3").exitCode == 0)
-    let before = try Data(contentsOf: project.database)
-    try project.dir.write("strata.toml", "\n[seeds.\"students.csv\"]\nnull = [\"NA\"]\n")
-    let result = try project.strata("seed", "--database", "app.sqlite3")
-    #expect(result.exitCode == 1)
+    let result = try failingSeed(
+      project,
+      settings: "\n[seeds.\"students.csv\"]\nnull = [\"NA\"]\n"
+    )
     #expect(
       result.standardError.contains(
         "Error: strata.toml:2: the settings name the seed file students.csv, which is not in "
           + "seeds; nothing was changed"
       )
     )
-    #expect(try Data(contentsOf: project.database) == before)
 
     let initResult = try project.strata("init", "--database", "new.sqlite3")
     #expect(initResult.exitCode == 1)

@@ -215,7 +215,14 @@ struct TOMLParser {
   }
 
   /// `"…"` with TOML's escapes.
-  private mutating func basicString() throws -> String {
+  private mutating func basicString() throws -> String { try quotedString(escapes: true) }
+
+  /// `'…'`: no escapes.
+  private mutating func literalString() throws -> String { try quotedString(escapes: false) }
+
+  /// A string on one line up to its closing quote (the one it starts with).
+  private mutating func quotedString(escapes: Bool) throws -> String {
+    let quote = current
     index += 1
     var out = ""
     while true {
@@ -223,10 +230,10 @@ struct TOMLParser {
         throw failure("the string has no closing quote on its line")
       }
       index += 1
-      switch scalar {
-      case "\"": return out
-      case "\\": out.unicodeScalars.append(try escape())
-      default:
+      if scalar == quote { return out }
+      if escapes, scalar == "\\" {
+        out.unicodeScalars.append(try escape())
+      } else {
         try checkControl(scalar)
         out.unicodeScalars.append(scalar)
       }
@@ -265,21 +272,6 @@ struct TOMLParser {
           + "\\uXXXX \\UXXXXXXXX",
         at: start
       )
-    }
-  }
-
-  /// `'…'`: no escapes.
-  private mutating func literalString() throws -> String {
-    index += 1
-    var out = ""
-    while true {
-      guard let scalar = current, scalar != "\n", scalar != "\r" else {
-        throw failure("the string has no closing quote on its line")
-      }
-      index += 1
-      if scalar == "'" { return out }
-      try checkControl(scalar)
-      out.unicodeScalars.append(scalar)
     }
   }
 
