@@ -82,16 +82,18 @@ extension Seeder {
       CREATE INDEX IF NOT EXISTS strata_seeds_checksum ON strata_seeds (checksum, table_name);
       """
     )
-    // A ledger made before options were recorded: its rows are default-format loads.
+  }
+
+  /// Records each loaded file (with its report) in the ledger.
+  func record(_ loaded: [(file: SeedFile, report: SeedTableReport)]) throws {
+    guard !loaded.isEmpty else { return }
+    // A ledger made before options were recorded: its rows are default-format loads. Upgraded
+    // only by a run that records a file, so a run that loads nothing writes nothing.
     if try !hasOptionsColumn() {
       try connection.execute(
         "ALTER TABLE strata_seeds ADD COLUMN options TEXT NOT NULL DEFAULT ''"
       )
     }
-  }
-
-  /// Records each loaded file (with its report) in the ledger.
-  func record(_ loaded: [(file: SeedFile, report: SeedTableReport)]) throws {
     let appliedAt = utcTimestamp(Date())
     let insert = try connection.prepare(
       "INSERT INTO strata_seeds (file, checksum, table_name, mode, rows_inserted, rows_updated, "

@@ -59,7 +59,8 @@ import Testing
   }
 
   /// The exact table and rows strata wrote before options were recorded (commit 58e8a9e):
-  /// seeded again, nothing loads, and the table gains the column with empty options.
+  /// seeded again, nothing loads; the first run that records a file adds the column, the old
+  /// rows with empty options.
   @Test func aLedgerFromBeforeOptionsIsUpgradedInPlaceAndNothingLoadsAgain() throws {
     let fixture = try SeedFixture()
     let people = try fixture.csv("person_info.csv", "id,name,age\n1,Ann,30\n")
@@ -105,10 +106,12 @@ import Testing
     #expect(report.loadedFiles.isEmpty)
     #expect(report.tables.allSatisfy { $0.alreadyRecorded })
     #expect(try fixture.count("person_info") == 0)
-    let columns = try fixture.rows("SELECT name FROM pragma_table_info('strata_seeds')")
-    #expect(columns.last == [.text("options")])
-    // After the upgrade, a changed option loads the file.
+    // A run that loads nothing writes nothing, not even the upgrade.
+    let columns = "SELECT name FROM pragma_table_info('strata_seeds')"
+    #expect(try fixture.rows(columns).last == [.text("applied_at")])
+    // A changed option loads the file, and the ledger gains the column.
     #expect(try seedNew(fixture, [people, changed]).loadedFiles == ["seeds/student.csv"])
+    #expect(try fixture.rows(columns).last == [.text("options")])
     #expect(try fixture.seeder.ledger().map(\.options) == ["", "", #"null = ["NA"]"#])
   }
 }
