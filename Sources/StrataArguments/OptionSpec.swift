@@ -17,8 +17,6 @@ public struct OptionSpec: Sendable, Equatable {
   /// Turns the value given into the declared type, or throws the usage error; nil keeps the
   /// text as given.
   var convert: (@Sendable (String) throws -> any Sendable)?
-  /// Whether every value given is kept (`RepeatedOption`), not only the last.
-  var isRepeated = false
 
   /// An option that keeps its value as text; `Option` declares a typed one.
   public init(

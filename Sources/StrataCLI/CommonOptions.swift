@@ -19,6 +19,11 @@ enum CommonOptions {
     "dir",
     help: "The seed CSV folder (default: $STRATA_SEEDS, or ./seeds)."
   )
+  static let settings = Option<String?>(
+    "settings",
+    "path",
+    help: "The project settings file (default: strata.toml in the current folder, if any)."
+  )
   static let format = Option<OutputFormat>(
     "format",
     "format",
@@ -95,6 +100,6 @@ enum CommonOptions {
 
   /// The options that name a file or folder, in the order their emptiness is reported.
   static var pathOptions: [Option<String?>] {
-    [database, migrations, seeds, InitCommand.template, TemplateCommand.output]
+    [database, migrations, seeds, InitCommand.template, TemplateCommand.output, settings]
   }
 }

@@ -97,6 +97,21 @@ extension CommonOptions {
     )
   }
 
+  /// The project settings: the `--settings` file, which must exist, else `strata.toml` in the
+  /// current folder when there is one, else strata's defaults.
+  static func projectSettings(
+    _ arguments: ParsedArguments,
+    _ context: CommandContext
+  ) throws -> ProjectSettings {
+    try rejectEmptyPaths(arguments)
+    let project = URL(fileURLWithPath: context.currentDirectory)
+    guard let named = arguments[settings] else { return try .inProject(project) }
+    return try ProjectSettings(
+      contentsOf: DatabaseLocation.absolute(named, from: context.currentDirectory),
+      displayPath: named
+    )
+  }
+
   /// The path as the user would recognise it: relative to the working directory when inside it.
   static func shown(_ url: URL, _ context: CommandContext) -> String {
     let base =

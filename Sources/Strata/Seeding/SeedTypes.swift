@@ -190,4 +190,7 @@ public struct SeedLedgerEntry: Hashable, Sendable, Codable {
   public let rowsUpdated: Int
   /// When the file was loaded, ISO 8601 UTC.
   public let appliedAt: String
+  /// The options the file was read with, as settings-file text (`null = ["NA"]`); empty for
+  /// strata's defaults. A file whose options change loads again.
+  public let options: String
 }

@@ -1,16 +1,19 @@
 import Foundation
 
 // The `strata_seeds` ledger: one row per file loaded, in the run's transaction, so a file
-// version is loaded once.
+// version is loaded once. A file's options (its format) are recorded in `options`, empty for
+// strata's defaults: a ledger made before the column existed is upgraded in place, and its
+// rows, default-format loads, still match, so nothing loads again after the upgrade.
 extension Seeder {
   /// Every row of the `strata_seeds` ledger, oldest first; empty when there is none.
   ///
   /// - Throws: `SQLiteError` when the ledger cannot be read.
   public func ledger() throws -> [SeedLedgerEntry] {
     guard try Self.ledgerExists(connection) else { return [] }
+    let options = try hasOptionsColumn() ? "options" : "''"
     return try connection.rows(
-      "SELECT file, checksum, table_name, mode, rows_inserted, rows_updated, applied_at "
-        + "FROM strata_seeds ORDER BY rowid"
+      "SELECT file, checksum, table_name, mode, rows_inserted, rows_updated, applied_at, "
+        + "\(options) FROM strata_seeds ORDER BY rowid"
     ).map { row in
       SeedLedgerEntry(
         file: row[0].textValue ?? "",
@@ -19,19 +22,41 @@ extension Seeder {
         mode: row[3].textValue ?? "",
         rowsInserted: Int(row[4].integerValue ?? 0),
         rowsUpdated: Int(row[5].integerValue ?? 0),
-        appliedAt: row[6].textValue ?? ""
+        appliedAt: row[6].textValue ?? "",
+        options: row[7].textValue ?? ""
       )
     }
   }
 
-  /// Whether a file with this checksum has been loaded into `table` before.
+  /// Whether a file with this checksum has been loaded into `table` before, read with
+  /// `format` (a file whose options changed loads again).
   ///
   /// - Throws: `SQLiteError` when the ledger cannot be read.
-  public func isRecorded(checksum: String, table: String) throws -> Bool {
+  public func isRecorded(
+    checksum: String,
+    table: String,
+    format: SeedFileFormat = SeedFileFormat()
+  ) throws -> Bool {
     guard try Self.ledgerExists(connection) else { return false }
+    let options = format.ledgerOptions
+    // A ledger without the column recorded default-format loads only.
+    guard try hasOptionsColumn() else {
+      return try options.isEmpty
+        && connection.scalar(
+          "SELECT 1 FROM strata_seeds WHERE checksum = ? AND table_name = ? COLLATE NOCASE LIMIT 1",
+          [.text(checksum), .text(table)]
+        ) != nil
+    }
     return try connection.scalar(
-      "SELECT 1 FROM strata_seeds WHERE checksum = ? AND table_name = ? COLLATE NOCASE LIMIT 1",
-      [.text(checksum), .text(table)]
+      "SELECT 1 FROM strata_seeds WHERE checksum = ? AND table_name = ? COLLATE NOCASE "
+        + "AND options = ? LIMIT 1",
+      [.text(checksum), .text(table), .text(options)]
+    ) != nil
+  }
+
+  private func hasOptionsColumn() throws -> Bool {
+    try connection.scalar(
+      "SELECT 1 FROM pragma_table_info('strata_seeds') WHERE name = 'options'"
     ) != nil
   }
 
@@ -51,7 +76,8 @@ extension Seeder {
         mode          TEXT NOT NULL,
         rows_inserted INTEGER NOT NULL,
         rows_updated  INTEGER NOT NULL,
-        applied_at    TEXT NOT NULL
+        applied_at    TEXT NOT NULL,
+        options       TEXT NOT NULL DEFAULT ''
       );
       CREATE INDEX IF NOT EXISTS strata_seeds_checksum ON strata_seeds (checksum, table_name);
       """
@@ -60,16 +86,24 @@ extension Seeder {
 
   /// Records each loaded file (with its report) in the ledger.
   func record(_ loaded: [(file: SeedFile, report: SeedTableReport)]) throws {
+    guard !loaded.isEmpty else { return }
+    // A ledger made before options were recorded: its rows are default-format loads. Upgraded
+    // only by a run that records a file, so a run that loads nothing writes nothing.
+    if try !hasOptionsColumn() {
+      try connection.execute(
+        "ALTER TABLE strata_seeds ADD COLUMN options TEXT NOT NULL DEFAULT ''"
+      )
+    }
     let appliedAt = utcTimestamp(Date())
     let insert = try connection.prepare(
       "INSERT INTO strata_seeds (file, checksum, table_name, mode, rows_inserted, rows_updated, "
-        + "applied_at) VALUES (?, ?, ?, ?, ?, ?, ?)"
+        + "applied_at, options) VALUES (?, ?, ?, ?, ?, ?, ?, ?)"
     )
     for (file, report) in loaded {
       try insert.bind([
         .text(file.ledgerName), .text(report.checksum), .text(report.table),
         .text(report.mode.rawValue), .integer(Int64(report.inserted)),
-        .integer(Int64(report.updated)), .text(appliedAt),
+        .integer(Int64(report.updated)), .text(appliedAt), .text(file.format.ledgerOptions),
       ])
       while try insert.step() {}
       insert.reset()

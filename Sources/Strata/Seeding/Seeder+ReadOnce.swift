@@ -8,9 +8,10 @@ extension Seeder {
   /// recorded (its rows are already there and clash): the rest is read for the checksum.
   func loadUnlessRecorded(
     _ loader: SeedLoader,
-    table: String,
+    _ item: Planned,
     load: () throws -> SeedLoader.Counts
   ) throws -> SeedLoader.Counts? {
+    let (table, format) = (item.table.name, item.file.format)
     try connection.execute("SAVEPOINT strata_seed_stream")
     let counts: SeedLoader.Counts
     do {
@@ -18,12 +19,12 @@ extension Seeder {
     } catch {
       // On any other outcome the run fails and its rollback takes the savepoint with it.
       guard let checksum = try? loader.checksum(),
-        (try? isRecorded(checksum: checksum, table: table)) == true
+        (try? isRecorded(checksum: checksum, table: table, format: format)) == true
       else { throw error }
       try undoStreamSavepoint()
       return nil
     }
-    if try isRecorded(checksum: loader.checksum(), table: table) {
+    if try isRecorded(checksum: loader.checksum(), table: table, format: format) {
       try undoStreamSavepoint()
       return nil
     }

@@ -195,7 +195,7 @@ public struct Seeder {
         } catch let error as CSVError {
           throw SeedError.malformed(file: file.displayPath, error)
         }
-        if try isRecorded(checksum: checksum, table: table.name) {
+        if try isRecorded(checksum: checksum, table: table.name, format: file.format) {
           skipped.append(
             .alreadyRecorded(file, table: table.name, mode: options.mode, checksum: checksum)
           )
@@ -307,7 +307,7 @@ public struct Seeder {
     let counts: SeedLoader.Counts
     if stream != nil, options.onlyUnrecorded {
       // Its checksum is known only once it is read (see `loadUnlessRecorded`).
-      guard let loaded = try loadUnlessRecorded(loader, table: item.table.name, load: load)
+      guard let loaded = try loadUnlessRecorded(loader, item, load: load)
       else {
         return .alreadyRecorded(
           .alreadyRecorded(

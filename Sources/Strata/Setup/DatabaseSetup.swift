@@ -4,11 +4,12 @@ import Foundation
 /// there is none, apply newer migrations, load seed files not loaded before.
 ///
 /// ```swift
-/// let setup = DatabaseSetup(
+/// var setup = DatabaseSetup(
 ///   database: try DatabaseSetup.documentsDatabase(),
 ///   migrations: try DatabaseSetup.resource("migrations", in: .module),
 ///   template: try DatabaseSetup.resource(
 ///     "template", withExtension: "sqlite3", subdirectory: "seeds", in: .module))
+/// setup.settingsFile = try DatabaseSetup.resource("strata", withExtension: "toml", in: .module)
 /// let report = try setup.run()
 /// ```
 ///
@@ -41,6 +42,13 @@ public struct DatabaseSetup: Sendable {
   /// The extensions and Swift functions every connection this setup opens gets (the
   /// database's, the template's check), so that migrations can call the app's functions.
   public var connectionConfiguration = ConnectionConfiguration.none
+  /// The project's settings (each seed file's options), such as a bundled `strata.toml` read
+  /// with `ProjectSettings(contentsOf:)`; strata's defaults when not set.
+  public var settings = ProjectSettings()
+  /// A settings file to read at `run()` instead of `settings` (nil: use `settings`).
+  public var settingsFile: URL?
+  /// Seed options for this call that override the settings' for every file, field by field.
+  public var seedFormatOverrides = SeedFormatSettings()
 
   /// A setup of `database` from `migrations`, with an optional template and seeds folder; the
   /// other properties keep their defaults until changed.
@@ -105,9 +113,15 @@ public struct DatabaseSetup: Sendable {
   ///
   /// - Throws: `SetupError` (a bad template, a newer database, failed seeding),
   ///   `MigrationError` (a bad file, a failed migration), `DatabaseOpenError` (a bad path), or
-  ///   what `connectionConfiguration` throws (`ExtensionLoadError`).
+  ///   what `connectionConfiguration` throws (`ExtensionLoadError`), or
+  ///   `SettingsError` (a bad settings file, before anything is created or changed).
   @discardableResult
   public func run() throws -> SetupReport {
+    // Before anything is created: a bad settings file or a misspelled seed file changes nothing.
+    let settings = try settingsFile.map { try ProjectSettings(contentsOf: $0) } ?? self.settings
+    if let seeds {
+      try settings.seeds.checkNamedFiles(existIn: seeds, folderDisplayPath: seedsDisplayPath)
+    }
     let set = try MigrationSet(
       directory: migrations,
       displayPath: migrationsDisplayPath,
@@ -158,7 +172,7 @@ public struct DatabaseSetup: Sendable {
     let report = try migrator.migrate(connection)
     let seeded: [String]
     do {
-      seeded = try seedNewFiles(connection)
+      seeded = try seedNewFiles(connection, settings: settings.seeds)
     } catch let error as SeedError {
       // The seed run rolled back, but this call may have created and migrated the database.
       throw SetupError.seedingFailed(
@@ -183,13 +197,14 @@ public struct DatabaseSetup: Sendable {
 
   /// Loads the seed files whose checksum is not in the `strata_seeds` ledger yet, in one
   /// transaction; when every file is recorded nothing is written.
-  private func seedNewFiles(_ connection: Connection) throws -> [String] {
+  private func seedNewFiles(_ connection: Connection, settings: SeedSettings) throws -> [String] {
     guard let seeds else { return [] }
-    let files = try Seeder.files(
+    let listed = try Seeder.files(
       in: seeds,
       displayPath: seedsDisplayPath,
       followSymlinks: followsSymlinks
     )
+    let files = settings.applied(to: listed, overrides: seedFormatOverrides)
     let report = try Seeder(connection: connection).seed(
       files,
       options: SeedOptions(

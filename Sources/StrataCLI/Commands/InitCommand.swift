@@ -25,6 +25,7 @@ enum InitCommand: Command {
       template,
       CommonOptions.seeds,
       CommonOptions.maxFieldBytes,
+      CommonOptions.settings,
     ]
   )
 
@@ -44,6 +45,7 @@ enum InitCommand: Command {
     setup.followsSymlinks = arguments[CommonOptions.followSymlinks]
     setup.seedMaximumFieldBytes = arguments[CommonOptions.maxFieldBytes]
     setup.connectionConfiguration = try CommonOptions.connectionConfiguration(arguments)
+    setup.settings = try CommonOptions.projectSettings(arguments, context)
     let report = try setup.run()
     let database = CommonOptions.shown(location.url, context)
     context.finished(

@@ -72,6 +72,7 @@ enum SeedCommand: Command {
       null,
       column,
       CommonOptions.maxFieldBytes,
+      CommonOptions.settings,
       CommonOptions.format,
       CommonOptions.quiet,
       CommonOptions.busyTimeout,
@@ -106,10 +107,11 @@ enum SeedCommand: Command {
 
     let nullTokens = arguments[Self.null]
     let columns = try SeedColumnFlag.mapping(arguments[Self.column])
+    let settings = try CommonOptions.projectSettings(arguments, context)
+    let directory = CommonOptions.seedsDirectory(arguments, context)
     var files: [SeedFile]
     var folder: String?
     if arguments.positionals.isEmpty {
-      let directory = CommonOptions.seedsDirectory(arguments, context)
       folder = directory.shown
       files = try Seeder.files(
         in: directory.url,
@@ -126,6 +128,13 @@ enum SeedCommand: Command {
         )
       }
     }
+    // The settings' options first: options given for this run override them.
+    try settings.seeds.checkNamedFiles(
+      existIn: directory.exists ? directory.url : nil,
+      folderDisplayPath: directory.shown,
+      besides: files
+    )
+    files = settings.seeds.applied(to: files)
 
     // A flag that is given overrides that part of every file's format.
     for index in files.indices {
