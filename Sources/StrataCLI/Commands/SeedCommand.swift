@@ -36,12 +36,15 @@ enum SeedCommand: Command {
       rows; upsert also updates the CSV's columns of existing rows; replace empties the table
       first; append inserts every row. The key is the primary key, or a UNIQUE constraint
       whose columns are all in the header. Each loaded file is recorded in strata_seeds.
+
+      A .tsv file is tab-separated; a gzipped file (people.csv.gz, by its magic bytes) is read
+      as it is and loads table people. --delimiter and --encoding read other files.
       """,
     positionals: [
       PositionalSpec(
         name: "file",
-        help: "CSV files to load (default: every *.csv in the seeds folder); - reads standard "
-          + "input (with --table).",
+        help: "CSV files to load (default: every *.csv, *.tsv, *.csv.gz and *.tsv.gz in the "
+          + "seeds folder); - reads standard input (with --table).",
         isRepeated: true
       )
     ],
@@ -53,6 +56,8 @@ enum SeedCommand: Command {
       dryRun,
       force,
       CommonOptions.maxFieldBytes,
+      SeedFormatOptions.delimiter,
+      SeedFormatOptions.encoding,
       CommonOptions.format,
       CommonOptions.quiet,
       CommonOptions.busyTimeout,
@@ -84,7 +89,7 @@ enum SeedCommand: Command {
     let format = arguments[CommonOptions.format]
     let quiet = arguments[CommonOptions.quiet]
 
-    let files: [SeedFile]
+    var files: [SeedFile]
     var folder: String?
     if arguments.positionals.isEmpty {
       let directory = CommonOptions.seedsDirectory(arguments, context)
@@ -105,6 +110,7 @@ enum SeedCommand: Command {
       }
     }
 
+    files = SeedFormatOptions.apply(arguments, to: files)
     let location = try CommonOptions.databaseURL(arguments, context)
     let database = CommonOptions.shown(location.url, context)
     if files.isEmpty {
@@ -134,6 +140,10 @@ enum SeedCommand: Command {
       report = try Seeder(connection: connection).seed(files, options: options) { progress in
         bar?.update(progress)
       }
+    } catch let error as SeedError {
+      bar?.clear()
+      guard let help = SeedFormatOptions.help(for: error) else { throw error }
+      throw SeedFormatFailure(error: error, help: help)
     } catch {
       bar?.clear()
       throw error
