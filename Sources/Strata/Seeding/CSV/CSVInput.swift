@@ -50,14 +50,12 @@ final class RawInput: CSVInput {
   /// The first `count` bytes (fewer when the input is shorter), read again by the next
   /// `read(into:room:)`.
   func peek(_ count: Int) throws -> [UInt8] {
-    var scratch = [UInt8](repeating: 0, count: count)
+    let scratch = UnsafeMutablePointer<UInt8>.allocate(capacity: max(1, count))
+    defer { scratch.deallocate() }
     while peeked.count < count {
-      let wanted = count - peeked.count
-      let got = try scratch.withUnsafeMutableBufferPointer { buffer in
-        try readSource(into: buffer.baseAddress!, room: wanted)
-      }
+      let got = try readSource(into: scratch, room: count - peeked.count)
       if got == 0 { break }
-      peeked += scratch[0..<got]
+      peeked += UnsafeBufferPointer(start: scratch, count: got)
     }
     return Array(peeked.prefix(count))
   }
@@ -65,7 +63,7 @@ final class RawInput: CSVInput {
   func read(into destination: UnsafeMutablePointer<UInt8>, room: Int) throws -> Int {
     guard !peeked.isEmpty else { return try readSource(into: destination, room: room) }
     let count = min(room, peeked.count)
-    peeked.withUnsafeBufferPointer { destination.update(from: $0.baseAddress!, count: count) }
+    for index in 0..<count { destination[index] = peeked[index] }
     peeked.removeFirst(count)
     return count
   }

@@ -38,11 +38,10 @@ final class EncodingInput: CSVInput {
     }
     if room < 4 {
       // A character may need four bytes: convert one into a scratch and carry the rest.
-      var scratch: [UInt8] = [0, 0, 0, 0]
-      let count = try scratch.withUnsafeMutableBufferPointer {
-        try read(into: $0.baseAddress!, room: 4)
-      }
-      carried = Array(scratch[0..<count])
+      let scratch = UnsafeMutablePointer<UInt8>.allocate(capacity: 4)
+      defer { scratch.deallocate() }
+      let count = try read(into: scratch, room: 4)
+      carried = Array(UnsafeBufferPointer(start: scratch, count: count))
       return count == 0 ? 0 : try read(into: destination, room: room)
     }
     if let failure { throw failure }

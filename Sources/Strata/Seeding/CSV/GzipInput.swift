@@ -66,8 +66,9 @@ final class GzipInput: CSVInput {
         }
       default:
         let reason = stream.msg.map { String(cString: $0) } ?? "zlib error \(status)"
-        failure = failure(reason)
-        if written == 0 { throw failure! }
+        let failure = failure(reason)
+        self.failure = failure
+        if written == 0 { throw failure }
       }
       if written > 0 { return written }
     }
