@@ -7,20 +7,7 @@ import Testing
 /// `--encoding`, and each bad input (a header without the delimiter, bytes that do not fit the
 /// encoding) failing with its place and nothing seeded.
 @Suite struct SeedDelimiterEncodingTests {
-  static let repository = URL(fileURLWithPath: #filePath)
-    .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-
-  /// A migrated sample project (tables person_info and student).
-  static func project() throws -> TemporaryDirectory {
-    let folder = try TemporaryDirectory()
-    try FileManager.default.copyItem(
-      at: repository.appendingPathComponent("migrations"),
-      to: folder.path("migrations")
-    )
-    let migrate = try StrataProcess.run(["migrate", "--database", "app.sqlite3"], in: folder.url)
-    #expect(migrate.exitCode == 0, "\(migrate.standardError)")
-    return folder
-  }
+  static func project() throws -> TemporaryDirectory { try SampleProject.migrated() }
 
   static func write(_ folder: TemporaryDirectory, _ name: String, _ bytes: [UInt8]) throws {
     try Data(bytes).write(to: folder.path(name))
