@@ -194,7 +194,7 @@ import Testing
     #expect(
       run.standardError.contains(
         "person_info.csv:5:2: the bytes here do not fit the file's encoding: byte 0x81 is not a "
-          + "Windows-1252 character, at byte 31 of the windows-1252 text; nothing was seeded"
+          + "Windows-1252 character, at byte offset 31 of the windows-1252 text; nothing was seeded"
       ),
       "\(run.standardError)"
     )

@@ -126,7 +126,7 @@ import Testing
     #expect(
       run.standardError.contains(
         "the gzip data cannot be read: the file ends before its gzip stream does (it is "
-          + "truncated), at compressed byte \(size / 2); nothing was seeded"
+          + "truncated), at compressed byte offset \(size / 2); nothing was seeded"
       ),
       "\(run.standardError)"
     )
@@ -149,7 +149,7 @@ import Testing
     #expect(
       run.standardError.contains(
         "person_info.csv.gz:1:1: the gzip data cannot be read: invalid block type, at "
-          + "compressed byte 11; nothing was seeded"
+          + "compressed byte offset 11; nothing was seeded"
       ),
       "\(run.standardError)"
     )

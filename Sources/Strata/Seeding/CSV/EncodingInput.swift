@@ -153,7 +153,7 @@ final class EncodingInput: CSVInput {
   private func fail(_ what: String, at index: Int) {
     failure = CSVInputFailure(
       problem: .invalidEncoding,
-      detail: "\(what), at byte \(offset + Int64(index)) of the \(encoding.rawValue) text"
+      detail: "\(what), at byte offset \(offset + Int64(index)) of the \(encoding.rawValue) text"
     )
   }
 

@@ -85,7 +85,7 @@ final class GzipInput: CSVInput {
     let at = compressedBefore + Int64(inputCount - Int(stream.avail_in))
     return CSVInputFailure(
       problem: .corruptCompressedData,
-      detail: "\(reason), at compressed byte \(at)"
+      detail: "\(reason), at compressed byte offset \(at)"
     )
   }
 }
