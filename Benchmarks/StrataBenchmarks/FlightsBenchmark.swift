@@ -84,20 +84,16 @@ enum FlightsBenchmark {
     )
   }
 
-  /// Writes the flights-shaped CSV in 1 MB pieces; returns its size. About one row in forty
-  /// lacks its times and delays (a cancelled flight), one in a hundred its tail number.
+  /// Writes the flights-shaped CSV; returns its size. About one row in forty lacks its times
+  /// and delays (a cancelled flight), one in a hundred its tail number.
   static func writeFlights(rows: Int, missing: String, to url: URL) throws -> Int {
-    _ = FileManager.default.createFile(atPath: url.path, contents: nil)
-    let handle = try FileHandle(forWritingTo: url)
-    defer { try? handle.close() }
     let carriers = ["UA", "AA", "B6", "DL", "EV", "MQ", "US", "WN", "VX", "FL", "AS", "9E"]
     let airports = ["EWR", "LGA", "JFK"]
     let destinations = ["IAH", "MIA", "BQN", "ATL", "ORD", "FLL", "IAD", "MCO", "PBI", "TPA"]
-    var chunk =
+    let header =
       "year,month,day,dep_time,sched_dep_time,dep_delay,arr_time,sched_arr_time,arr_delay,"
       + "carrier,flight,tailnum,origin,dest,air_time,distance,hour,minute,time_hour\n"
-    var total = 0
-    for row in 0..<rows {
+    return try SeedBenchmark.writeRows(rows, header: header, to: url) { row in
       let month = row * 12 / max(rows, 1) + 1
       let day = row % 28 + 1
       let scheduled = 500 + row * 7 % 1800
@@ -110,28 +106,16 @@ enum FlightsBenchmark {
       let arrivalDelay = cancelled ? missing : String(Double(delay * 2 - 11))
       let airTime = cancelled ? missing : String(Double(40 + row % 300))
       let tail = row % 100 == 3 ? missing : "N\(10000 + row % 4000)"
-      chunk +=
-        "2013,\(month),\(day),\(departure),\(scheduled),"
+      return "2013,\(month),\(day),\(departure),\(scheduled),"
         + "\(cancelled ? missing : String(Double(delay))),\(arrival),\((scheduled + 230) % 2400),"
         + "\(arrivalDelay),\(carriers[row % carriers.count]),\(1 + row % 6000),\(tail),"
         + "\(airports[row % 3]),\(destinations[row % destinations.count]),\(airTime),"
         + "\(Double(200 + row % 2500)),\(hour),\(minute),"
         + String(format: "2013-%02d-%02d %02d:00:00\n", month, day, hour)
-      if chunk.utf8.count >= 1 << 20 {
-        total += chunk.utf8.count
-        try handle.write(contentsOf: Data(chunk.utf8))
-        chunk = ""
-      }
     }
-    total += chunk.utf8.count
-    try handle.write(contentsOf: Data(chunk.utf8))
-    return total
   }
 
   static func freshDatabase(_ name: String, in folder: URL) throws -> String {
-    let url = folder.appendingPathComponent(name)
-    try? FileManager.default.removeItem(at: url)
-    try Connection(path: url.path).execute(schema)
-    return name
+    try SeedBenchmark.freshDatabase(name, in: folder, schema: schema)
   }
 }
