@@ -23,10 +23,20 @@ let package = Package(
         .yum(["sqlite-devel"]),
       ]
     ),
+    // The system zlib, for gzipped seed files (Debian's zlib1g-dev; the SDKs' libz on Apple
+    // platforms).
+    .systemLibrary(
+      name: "StrataZlib",
+      providers: [
+        .apt(["zlib1g-dev"]),
+        .yum(["zlib-devel"]),
+      ]
+    ),
     .target(
       name: "Strata",
       dependencies: [
-        .target(name: "StrataSQLite", condition: .when(platforms: [.linux]))
+        .target(name: "StrataSQLite", condition: .when(platforms: [.linux])),
+        "StrataZlib",
       ]
     ),
     // The CLI's own argument parser: a library so that the fuzzer can reach it.

@@ -91,18 +91,31 @@ enum SeedBenchmark {
 
   /// Writes the CSV in 1 MB pieces; returns its size.
   static func writePeople(rows: Int, to url: URL) throws -> Int {
+    try writeRows(rows, header: "id,name,age\n", to: url) { index in
+      let id = index + 1
+      let age = id * 7 % 100
+      switch id % 10 {
+      case 3: return "\(id),\"Smith, John \(id)\",\(age)\n"
+      case 7: return "\(id),\"Peter \"\"The Rock\"\" \(id)\",\(age)\n"
+      default: return "\(id),Person \(id),\(age)\n"
+      }
+    }
+  }
+
+  /// Writes `header`, then `line(0)…line(rows - 1)`, in 1 MB pieces; returns the size.
+  static func writeRows(
+    _ rows: Int,
+    header: String,
+    to url: URL,
+    line: (Int) -> String
+  ) throws -> Int {
     _ = FileManager.default.createFile(atPath: url.path, contents: nil)
     let handle = try FileHandle(forWritingTo: url)
     defer { try? handle.close() }
-    var chunk = "id,name,age\n"
+    var chunk = header
     var total = 0
-    for id in 1...rows {
-      let age = id * 7 % 100
-      switch id % 10 {
-      case 3: chunk += "\(id),\"Smith, John \(id)\",\(age)\n"
-      case 7: chunk += "\(id),\"Peter \"\"The Rock\"\" \(id)\",\(age)\n"
-      default: chunk += "\(id),Person \(id),\(age)\n"
-      }
+    for index in 0..<rows {
+      chunk += line(index)
       if chunk.utf8.count >= 1 << 20 {
         total += chunk.utf8.count
         try handle.write(contentsOf: Data(chunk.utf8))
@@ -114,7 +127,13 @@ enum SeedBenchmark {
     return total
   }
 
-  static func freshDatabase(_ name: String, in folder: URL) throws -> String {
+  static func freshDatabase(
+    _ name: String,
+    in folder: URL,
+    schema: String = schema
+  ) throws
+    -> String
+  {
     let url = folder.appendingPathComponent(name)
     try? FileManager.default.removeItem(at: url)
     try Connection(path: url.path).execute(schema)

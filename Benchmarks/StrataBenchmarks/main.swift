@@ -8,6 +8,7 @@ let workloads: [String: () throws -> Void] = [
   "init": InitBenchmark.run,
   "seed": SeedBenchmark.run,
   "seed-limit": SeedLimitBenchmark.run,
+  "seed-flights": FlightsBenchmark.run,
   "inspect": InspectBenchmark.run,
   "large-migration": LargeMigrationBenchmark.run,
 ]

@@ -52,6 +52,11 @@ enum CSVReaderProperties {
       try require(error.line == 1 && error.column == 1, "UTF-16 reported at \(error)")
       return
     }
+    if error.problem == .corruptCompressedData {
+      // Input that starts with gzip's magic bytes is inflated; its lines are the inflated text's.
+      try require(input.starts(with: [0x1F, 0x8B]), "gzip data reported in \(error)")
+      return
+    }
     let hasBOM = input.starts(with: [0xEF, 0xBB, 0xBF])
     let lines = physicalLines(input[(hasBOM ? 3 : 0)...])
     try require(
@@ -91,7 +96,7 @@ enum CSVReaderProperties {
         byte.map { $0 >= 0x80 } == true && !startsWithValidUTF8(rest),
         "invalid UTF-8 reported at \(error), where the bytes are \(rest)"
       )
-    case .utf16, .readFailed:
+    case .utf16, .readFailed, .invalidEncoding, .corruptCompressedData:
       try require(false, "\(error.problem) for bytes in memory at \(error)")
     case .quotedFieldTooLarge:
       try require(byte == 0x22, "\(error.problem) reported at \(error), which is not a quote")

@@ -203,7 +203,7 @@ func realPath(_ path: String) -> String? {
   return String(cString: resolved)
 }
 
-/// The `*.csv` names directly in a seeds folder (hidden files and folders skipped), each
+/// The seed files' names (`*.csv`, `*.tsv`, each maybe `.gz`) directly in a seeds folder (hidden files and folders skipped), each
 /// checked by `folderFileProblem`; every failure is a `SeedError`, never a raw system error.
 func seedFileNames(in directory: URL, shown: String, followSymlinks: Bool) throws -> [String] {
   func failure(_ file: String, _ reason: String) -> SeedError {
@@ -224,7 +224,7 @@ func seedFileNames(in directory: URL, shown: String, followSymlinks: Bool) throw
     )
   }
   return try names.filter { name in
-    guard !name.hasPrefix("."), name.lowercased().hasSuffix(".csv") else { return false }
+    guard !name.hasPrefix("."), SeedFile.isSeedFileName(name) else { return false }
     if pathStatus(atPath: directory.appendingPathComponent(name).path) == .directory {
       return false
     }

@@ -134,6 +134,17 @@ public enum SeedError: StrataError, Equatable {
   case database(file: String?, error: SQLiteError)
   /// Two files load the same table in one run.
   case sameTableTwice(table: String, files: [String])
+  /// The file's delimiter is not one ASCII character other than a quote or a line break.
+  case invalidDelimiter(file: String, delimiter: String)
+  /// The header is one column holding another common delimiter (`found`: a tab, `;`, `,` or
+  /// `|`) but not the file's (`delimiter`): the file is most likely separated by `found`.
+  case headerNotDelimited(
+    file: String,
+    line: Int,
+    header: String,
+    delimiter: Character,
+    found: Character
+  )
 
   /// The database's state after any seed error.
   static let unchanged = "nothing was seeded; the database is unchanged"
@@ -226,6 +237,12 @@ public enum SeedError: StrataError, Equatable {
         + "matching row in \(parent)\(others)"
     case .sameTableTwice(let table, let files):
       return "\(files.joined(separator: " and ")) both load table \(table)"
+    case .invalidDelimiter(let file, let delimiter):
+      return "\(file): the delimiter \(quoted(delimiter)) is not one ASCII character other "
+        + "than a quote or a line break"
+    case .headerNotDelimited(let file, let line, let header, let delimiter, let found):
+      return "\(file):\(line): the header is one column, \(quoted(header)): it holds "
+        + "\(delimiterName(found)) but no \(delimiterName(delimiter)), the file's delimiter"
     case .database(let file, let error) where error.isBusy:
       let place = file.map { "\($0): " } ?? ""
       return "\(place)the database \(error.lockedReason)"
@@ -243,6 +260,10 @@ public enum SeedError: StrataError, Equatable {
     case .folderUnusable:
       return "Point --seeds (or STRATA_SEEDS) at a folder of CSV files this user can list "
         + "(check it with ls -ld; chmod u+rx gives its owner read and search permission)."
+    case .invalidDelimiter:
+      return "Use one ASCII character such as ; or | or a tab."
+    case .headerNotDelimited(_, _, _, _, let found):
+      return "Set the file's delimiter to \(delimiterName(found))."
     case .sameTableTwice:
       return "Load each table from one file per run: merge the files, or seed them one at a time."
     case .fileNotFound:
@@ -254,7 +275,17 @@ public enum SeedError: StrataError, Equatable {
       case .unterminatedQuote: return "Close the quoted field with a \" before its comma."
       case .textAfterClosingQuote, .quoteInUnquotedField:
         return "Quote the whole field and double each \" inside it, such as \"say \"\"hi\"\"\"."
-      case .invalidUTF8, .utf16: return "Save the file as UTF-8 and run the command again."
+      case .invalidUTF8:
+        return "Save the file as UTF-8, or read it in the encoding it is in (the file's "
+          + "encoding, such as windows-1252)."
+      case .utf16:
+        return "Read it as UTF-16 (the file's encoding utf-16), or save the file as UTF-8."
+      case .invalidEncoding:
+        return "Check that the file's encoding is the one the file is saved in, or save the "
+          + "file as UTF-8."
+      case .corruptCompressedData:
+        return "Compress the file again from its original (test it with gzip -t); a file "
+          + "that is not gzip must not be named .gz."
       case .nulByte: return "Remove the NUL byte; binary data belongs in a BLOB column as hex."
       case .readFailed: return "Check the file's permissions and run the command again."
       case .quotedFieldTooLarge:
@@ -357,6 +388,11 @@ public enum SeedError: StrataError, Equatable {
 private func list(_ names: [String]) -> String {
   let shown = names.prefix(20).joined(separator: ", ")
   return names.count > 20 ? shown + " and \(names.count - 20) more" : shown
+}
+
+/// A delimiter in words: `a tab`, or the character quoted (`';'`).
+func delimiterName(_ delimiter: Character) -> String {
+  delimiter == "\t" ? "a tab" : "'\(delimiter)'"
 }
 
 /// A header name as the user wrote it, visibly delimited.

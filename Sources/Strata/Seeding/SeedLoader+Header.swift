@@ -31,6 +31,15 @@ extension SeedLoader {
         )
       }
       guard let index = table.columnIndex(named: name) else {
+        if header.fieldCount == 1, let found = otherDelimiter(in: name) {
+          throw SeedError.headerNotDelimited(
+            file: file.displayPath,
+            line: span.line,
+            header: name,
+            delimiter: Character(UnicodeScalar(reader.delimiter)),
+            found: found
+          )
+        }
         throw SeedError.unknownColumn(
           file: file.displayPath,
           line: span.line,
@@ -106,6 +115,12 @@ extension SeedLoader {
       }
       headerOfColumn[index] = name
     }
+  }
+
+  /// The first common delimiter other than the file's in a one-column header's `name`.
+  private func otherDelimiter(in name: String) -> Character? {
+    let own = Character(UnicodeScalar(reader.delimiter))
+    return name.first { "\t;,|".contains($0) && $0 != own }
   }
 
   /// The first of the table's keys whose columns are all in the header.

@@ -76,19 +76,11 @@ final class SeedLoader {
       throw SeedError.fileNotFound(file: file.displayPath)
     }
     do {
-      reader =
-        file.isStandardInput
-        ? try CSVReader(
-          standardInputWithChunkSize: chunkSize,
-          computeChecksum: computeChecksum,
-          maximumFieldBytes: maximumFieldBytes
-        )
-        : try CSVReader(
-          url: file.url,
-          chunkSize: chunkSize,
-          computeChecksum: computeChecksum,
-          maximumFieldBytes: maximumFieldBytes
-        )
+      reader = try file.openReader(
+        chunkSize: chunkSize,
+        computeChecksum: computeChecksum,
+        maximumFieldBytes: maximumFieldBytes
+      )
       try readHeader()
     } catch let error as CSVError {
       throw SeedError.malformed(file: file.displayPath, error)

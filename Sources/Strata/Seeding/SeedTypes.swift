@@ -4,7 +4,8 @@ import Foundation
 public struct SeedFile: Hashable, Sendable {
   /// The file.
   public var url: URL
-  /// The table: the file's stem unless overridden (`people.csv --table person_info`).
+  /// The table: the file's stem unless overridden (`people.csv --table person_info`; the stem
+  /// of `people.csv.gz` is `people`).
   public var table: String
   /// The path shown in messages and reports, such as `seeds/person_info.csv`.
   public var displayPath: String
@@ -17,7 +18,7 @@ public struct SeedFile: Hashable, Sendable {
   /// its path) in messages.
   public init(url: URL, table: String? = nil, displayPath: String? = nil) {
     self.url = url
-    self.table = table ?? url.deletingPathExtension().lastPathComponent
+    self.table = table ?? Self.table(forFileAt: url)
     self.displayPath = displayPath ?? url.path
   }
 

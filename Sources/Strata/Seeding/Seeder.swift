@@ -25,9 +25,9 @@ public struct Seeder {
 
   // MARK: - Finding files
 
-  /// Every `*.csv` file directly in `directory`, sorted by name; other files (such as a
-  /// `template.sqlite3`) and hidden files are skipped. Each loads into the table named by its
-  /// stem.
+  /// Every `*.csv` and `*.tsv` file (each maybe gzipped: `*.csv.gz`) directly in `directory`,
+  /// sorted by name; other files (such as a `template.sqlite3`) and hidden files are skipped.
+  /// Each loads into the table named by its stem (`people.csv.gz` → `people`).
   ///
   /// A `.csv` entry that is not a regular file (a named pipe would block forever), or a
   /// symbolic link out of the folder, is an error unless `followSymlinks` allows the link.

@@ -53,12 +53,15 @@ enum SeedCommand: Command {
       report counts the fields each token made NULL, per column); --column "CSV header=column"
       loads a header into a column of another name. A BOOLEAN or BOOL column takes true/false
       in any case, 1 or 0.
+
+      A .tsv file is tab-separated; a gzipped file (people.csv.gz, by its magic bytes) is read
+      as it is and loads table people. --delimiter and --encoding read other files.
       """,
     positionals: [
       PositionalSpec(
         name: "file",
-        help: "CSV files to load (default: every *.csv in the seeds folder); - reads standard "
-          + "input (with --table).",
+        help: "CSV files to load (default: every *.csv, *.tsv, *.csv.gz and *.tsv.gz in the "
+          + "seeds folder); - reads standard input (with --table).",
         isRepeated: true
       )
     ],
@@ -73,6 +76,8 @@ enum SeedCommand: Command {
       column,
       CommonOptions.maxFieldBytes,
       CommonOptions.settings,
+      SeedFormatOptions.delimiter,
+      SeedFormatOptions.encoding,
       CommonOptions.format,
       CommonOptions.quiet,
       CommonOptions.busyTimeout,
@@ -142,6 +147,7 @@ enum SeedCommand: Command {
       if !columns.isEmpty { files[index].format.columns = columns }
     }
 
+    files = SeedFormatOptions.apply(arguments, to: files)
     let location = try CommonOptions.databaseURL(arguments, context)
     let database = CommonOptions.shown(location.url, context)
     if files.isEmpty {
@@ -174,6 +180,9 @@ enum SeedCommand: Command {
       }
     } catch {
       bar?.clear()
+      if let error = error as? SeedError, let help = SeedFormatOptions.help(for: error) {
+        throw SeedFormatFailure(error: error, help: help)
+      }
       throw SeedColumnFlag.namingFlags(error)
     }
     bar?.clear()

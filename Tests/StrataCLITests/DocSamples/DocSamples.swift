@@ -115,6 +115,27 @@ enum DocSamples {
         "cd \($0) && strata seed --database app.sqlite3; cd .."
       }
     ),
+    // A spreadsheet export (semicolons, Windows-1252) and a gzipped tab-separated file.
+    DocSample(
+      name: "seed-file-formats",
+      style: .console,
+      fixture: {
+        try copySampleProject(into: $0, seeds: false)
+        try Data(
+          Array("name;age\nJos".utf8) + [0xE9] + Array(" Garc".utf8) + [0xED] + Array("a;31\n".utf8)
+        )
+        .write(to: $0.path("export.csv"))
+        try $0.write("student.tsv", "stuID\tstuName\tstuAge\nS1\tAnn Lee\t20\nS2\tBo Chen\t\n")
+      },
+      setup: ["strata migrate --database app.sqlite3 --quiet", "gzip student.tsv"],
+      commands: [
+        "strata seed export.csv --table person_info --database app.sqlite3",
+        "strata seed export.csv --table person_info --delimiter ';' --database app.sqlite3",
+        "strata seed export.csv --table person_info --delimiter ';' --encoding windows-1252 "
+          + "--database app.sqlite3",
+        "strata seed student.tsv.gz --database app.sqlite3",
+      ]
+    ),
   ]
 
   /// A penguins-like file (palmerpenguins' raw export): `NA` for a missing value, a header

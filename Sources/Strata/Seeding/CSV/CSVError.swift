@@ -31,6 +31,11 @@ public struct CSVError: Error, Hashable, Sendable {
     /// A record with more fields than any SQLite row can have (`limit`:
     /// `CSVReader.maximumFieldCountLimit`); the position is the first field past the limit.
     case tooManyFields
+    /// Bytes that the file's encoding does not define (`detail`: which, at which byte).
+    case invalidEncoding
+    /// Gzip data that is corrupt or truncated, or a `.gz` name on a file that is not gzip
+    /// (`detail`: what, at which compressed byte).
+    case corruptCompressedData
     /// A record with more fields than the header (`limit`: the header's width); the position
     /// is the first extra field.
     case moreFieldsThanHeader
@@ -92,6 +97,10 @@ public struct CSVError: Error, Hashable, Sendable {
     case .tooManyFields:
       "too many fields: field \(Self.next(limit)) starts here, but a record may have at most "
         + "\(limit.map(String.init) ?? "the limit") (SQLite's largest number of columns)"
+    case .invalidEncoding:
+      "the bytes here do not fit the file's encoding: \(detail ?? "an undefined byte")"
+    case .corruptCompressedData:
+      "the gzip data cannot be read: \(detail ?? "it is corrupt")"
     case .moreFieldsThanHeader:
       "too many fields: field \(Self.next(limit)) starts here, but the header has "
         + "\(limit.map(String.init) ?? "fewer")"

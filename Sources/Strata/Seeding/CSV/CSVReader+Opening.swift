@@ -11,12 +11,19 @@ extension CSVReader {
   ///   - chunkSize: how many bytes to read at a time.
   ///   - computeChecksum: also compute the SHA-256 of the bytes read (see `checksum`).
   ///   - maximumFieldBytes: the largest field or record accepted (see the type's summary).
+  ///   - delimiter: the byte between fields (ASCII, not a quote or a line break).
+  ///   - encoding: the file's text encoding, converted to UTF-8 as it is read.
+  ///   - namedCompressed: the file's name says it is gzip (`.gz`): reading it fails unless it
+  ///     starts with gzip's magic bytes. A file that starts with them is inflated either way.
   /// - Throws: `CSVError` (`readFailed`) when the file cannot be opened or read.
   public convenience init(
     url: URL,
     chunkSize: Int = 1 << 20,
     computeChecksum: Bool = false,
-    maximumFieldBytes: Int = CSVReader.defaultMaximumFieldBytes
+    maximumFieldBytes: Int = CSVReader.defaultMaximumFieldBytes,
+    delimiter: UInt8 = 0x2C,
+    encoding: SeedEncoding = .utf8,
+    namedCompressed: Bool = false
   )
     throws
   {
@@ -33,16 +40,23 @@ extension CSVReader {
       computeChecksum: computeChecksum,
       maximumFieldBytes: maximumFieldBytes
     )
+    self.delimiter = delimiter
+    self.encoding = encoding
+    self.namedCompressed = namedCompressed
   }
 
   /// Reads standard input (a pipe, a file or a terminal), through a duplicate of descriptor 0
   /// so the process's own standard input stays open.
   ///
+  /// Gzip data (by its magic bytes) is inflated; `delimiter` and `encoding` are as for a file.
+  ///
   /// - Throws: `CSVError` (`readFailed`) when standard input cannot be duplicated or read.
   public convenience init(
     standardInputWithChunkSize chunkSize: Int = 1 << 20,
     computeChecksum: Bool = false,
-    maximumFieldBytes: Int = CSVReader.defaultMaximumFieldBytes
+    maximumFieldBytes: Int = CSVReader.defaultMaximumFieldBytes,
+    delimiter: UInt8 = 0x2C,
+    encoding: SeedEncoding = .utf8
   ) throws {
     let descriptor = fcntl(STDIN_FILENO, F_DUPFD_CLOEXEC, 0)
     guard descriptor >= 0 else {
@@ -59,6 +73,8 @@ extension CSVReader {
       computeChecksum: computeChecksum,
       maximumFieldBytes: maximumFieldBytes
     )
+    self.delimiter = delimiter
+    self.encoding = encoding
   }
 
   /// Takes over `descriptor` (closed when the reader goes, or here on failure).
@@ -80,10 +96,9 @@ extension CSVReader {
     }
     let isRegular = (info.st_mode & S_IFMT) == S_IFREG
     self.init(
-      source: .file(descriptor),
+      raw: RawInput(source: .file(descriptor), computeChecksum: computeChecksum),
       chunkSize: chunkSize,
       totalBytes: isRegular ? Int64(info.st_size) : nil,
-      computeChecksum: computeChecksum,
       maximumFieldBytes: maximumFieldBytes
     )
   }

@@ -43,37 +43,41 @@ extension CSVReader {
     }
     let room = min(capacity - dataEnd, wanted)
     let count: Int
-    switch source {
-    case .file(let descriptor):
-      var result: Int
-      repeat {
-        result = read(descriptor, buffer + dataEnd, room)
-      } while result < 0 && errno == EINTR
-      guard result >= 0 else {
-        throw CSVError(
-          .readFailed,
-          line: line,
-          column: 1,
-          detail: String(cString: strerror(errno))
-        )
-      }
-      count = result
-    case .memory(let bytes, let offset):
-      count = min(room, bytes.count - offset)
-      if count > 0 {
-        bytes.withUnsafeBufferPointer { source in
-          guard let base = source.baseAddress else { return }
-          (buffer + dataEnd).update(from: base + offset, count: count)
-        }
-      }
-      source = .memory(bytes, offset: offset + count)
+    do {
+      count = try input.read(into: buffer + dataEnd, room: room)
+    } catch let failure as CSVInputFailure {
+      throw locate(failure)
+    } catch let error as CSVError where error.problem == .readFailed {
+      throw CSVError(.readFailed, line: line, column: 1, detail: error.detail)
     }
     if count == 0 {
       atEndOfInput = true
       return
     }
-    hasher?.update(UnsafeBufferPointer(start: buffer + dataEnd, count: count))
     dataEnd += count
+  }
+
+  /// A stage's failure, at the line and column just past the text delivered before it:
+  /// `position` starts a line (a record starts there), and the line breaks from there to
+  /// `dataEnd` are counted only now, so the reading pays nothing for it.
+  func locate(_ failure: CSVInputFailure) -> CSVError {
+    var failureLine = line
+    var column = 1
+    var index = position
+    while index < dataEnd {
+      let byte = buffer[index]
+      if byte == CSVBytes.lineFeed
+        || (byte == CSVBytes.carriageReturn
+          && (index + 1 == dataEnd || buffer[index + 1] != CSVBytes.lineFeed))
+      {
+        failureLine += 1
+        column = 1
+      } else if byte & 0xC0 != 0x80 && byte != CSVBytes.carriageReturn {
+        column += 1
+      }
+      index += 1
+    }
+    return CSVError(failure.problem, line: failureLine, column: column, detail: failure.detail)
   }
 
   /// The most bytes of one record worth holding: a record within the limit before its last
@@ -82,8 +86,28 @@ extension CSVReader {
     maximumFieldBytes > Int.max / 2 - 8 ? Int.max : 2 * maximumFieldBytes + 8
   }
 
+  /// Puts the stages the file needs between it and the buffer: gzip inflation when it starts
+  /// with gzip's magic bytes (refused when only its name says gzip), then the conversion of
+  /// an encoding other than UTF-8.
+  func setUpInput() throws {
+    let start = try raw.peek(GzipInput.magic.count)
+    if start == GzipInput.magic {
+      input = try GzipInput(upstream: raw)
+    } else if namedCompressed {
+      throw CSVError(
+        .corruptCompressedData,
+        line: 1,
+        column: 1,
+        detail: "the file's name ends in .gz, but it does not start with gzip's magic bytes "
+          + "(1F 8B)"
+      )
+    }
+    if encoding != .utf8 { input = EncodingInput(upstream: input, encoding: encoding) }
+  }
+
   /// Skips a UTF-8 byte order mark; refuses UTF-16.
   func checkStart() throws {
+    try setUpInput()
     while dataEnd < 3 && !atEndOfInput { try readChunk(compacting: false) }
     startChecked = true
     if dataEnd >= 2,

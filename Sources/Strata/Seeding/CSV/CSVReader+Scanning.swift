@@ -45,6 +45,7 @@ extension CSVReader {
     var i = position
     let limit = maximumFieldBytes
     let fieldLimit = maximumFieldCount
+    let delimiter = self.delimiter
     let firstSpan = spans.count
     var currentLine = line
     var lineStart = i
@@ -180,7 +181,7 @@ extension CSVReader {
           return try needMore(at: i)
         }
         let next = p[i]
-        if next == CSVBytes.comma {
+        if next == delimiter {
           i += 1
           continue fields
         }
@@ -192,8 +193,7 @@ extension CSVReader {
         fieldIsQuoted = false
         while i < end {
           let byte = p[i]
-          if byte == CSVBytes.comma || byte == CSVBytes.lineFeed || byte == CSVBytes.carriageReturn
-          {
+          if byte == delimiter || byte == CSVBytes.lineFeed || byte == CSVBytes.carriageReturn {
             break
           }
           if byte < 0x80 {
@@ -221,7 +221,7 @@ extension CSVReader {
         )
         try checkRecord(endingAt: i)
         if i == end { break fields }
-        if p[i] == CSVBytes.comma {
+        if p[i] == delimiter {
           i += 1
           continue fields
         }

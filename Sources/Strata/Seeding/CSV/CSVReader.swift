@@ -31,11 +31,6 @@ public final class CSVReader {
     let fieldCount: Int
   }
 
-  enum Source {
-    case file(Int32)
-    case memory([UInt8], offset: Int)
-  }
-
   /// What scanning found at `position`.
   enum Outcome {
     case record
@@ -46,7 +41,16 @@ public final class CSVReader {
   // The reading state, shared with the refill (CSVReader+Refill.swift) and the scanner
   // (CSVReader+Scanning.swift): internal only because those live in other files; nothing
   // outside the reader touches it.
-  var source: Source
+  /// The file as stored (hashed as read), and what the reader reads: the file itself, or the
+  /// last stage that inflates or converts it (see `CSVInput`).
+  let raw: RawInput
+  var input: any CSVInput
+  /// The byte between fields: a comma, a tab for `.tsv`, or what the file's format says.
+  var delimiter = CSVBytes.comma
+  /// The file's encoding: other than UTF-8, an `EncodingInput` converts it.
+  var encoding = SeedEncoding.utf8
+  /// The file's name ends in `.gz`: it must start with gzip's magic bytes.
+  var namedCompressed = false
   var buffer: UnsafeMutablePointer<UInt8>
   var capacity: Int
   let chunkSize: Int
@@ -74,7 +78,6 @@ public final class CSVReader {
   var blankRunLine = 0
   /// Where the field being read when the buffer ran out starts, from its record's start.
   var pendingFieldOffset = 0
-  let hasher: BackgroundHasher?
   /// The largest field, and the largest record, the reader accepts.
   public let maximumFieldBytes: Int
   /// The most fields a record may have: `maximumFieldCountLimit`, or the header's width once
@@ -108,30 +111,34 @@ public final class CSVReader {
   public let totalBytes: Int64?
 
   /// Reads CSV from bytes in memory; `chunkSize` sets how much each refill takes (tests use
-  /// tiny chunks to cross every boundary).
+  /// tiny chunks to cross every boundary). Gzip bytes (by their magic bytes) are inflated;
+  /// `delimiter` and `encoding` are as for a file.
   public convenience init(
     bytes: [UInt8],
     chunkSize: Int = 1 << 20,
     computeChecksum: Bool = false,
-    maximumFieldBytes: Int = CSVReader.defaultMaximumFieldBytes
+    maximumFieldBytes: Int = CSVReader.defaultMaximumFieldBytes,
+    delimiter: UInt8 = 0x2C,
+    encoding: SeedEncoding = .utf8
   ) {
     self.init(
-      source: .memory(bytes, offset: 0),
+      raw: RawInput(source: .memory(bytes, offset: 0), computeChecksum: computeChecksum),
       chunkSize: chunkSize,
       totalBytes: Int64(bytes.count),
-      computeChecksum: computeChecksum,
       maximumFieldBytes: maximumFieldBytes
     )
+    self.delimiter = delimiter
+    self.encoding = encoding
   }
 
   init(
-    source: Source,
+    raw: RawInput,
     chunkSize: Int,
     totalBytes: Int64?,
-    computeChecksum: Bool,
     maximumFieldBytes: Int
   ) {
-    self.source = source
+    self.raw = raw
+    self.input = raw
     self.maximumFieldBytes = max(1, maximumFieldBytes)
     self.chunkSize = max(1, chunkSize)
     // Room for the largest record the limit allows, reserved up front: the pages are only
@@ -142,23 +149,30 @@ public final class CSVReader {
     self.capacity = reserved ? largest + 2 * self.chunkSize : max(64, self.chunkSize)
     self.buffer = .allocate(capacity: capacity)
     self.totalBytes = totalBytes
-    self.hasher = computeChecksum ? BackgroundHasher() : nil
   }
 
   deinit {
     buffer.deallocate()
-    if case .file(let descriptor) = source { close(descriptor) }
   }
 
-  /// Bytes of the file consumed by the records read so far.
-  public var bytesRead: Int64 { bufferOffset + Int64(position) }
+  /// Bytes of the file consumed by the records read so far (of the file as stored: for a
+  /// gzip file or a converted encoding, what the stages have read, up to a buffer ahead).
+  public var bytesRead: Int64 {
+    input === raw ? bufferOffset + Int64(position) : raw.consumed
+  }
 
   /// The SHA-256 (hex) of the whole file, once every record has been read; nil before, or
   /// when the reader was not asked to compute it.
   ///
   /// - Throws: `CSVError` when reading the rest of the input fails.
   public func checksum() throws -> String? {
-    guard let hasher else { return nil }
+    guard let hasher = raw.hasher else { return nil }
+    if input !== raw {
+      // The rest of a gzip file or a converted text is only hashed, never inflated or
+      // converted (what is left may not even be valid).
+      try raw.drain()
+      atEndOfInput = true
+    }
     while !atEndOfInput {
       // Whatever is left is only hashed, never parsed.
       releaseRecords()
