@@ -143,7 +143,7 @@ public struct MigrationSet: Sendable {
   }
 
   /// `1.sql` as an iOS bundle names it (SQLiteMigrationManager): the version, no name.
-  private static func bareVersion(_ name: String) -> MigrationParser.FileName? {
+  static func bareVersion(_ name: String) -> MigrationParser.FileName? {
     let stem = name.dropLast(4)
     guard !stem.isEmpty, stem.allSatisfy({ $0.isASCII && $0.isNumber }),
       let version = Int64(stem)

@@ -40,6 +40,7 @@ enum InspectCommand: Command {
       CommonOptions.database, CommonOptions.migrations, format,
       diff,
       CommonOptions.quiet, CommonOptions.busyTimeout, CommonOptions.followSymlinks,
+      CommonOptions.migrationFormat,
     ]
   )
 

@@ -18,6 +18,8 @@ enum StatusCommand: Command {
     let database: String
     let exists: Bool
     let currentVersion: Int64
+    /// How the migration files are written (`MigrationFormat`'s name).
+    let migrationFormat: String
     let migrations: [MigrationStatus]
     let counts: [String: Int]
   }
@@ -46,6 +48,7 @@ enum StatusCommand: Command {
           database: database,
           exists: exists,
           currentVersion: plan.currentVersion,
+          migrationFormat: migrations.format.rawValue,
           migrations: plan.migrations,
           counts: counts
         )
@@ -76,6 +79,7 @@ enum StatusCommand: Command {
     let state = exists ? "version \(plan.currentVersion)" : "does not exist yet"
     context.print("Database:   \(database) (\(state))")
     context.print("Migrations: \(migrations.directory) (\(migrations.migrations.count) files)")
+    context.print("Format:     \(migrations.format.summary)")
     guard !plan.migrations.isEmpty else { return }
     context.print()
     let rows = plan.migrations.map { entry in
