@@ -19,25 +19,21 @@ extension MigrationSet {
 
     /// Adds a file; two `.up.sql` (or `.down.sql`) files of one version are refused at once.
     mutating func add(_ file: File) throws {
+      let existing: File?
       switch file.parsed.part {
-      case .whole: whole.append(file)
-      case .up:
-        if let existing = up {
-          throw MigrationError.duplicateVersion(
-            version: version,
-            files: [existing.shown, file.shown]
-          )
-        }
-        up = file
-      case .down:
-        if let existing = down {
-          throw MigrationError.duplicateVersion(
-            version: version,
-            files: [existing.shown, file.shown]
-          )
-        }
-        down = file
+      case .whole:
+        whole.append(file)
+        return
+      case .up: existing = up
+      case .down: existing = down
       }
+      if let existing {
+        throw MigrationError.duplicateVersion(
+          version: version,
+          files: [existing.shown, file.shown]
+        )
+      }
+      if file.parsed.part == .up { up = file } else { down = file }
     }
 
     /// Checks that the files make one migration, then reads them.
