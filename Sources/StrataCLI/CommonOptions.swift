@@ -43,6 +43,23 @@ enum CommonOptions {
     "follow-symlinks",
     help: "Read migration and seed files that are symbolic links to files outside their folder."
   )
+  /// How the migration files are written; nil detects it from the files. Not `--format`,
+  /// which already names the output format (text or JSON) on these commands.
+  static let migrationFormat = Option<MigrationFormat?>(
+    "migration-format",
+    "name",
+    help: "How the migration files are written (default: detected from the files).",
+    default: nil,
+    choices: MigrationFormat.allCases.map(\.rawValue) + ["strata"]
+  ) { text in
+    guard let format = MigrationFormat(named: text) else {
+      let names = (MigrationFormat.allCases.map(\.rawValue) + ["strata"]).joined(separator: ", ")
+      throw UsageError(
+        message: "--migration-format must be one of \(names); got \(quotedArgument(text))"
+      )
+    }
+    return format
+  }
   /// The largest CSV field or record, at least 1.
   static let maxFieldBytes = Option<Int>.integer(
     "max-field-bytes",
@@ -63,6 +80,7 @@ enum CommonOptions {
   /// The options every database command takes.
   static let databaseOptions: [any OptionDeclaration] = [
     database, migrations, format, quiet, busyTimeout, followSymlinks, loadExtension,
+    migrationFormat,
   ]
 
   /// What every connection the command opens gets: the extensions given, each loaded once

@@ -93,7 +93,8 @@ extension CommonOptions {
     return try MigrationSet(
       directory: directory.url,
       displayPath: directory.shown,
-      followSymlinks: arguments[followSymlinks]
+      followSymlinks: arguments[followSymlinks],
+      format: arguments[migrationFormat]
     )
   }
 

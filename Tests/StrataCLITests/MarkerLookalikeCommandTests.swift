@@ -17,8 +17,6 @@ import Testing
     ("-- MIGRATE:UP", "-- MIGRATE:DOWN"),
     ("-- migrate up", "-- migrate down"),
     ("-- Migrate:Up", "-- Migrate:Down"),
-    ("-- +goose Up", "-- +goose Down"),
-    ("-- +migrate Up", "-- +migrate Down"),
   ])
   func lookalikeMarkersAreRefusedAndNothingRuns(up: String, down: String) throws {
     let project = try Project([

@@ -41,9 +41,16 @@ extension MigrationError {
     case .emptyMigration:
       return "Write the migration's SQL after '-- migrate:up', or delete the file."
     case .invalidMarker:
-      return "Use '-- migrate:up' and '-- migrate:down' (exactly so, lowercase) once each, "
-        + "optionally followed by 'transaction:false'; reword any other comment that looks "
+      return "Use '-- migrate:up' and '-- migrate:down' (exactly so, lowercase), each up "
+        + "followed by at most one down, optionally followed by 'transaction:false'; reword any "
+        + "other comment that looks "
         + "like a marker."
+    case .formatProblem(_, _, let format, _):
+      return "Write the file as \(format.tool) reads it (docs/migrations.md lists what each "
+        + "format reads), or name the folder's format if it was detected wrongly."
+    case .mixedFormats:
+      return "Keep one format per folder (move the other tool's files to a folder of their own), "
+        + "or name the folder's format to read every file as that format."
     case .changedAfterApplied:
       return "Restore the original file and put the change in a new migration "
         + "('strata new NAME'); or pass --allow-changed to accept the edit."

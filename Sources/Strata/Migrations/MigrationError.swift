@@ -29,6 +29,12 @@ public enum MigrationError: StrataError, Equatable {
   case emptyMigration(file: String)
   /// A marker line is malformed, or looks like another tool's marker; nothing has run.
   case invalidMarker(file: String, line: Int, reason: String)
+  /// A file breaks the rules of the folder's format as that format's tool reads it (goose,
+  /// sql-migrate, sqlx, an iOS bundle); nothing has run.
+  case formatProblem(file: String, line: Int, format: MigrationFormat, reason: String)
+  /// The folder's files are written in two formats (`formats[i]` is the format of `files[i]`);
+  /// strata reads one format per folder, so nothing has run.
+  case mixedFormats(directory: String, formats: [String], files: [String])
   /// An applied migration's file was edited: its checksum differs from the recorded one.
   case changedAfterApplied(version: Int64, file: String, recorded: String, current: String)
   /// The database has versions no file has: it is newer than these migrations.
@@ -151,8 +157,13 @@ public enum MigrationError: StrataError, Equatable {
       return "cannot read \(file): \(reason)"
     case .emptyMigration(let file):
       return "\(file) has no SQL in its up part"
-    case .invalidMarker(let file, let line, let reason):
+    case .invalidMarker(let file, let line, let reason),
+      .formatProblem(let file, let line, _, let reason):
       return "\(file):\(line): \(reason)"
+    case .mixedFormats(let directory, let formats, let files):
+      let each = zip(files, formats).map { "\($0) is \($1)" }.joined(separator: " and ")
+      return "\(directory) mixes migration formats: \(each); strata reads one format per "
+        + "folder, so nothing was run"
     case .changedAfterApplied(let version, let file, let recorded, let current):
       return "migration \(file) (version \(version)) changed after it was applied "
         + "(checksum \(recorded.prefix(12))…, now \(current.prefix(12))…)"

@@ -67,141 +67,183 @@ package enum MigrationParser {
     _ rawText: String,
     file: String
   ) throws -> (up: MigrationScript, down: MigrationScript?) {
-    try parseContent(bytes: Array(rawText.utf8), file: file)
+    let parsed = try parseContent(bytes: Array(rawText.utf8), file: file)
+    return (parsed.up, parsed.down)
   }
 
-  /// The same, from the file's bytes (which must be UTF-8).
+  /// The same, from the file's bytes (which must be UTF-8), with the checksum.
+  ///
+  /// A file may hold several sections, each a `-- migrate:up` followed by at most one
+  /// `-- migrate:down` (dbmate's README): the up sections run in order as one part, the down
+  /// sections in reverse as one part, so the file succeeds or fails as a whole.
   static func parseContent(
     bytes rawBytes: [UInt8],
     file: String
-  ) throws -> (up: MigrationScript, down: MigrationScript?) {
+  ) throws -> (up: MigrationScript, down: MigrationScript?, checksum: String) {
     let bytes = normalize(rawBytes)
-    struct Section {
-      let isUp: Bool
-      let markerLine: Int
-      let isTransactional: Bool
-      /// Byte range of the body: from after the marker line to the next marker line.
-      var start: Int
-      var end: Int
-    }
-    var sections: [Section] = []
-    var preambleEnd = bytes.count
-    var lineStart = 0
-    var lineNumber = 1
-    while lineStart <= bytes.count {
-      let lineEnd = bytes[lineStart...].firstIndex(of: 0x0A) ?? bytes.count
-      let line = bytes[lineStart..<lineEnd]
-      guard let marker = try parseMarker(line, file: file, line: lineNumber) else {
-        try refuseLookalike(line, file: file, line: lineNumber)
-        lineStart = lineEnd + 1
-        lineNumber += 1
+    var sections = MigrationSections(bytes: bytes)
+    sections.reverseDownSections = true
+    var current: MigrationSections.Role = .none
+    var section = -1
+    var hasDown = false
+    var upOptions: (line: Int, transactional: Bool)?
+    var downOptions: (line: Int, transactional: Bool)?
+    for index in sections.lines.indices {
+      let lineNumber = index + 1
+      guard let marker = try parseMarker(sections.line(index), file: file, line: lineNumber) else {
+        try refuseLookalike(sections.line(index), file: file, line: lineNumber, format: .dbmate)
+        sections.roles[index] = current
         continue
       }
-      if sections.contains(where: { $0.isUp == marker.isUp }) {
+      if section < 0 { try refusePreamble(sections, before: index, file: file) }
+      if marker.isUp {
+        section += 1
+        hasDown = false
+        current = .up(section: section)
+      } else {
+        guard section >= 0 else {
+          throw MigrationError.invalidMarker(
+            file: file,
+            line: lineNumber,
+            reason: "'-- migrate:down' without a '-- migrate:up' part"
+          )
+        }
+        if hasDown {
+          throw MigrationError.invalidMarker(
+            file: file,
+            line: lineNumber,
+            reason: "a second '-- migrate:down' marker after one '-- migrate:up' (each "
+              + "'-- migrate:up' starts a section with at most one down part)"
+          )
+        }
+        hasDown = true
+        current = .down(section: section)
+      }
+      let seen = marker.isUp ? upOptions : downOptions
+      if let seen, seen.transactional != marker.isTransactional {
         throw MigrationError.invalidMarker(
           file: file,
           line: lineNumber,
-          reason: "a second '-- migrate:\(marker.isUp ? "up" : "down")' marker"
+          reason: "the '-- migrate:\(marker.isUp ? "up" : "down")' marker on line \(seen.line) "
+            + "and this one differ in 'transaction:false'; the sections of a file run as one "
+            + "part, so they must agree"
         )
       }
-      if sections.isEmpty {
-        preambleEnd = lineStart
+      if marker.isUp {
+        upOptions = (lineNumber, marker.isTransactional)
       } else {
-        sections[sections.count - 1].end = max(sections[sections.count - 1].start, lineStart - 1)
+        downOptions = (lineNumber, marker.isTransactional)
       }
-      let bodyStart = min(lineEnd + 1, bytes.count)
-      sections.append(
-        Section(
-          isUp: marker.isUp,
-          markerLine: lineNumber,
-          isTransactional: marker.isTransactional,
-          start: bodyStart,
-          end: bytes.count
-        )
-      )
-      lineStart = lineEnd + 1
-      lineNumber += 1
     }
-    if sections.isEmpty {
+    guard section >= 0 else {
       let text = String(decoding: bytes, as: UTF8.self)
       guard containsSQL(bytes) else { throw MigrationError.emptyMigration(file: file) }
-      return (MigrationScript(sql: text, file: file, firstLine: 1, isTransactional: true), nil)
+      let up = MigrationScript(sql: text, file: file, firstLine: 1, isTransactional: true)
+      return (up, nil, MigrationSet.checksum(ofUp: text))
     }
-    let preamble = bytes[0..<preambleEnd]
-    if containsSQL(preamble) {
-      var line = 1
-      var start = 0
-      while start < preambleEnd {
-        let end = preamble[start...].firstIndex(of: 0x0A) ?? preambleEnd
-        if containsSQL(preamble[start..<end]) { break }
-        start = end + 1
-        line += 1
-      }
-      throw MigrationError.invalidMarker(
-        file: file,
-        line: line,
-        reason: "SQL before the first '-- migrate:' marker"
-      )
-    }
-    guard let upSection = sections.first(where: \.isUp) else {
-      throw MigrationError.invalidMarker(
-        file: file,
-        line: sections[0].markerLine,
-        reason: "'-- migrate:down' without a '-- migrate:up' part"
-      )
-    }
-    func script(_ section: Section) -> MigrationScript? {
-      let body = bytes[section.start..<max(section.start, section.end)]
-      guard containsSQL(body) else { return nil }
-      return MigrationScript(
-        sql: String(decoding: body, as: UTF8.self),
-        file: file,
-        firstLine: section.markerLine + 1,
-        isTransactional: section.isTransactional
-      )
-    }
-    guard let up = script(upSection) else { throw MigrationError.emptyMigration(file: file) }
-    let down = sections.first { !$0.isUp }.flatMap(script)
-    return (up, down)
+    sections.upTransactional = upOptions?.transactional ?? true
+    sections.downTransactional = downOptions?.transactional ?? true
+    return try sections.parts(file: file)
   }
 
-  /// Refuses a file of an `.up.sql`/`.down.sql` pair that holds a marker line (the pair's
-  /// files are one part each, so a `-- migrate:down` inside one would run as part of it), or a
-  /// line that looks like one.
-  static func refuseMarkers(bytes: [UInt8], file: String) throws {
+  /// Refuses SQL before the first marker (dbmate refuses it too: it would run in neither part).
+  private static func refusePreamble(
+    _ sections: MigrationSections,
+    before markerIndex: Int,
+    file: String
+  ) throws {
+    let end = sections.lines[markerIndex].lowerBound
+    guard containsSQL(sections.bytes[0..<end]) else { return }
+    let line = (0..<markerIndex).first { containsSQL(sections.line($0)) } ?? 0
+    throw MigrationError.invalidMarker(
+      file: file,
+      line: line + 1,
+      reason: "SQL before the first '-- migrate:' marker"
+    )
+  }
+
+  /// Refuses a file that is one part as a whole (a file of an `.up.sql`/`.down.sql` pair, a
+  /// bundle's or sqlx's file) when it holds a marker line, since a `-- migrate:down` inside one
+  /// would run as part of it, or a line that looks like one. `firstLineIsOption` skips sqlx's
+  /// `-- no-transaction` first line.
+  static func refuseMarkers(
+    bytes: [UInt8],
+    file: String,
+    format: MigrationFormat = .dbmate,
+    isPairFile: Bool = true,
+    firstLineIsOption: Bool = false
+  ) throws {
     var lineStart = 0
     var lineNumber = 1
     while lineStart <= bytes.count {
       let lineEnd = bytes[lineStart...].firstIndex(of: 0x0A) ?? bytes.count
       let line = bytes[lineStart..<lineEnd]
       if let marker = try parseMarker(line, file: file, line: lineNumber) {
+        let whole =
+          isPairFile
+          ? "one file of an .up.sql/.down.sql pair, which holds one part only"
+          : "a \(format.rawValue) file, which runs whole as the up part"
         throw MigrationError.invalidMarker(
           file: file,
           line: lineNumber,
-          reason: "'-- migrate:\(marker.isUp ? "up" : "down")' in one file of an "
-            + ".up.sql/.down.sql pair, which holds one part only; none of it was run"
+          reason: "'-- migrate:\(marker.isUp ? "up" : "down")' in \(whole); none of it was run"
         )
       }
-      try refuseLookalike(line, file: file, line: lineNumber)
+      if !(firstLineIsOption && lineNumber == 1) {
+        try refuseLookalike(line, file: file, line: lineNumber, format: format)
+      }
       lineStart = lineEnd + 1
       lineNumber += 1
     }
   }
 
-  /// Throws for a line that looks like a marker strata does not read (`MarkerLookalike`).
-  private static func refuseLookalike(
+  /// True when `line` is a dbmate marker (`-- migrate:up`, `--migrate:down …`), well formed
+  /// or not: what detection looks for.
+  static func isMarker(_ line: ArraySlice<UInt8>) -> Bool {
+    do { return try parseMarker(line, file: "", line: 0) != nil } catch { return true }
+  }
+
+  /// Throws for a line that looks like a marker the folder's format does not read
+  /// (`MarkerLookalike`): a near miss of its own, or another tool's.
+  static func refuseLookalike(
     _ line: ArraySlice<UInt8>,
     file: String,
-    line lineNumber: Int
+    line lineNumber: Int,
+    format: MigrationFormat = .dbmate
   ) throws {
-    guard let (tool, marker) = MarkerLookalike.match(line) else { return }
-    let reason =
-      tool.map {
-        "'\(marker)' is a \($0) marker, which strata does not read; none of the file was run"
-      }
-      ?? "'\(marker)' looks like a marker but is not one: strata, like dbmate, reads exactly "
-      + "'-- migrate:up' and '-- migrate:down' (lowercase, with the colon, ASCII only); none of "
-      + "the file was run"
+    guard var (tool, marker) = MarkerLookalike.match(line) else { return }
+    if format != .dbmate, isMarker(line) { tool = "dbmate (strata)" }
+    let reason: String
+    switch (format, tool) {
+    case (.dbmate, let tool?), (.golangMigrate, let tool?):
+      reason =
+        "'\(marker)' is a \(tool) marker, which strata does not read; none of the file was run"
+    case (.dbmate, nil), (.golangMigrate, nil):
+      reason =
+        "'\(marker)' looks like a marker but is not one: strata, like dbmate, reads exactly "
+        + "'-- migrate:up' and '-- migrate:down' (lowercase, with the colon, ASCII only); none of "
+        + "the file was run"
+    case (.sqlx, "sqlx"):
+      reason =
+        "'\(marker)' is sqlx's option, but sqlx reads it only at the very start of a "
+        + "file; here it would be a comment; none of the file was run"
+    case (_, let tool?):
+      reason =
+        "'\(marker)' is a \(tool) marker, which \(format.tool) does not read in this "
+        + "folder's files; none of the file was run"
+    case (_, nil):
+      reason =
+        "'\(marker)' looks like a marker but \(format.tool) does not read it as one "
+        + "(reword the comment); none of the file was run"
+    }
+    guard format == .dbmate || format == .golangMigrate else {
+      throw MigrationError.formatProblem(
+        file: file,
+        line: lineNumber,
+        format: format,
+        reason: reason
+      )
+    }
     throw MigrationError.invalidMarker(file: file, line: lineNumber, reason: reason)
   }
 

@@ -6,6 +6,9 @@ public struct MigrationSet: Sendable {
   public let migrations: [Migration]
   /// The folder as the user named it, for messages.
   public let directory: String
+  /// How the folder's files are written (detected from them unless the caller named it);
+  /// strata's own for migrations built in code.
+  public let format: MigrationFormat
 
   /// Migrations built in code; they must have unique versions.
   ///
@@ -17,6 +20,7 @@ public struct MigrationSet: Sendable {
     }
     self.migrations = sorted
     self.directory = directory
+    self.format = .dbmate
   }
 
   /// Reads every `.sql` file of `url`, rejecting the whole folder on the first bad file, so
@@ -27,9 +31,16 @@ public struct MigrationSet: Sendable {
   ///   - displayPath: how messages name the folder (default: `url`'s path).
   ///   - followSymlinks: read files that are symbolic links to files outside the folder
   ///     (refused by default: a link to a `.env` would print its secrets).
+  ///   - format: how the files are written; nil (the default) detects it from the files.
   /// - Throws: `MigrationError` for a missing or unreadable folder or file, a bad file name, a
-  ///   version 0, a duplicate version, a marker problem or invalid UTF-8, naming the file.
-  public init(directory url: URL, displayPath: String? = nil, followSymlinks: Bool = false) throws {
+  ///   version 0, a duplicate version, a marker problem or invalid UTF-8, naming the file; a
+  ///   file the format does not read (`formatProblem`), or a folder that mixes formats.
+  public init(
+    directory url: URL,
+    displayPath: String? = nil,
+    followSymlinks: Bool = false,
+    format: MigrationFormat? = nil
+  ) throws {
     let shown = displayPath ?? url.path
     switch checkFolder(atPath: url.path) {
     case .listable: break
@@ -51,7 +62,7 @@ public struct MigrationSet: Sendable {
         reason: "the folder cannot be opened (\(DirectoryReader.openError))"
       )
     }
-    try self.init(fileNames: names, directory: shown) { name in
+    try self.init(fileNames: names, directory: shown, format: format) { name in
       if let problem = folderFileProblem(
         folder: url.path,
         name: name,
@@ -65,12 +76,16 @@ public struct MigrationSet: Sendable {
 
   /// The migrations of files held in memory (name and bytes), with the rules of a folder;
   /// the fuzzer feeds it whole folders this way.
-  package init(files: [(name: String, bytes: [UInt8])], directory: String) throws {
+  package init(
+    files: [(name: String, bytes: [UInt8])],
+    directory: String,
+    format: MigrationFormat? = nil
+  ) throws {
     let byName = Dictionary(
       files.map { ($0.name, $0.bytes) },
       uniquingKeysWith: { first, _ in first }
     )
-    try self.init(fileNames: Array(byName.keys), directory: directory) { name in
+    try self.init(fileNames: Array(byName.keys), directory: directory, format: format) { name in
       byName[name].map { .success($0) } ?? .failure("no such file")
     }
   }
@@ -85,129 +100,55 @@ public struct MigrationSet: Sendable {
   }
 
   /// Groups the `.sql` names of a folder into migrations (a whole file, or an up/down pair),
-  /// then reads and parses them.
-  private init(fileNames: [String], directory shown: String, read readFile: FileRead) throws {
-    /// A file of the folder: its name on disk, how messages show it, what its name says.
-    struct File: Sendable {
-      let name: String
-      let shown: String
-      let parsed: MigrationParser.FileName
-    }
-    struct Parts: Sendable {
-      let version: Int64
-      var whole: [File] = []
-      var up: File?
-      var down: File?
-    }
-    var byVersion: [Int64: Parts] = [:]
+  /// reads them, settles the folder's format (`format`, or detected from the files), then parses
+  /// each file as that format's tool does.
+  private init(
+    fileNames: [String],
+    directory shown: String,
+    format chosen: MigrationFormat?,
+    read readFile: FileRead
+  ) throws {
+    var byVersion: [Int64: FileGroup] = [:]
     for name in fileNames.sorted() where !name.hasPrefix(".") && name.lowercased().hasSuffix(".sql")
     {
       let file = shown + "/" + name
-      guard let parsed = MigrationParser.parseFileName(name) else {
+      let bare = Self.bareVersion(name)
+      guard let parsed = MigrationParser.parseFileName(name) ?? bare else {
         if MigrationParser.hasOversizedVersion(name) {
           throw MigrationError.versionTooLarge(file: file)
         }
         throw MigrationError.invalidFileName(file: file)
       }
       guard parsed.version > 0 else { throw MigrationError.versionZero(file: file) }
-      let entry = File(name: name, shown: file, parsed: parsed)
-      var parts = byVersion[parsed.version, default: Parts(version: parsed.version)]
-      switch parsed.part {
-      case .whole: parts.whole.append(entry)
-      case .up:
-        if let existing = parts.up {
-          throw MigrationError.duplicateVersion(
-            version: parsed.version,
-            files: [existing.shown, file]
-          )
-        }
-        parts.up = entry
-      case .down:
-        if let existing = parts.down {
-          throw MigrationError.duplicateVersion(
-            version: parsed.version,
-            files: [existing.shown, file]
-          )
-        }
-        parts.down = entry
-      }
-      byVersion[parsed.version] = parts
-    }
-    @Sendable func read(_ file: File) throws -> [UInt8] {
-      let bytes: [UInt8]
-      switch readFile(file.name) {
-      case .success(let read): bytes = read
-      case .failure(let failure):
-        throw MigrationError.unreadable(file: file.shown, reason: failure.reason)
-      }
-      guard String(validating: bytes, as: UTF8.self) != nil else {
-        throw MigrationError.unreadable(file: file.shown, reason: "not UTF-8 text")
-      }
-      if let nul = bytes.firstIndex(of: 0) {
-        let line = bytes[..<nul].count { $0 == 0x0A } + 1
-        throw MigrationError.unreadable(
-          file: file.shown,
-          reason: "it holds a NUL byte (0x00) on line \(line), so it is not SQL text"
-        )
-      }
-      return bytes
+      let entry = FileGroup.File(name: name, shown: file, parsed: parsed, isBare: bare != nil)
+      var group = byVersion[parsed.version, default: FileGroup(version: parsed.version)]
+      try group.add(entry)
+      byVersion[parsed.version] = group
     }
     // Names are checked in order first; reading and parsing the files is spread over the
     // cores, and the first failure in version order is the one reported.
-    let versions = byVersion.keys.sorted().compactMap { byVersion[$0] }
-    let parsed = versions.concurrentMap { parts -> Migration? in
-      let files = parts.whole.map(\.shown) + [parts.up?.shown].compactMap { $0 }
-      if files.count > 1 {
-        throw MigrationError.duplicateVersion(version: parts.version, files: files)
-      }
-      if let whole = parts.whole.first {
-        if let down = parts.down {
-          throw MigrationError.duplicateVersion(
-            version: parts.version,
-            files: [whole.shown, down.shown]
-          )
-        }
-        let (up, down) = try MigrationParser.parseContent(bytes: try read(whole), file: whole.shown)
-        return Self.migration(whole.parsed, up: up, down: down)
-      } else if let upFile = parts.up {
-        if let downFile = parts.down, downFile.parsed.name != upFile.parsed.name {
-          throw MigrationError.mismatchedPair(
-            version: parts.version,
-            up: upFile.shown,
-            down: downFile.shown
-          )
-        }
-        let upBytes = MigrationParser.normalize(try read(upFile))
-        try MigrationParser.refuseMarkers(bytes: upBytes, file: upFile.shown)
-        guard containsSQL(upBytes) else { throw MigrationError.emptyMigration(file: upFile.shown) }
-        let up = MigrationScript(
-          sql: String(decoding: upBytes, as: UTF8.self),
-          file: upFile.shown,
-          firstLine: 1,
-          isTransactional: true
-        )
-        var down: MigrationScript?
-        if let downFile = parts.down {
-          let downBytes = MigrationParser.normalize(try read(downFile))
-          try MigrationParser.refuseMarkers(bytes: downBytes, file: downFile.shown)
-          if containsSQL(downBytes) {
-            down = MigrationScript(
-              sql: String(decoding: downBytes, as: UTF8.self),
-              file: downFile.shown,
-              firstLine: 1,
-              isTransactional: true
-            )
-          }
-        }
-        return Self.migration(upFile.parsed, up: up, down: down)
-      } else if let downFile = parts.down {
-        throw MigrationError.downWithoutUp(file: downFile.shown)
-      }
-      return nil
-    }
-    let migrations = try parsed.compactMap { try $0.get() }
-    self.migrations = migrations
+    let groups = byVersion.keys.sorted().compactMap { byVersion[$0] }
+    let loaded = try groups.concurrentMap { group in try group.load(readFile) }
+      .map { try $0.get() }
+    let format =
+      try chosen
+      ?? MigrationFormat.detect(
+        loaded.flatMap { group in group.files.map { ($0.file.shown, $0.signal) } },
+        directory: shown
+      )
+    let parsed = loaded.concurrentMap { group in try group.migration(format: format) }
+    self.migrations = try parsed.compactMap { try $0.get() }
     self.directory = shown
+    self.format = format
+  }
+
+  /// `1.sql` as an iOS bundle names it (SQLiteMigrationManager): the version, no name.
+  static func bareVersion(_ name: String) -> MigrationParser.FileName? {
+    let stem = name.dropLast(4)
+    guard !stem.isEmpty, stem.allSatisfy({ $0.isASCII && $0.isNumber }),
+      let version = Int64(stem)
+    else { return nil }
+    return MigrationParser.FileName(version: version, name: "", part: .whole)
   }
 
   /// The migration with `version`, if the folder has it.
@@ -215,22 +156,12 @@ public struct MigrationSet: Sendable {
     migrations.first { $0.version == version }
   }
 
-  private static func migration(
-    _ parsed: MigrationParser.FileName,
-    up: MigrationScript,
-    down: MigrationScript?
-  ) -> Migration {
-    Migration(
-      version: parsed.version,
-      name: parsed.name,
-      up: up,
-      down: down,
-      checksum: checksum(ofUp: up.sql)
-    )
-  }
-
   /// SHA-256 hex of the up part (already BOM-stripped and CRLF → LF), without the white space
-  /// around it: adding a down part, or a blank line before it, is not a change.
+  /// around it: adding a down part, or a blank line before it, is not a change. The up part is
+  /// its SQL lines alone, without the format's markers and annotations (a goose
+  /// `StatementBegin`, sqlx's `-- no-transaction`), the sections of a file joined by a newline;
+  /// so the same SQL has the same checksum in every format, and a strata file's checksum is the
+  /// one strata has always recorded.
   static func checksum(ofUp sql: String) -> String {
     let bytes = Array(sql.utf8)
     func isSpace(_ byte: UInt8) -> Bool {

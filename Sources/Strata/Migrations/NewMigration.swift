@@ -5,7 +5,7 @@ extension MigrationSet {
   /// zero-padded to the width the folder uses (`0005`), or a UTC timestamp when the folder
   /// uses timestamps. Creates the folder when missing.
   ///
-  /// - Returns: the new file's URL.
+  /// - Returns: the new file's URL (the up file of a pair).
   /// - Throws: `MigrationError`: an invalid name, an unreadable folder, no version left, or a file
   ///   that could not be created (nothing is ever written over an existing file).
   public static func createMigrationFile(
@@ -13,6 +13,25 @@ extension MigrationSet {
     name rawName: String,
     now: Date = Date()
   ) throws -> URL {
+    try createMigrationFiles(in: directory, name: rawName, now: now)[0]
+  }
+
+  /// Writes an empty migration in the folder's own format (`format`, or the one detected from
+  /// its files), numbered as `createMigrationFile(in:name:now:)` numbers it: a file with
+  /// strata's markers, goose's or sql-migrate's annotations, an sqlx or bundle file, or an
+  /// `.up.sql`/`.down.sql` pair (golang-migrate, and sqlx where the folder has pairs). Each is
+  /// left without SQL, so every command refuses it until it is written.
+  ///
+  /// - Returns: the new files' URLs (up first).
+  /// - Throws: `MigrationError`: an invalid name, an unreadable folder, a folder that mixes
+  ///   formats, no version left, or a file that could not be created (nothing is ever written
+  ///   over an existing file; the up file of a pair is removed when its down file fails).
+  public static func createMigrationFiles(
+    in directory: URL,
+    name rawName: String,
+    format chosen: MigrationFormat? = nil,
+    now: Date = Date()
+  ) throws -> [URL] {
     let name = String(rawName.lowercased().map { $0 == " " || $0 == "-" ? "_" : $0 })
     guard !name.isEmpty,
       name.allSatisfy({ ($0.isASCII && ($0.isLetter || $0.isNumber)) || $0 == "_" })
@@ -34,7 +53,7 @@ extension MigrationSet {
     var newestFile = ""
     var width = 4
     for file in existing.sorted() {
-      guard let parsed = MigrationParser.parseFileName(file) else {
+      guard let parsed = MigrationParser.parseFileName(file) ?? bareVersion(file) else {
         if MigrationParser.hasOversizedVersion(file) {
           throw MigrationError.versionTooLarge(file: directory.appendingPathComponent(file).path)
         }
@@ -61,29 +80,71 @@ extension MigrationSet {
       let next = String(newest + 1)
       versionText = String(repeating: "0", count: max(0, width - next.count)) + next
     }
-    let url = directory.appendingPathComponent("\(versionText)_\(name).sql")
-    let content = "-- migrate:up\n\n\n-- migrate:down\n\n"
-    // Never over a file that appeared since the folder was listed (another `new`, an editor).
-    do {
-      try Data(content.utf8).write(to: url, options: .withoutOverwriting)
-    } catch {
-      let exists = pathStatus(atPath: url.path) != .missing
-      let reason =
-        exists
-        ? "a file with that name already exists"
-        : (error as NSError).localizedFailureReason ?? error.localizedDescription
-      throw MigrationError.notCreated(file: url.path, reason: reason, exists: exists)
+    let format = try chosen ?? detectFormat(directory, names: existing)
+    let hasPairs = existing.contains { MigrationParser.parseFileName($0)?.part == .up }
+    var urls: [URL] = []
+    for (suffix, content) in newFiles(format, pairs: hasPairs) {
+      let url = directory.appendingPathComponent("\(versionText)_\(name)\(suffix)")
+      // Never over a file that appeared since the folder was listed (another `new`, an editor).
+      do {
+        try Data(content.utf8).write(to: url, options: .withoutOverwriting)
+      } catch {
+        let exists = pathStatus(atPath: url.path) != .missing
+        let reason =
+          exists
+          ? "a file with that name already exists"
+          : (error as NSError).localizedFailureReason ?? error.localizedDescription
+        for written in urls { try? FileManager.default.removeItem(at: written) }
+        throw MigrationError.notCreated(file: url.path, reason: reason, exists: exists)
+      }
+      urls.append(url)
     }
     // The file's name is only on disk once its folder is synced (and a new folder's name once
     // its parent is): without it a power cut after "Created …" can leave no file.
     do {
-      try Durability.syncFile(at: url.path)
+      for url in urls { try Durability.syncFile(at: url.path) }
       try Durability.syncDirectory(directory)
       if folderIsNew { try Durability.syncDirectory(directory.deletingLastPathComponent()) }
     } catch let error as FileSyncError {
-      try? FileManager.default.removeItem(at: url)
-      throw MigrationError.notCreated(file: url.path, reason: error.reason, exists: false)
+      for url in urls { try? FileManager.default.removeItem(at: url) }
+      throw MigrationError.notCreated(file: urls[0].path, reason: error.reason, exists: false)
     }
-    return url
+    return urls
+  }
+
+  /// The name endings and contents `new` writes in `format`: markers or annotations and no SQL.
+  private static func newFiles(_ format: MigrationFormat, pairs: Bool) -> [(String, String)] {
+    switch format {
+    case .dbmate: [(".sql", "-- migrate:up\n\n\n-- migrate:down\n\n")]
+    case .goose: [(".sql", "-- +goose Up\n\n\n-- +goose Down\n\n")]
+    case .sqlMigrate: [(".sql", "-- +migrate Up\n\n\n-- +migrate Down\n\n")]
+    case .golangMigrate: [(".up.sql", "\n"), (".down.sql", "\n")]
+    case .sqlx where pairs:
+      [
+        (".up.sql", "-- Add up migration script here\n"),
+        (".down.sql", "-- Add down migration script here\n"),
+      ]
+    case .sqlx: [(".sql", "-- Add migration script here\n")]
+    case .bundle: [(".sql", "\n")]
+    }
+  }
+
+  /// The format of the folder's `.sql` files, from their names and first bytes; strata's own
+  /// for an empty folder.
+  private static func detectFormat(_ directory: URL, names: [String]) throws -> MigrationFormat {
+    var signals: [(shown: String, signal: MigrationFormat.Signal)] = []
+    for name in names.sorted() where !name.hasPrefix(".") && name.lowercased().hasSuffix(".sql") {
+      let bare = bareVersion(name)
+      guard let parsed = MigrationParser.parseFileName(name) ?? bare else { continue }
+      let url = directory.appendingPathComponent(name)
+      let bytes = (try? Data(contentsOf: url)).map { [UInt8]($0) } ?? []
+      signals.append(
+        (
+          url.path,
+          MigrationFormat.signal(isPair: parsed.part != .whole, isBare: bare != nil, bytes: bytes)
+        )
+      )
+    }
+    return try MigrationFormat.detect(signals, directory: directory.path)
   }
 }

@@ -41,6 +41,7 @@ enum InspectCommand: Command {
       diff,
       CommonOptions.quiet, CommonOptions.busyTimeout, CommonOptions.followSymlinks,
       CommonOptions.loadExtension,
+      CommonOptions.migrationFormat,
     ]
   )
 

@@ -7,22 +7,34 @@ enum NewCommand: Command {
     name: "new",
     abstract: "Create the next migration file with up/down markers.",
     positionals: [PositionalSpec(name: "name", help: "What it does: add_email.", isRequired: true)],
-    options: [CommonOptions.migrations, CommonOptions.format, CommonOptions.quiet]
+    options: [
+      CommonOptions.migrations, CommonOptions.format, CommonOptions.quiet,
+      CommonOptions.migrationFormat,
+    ]
   )
+
+  /// What `--format json` prints: the file (the up file of a pair) and every file written.
+  struct Report: Encodable {
+    let file: String
+    let files: [String]
+  }
 
   static func run(_ arguments: ParsedArguments, _ context: CommandContext) throws -> Int32 {
     let directory = CommonOptions.migrationsDirectory(arguments, context)
-    let url = try MigrationSet.createMigrationFile(
+    let urls = try MigrationSet.createMigrationFiles(
       in: directory.url,
-      name: arguments.positionals[0]
+      name: arguments.positionals[0],
+      format: arguments[CommonOptions.migrationFormat]
     )
-    let file = "\(directory.shown)/\(url.lastPathComponent)"
-    context.finished("Created \(file).")
+    let files = urls.map { "\(directory.shown)/\($0.lastPathComponent)" }
+    context.finished("Created \(files.joined(separator: " and ")).")
     switch arguments[CommonOptions.format] {
     case .json:
-      try context.printJSON(["file": file])
+      try context.printJSON(Report(file: files[0], files: files))
     case .text:
-      if !arguments[CommonOptions.quiet] { context.print("Created \(file)") }
+      if !arguments[CommonOptions.quiet] {
+        for file in files { context.print("Created \(file)") }
+      }
     }
     return ExitCode.success
   }

@@ -18,6 +18,8 @@ enum StatusCommand: Command {
     let database: String
     let exists: Bool
     let currentVersion: Int64
+    /// How the migration files are written (`MigrationFormat`'s name).
+    let migrationFormat: String
     let migrations: [MigrationStatus]
     let counts: [String: Int]
     /// Other tools' histories, when strata has none: what `migrate` refuses to run again.
@@ -49,6 +51,7 @@ enum StatusCommand: Command {
           database: database,
           exists: exists,
           currentVersion: plan.currentVersion,
+          migrationFormat: migrations.format.rawValue,
           migrations: plan.migrations,
           counts: counts,
           otherToolHistories: plan.otherToolHistories
@@ -80,6 +83,7 @@ enum StatusCommand: Command {
     let state = exists ? "version \(plan.currentVersion)" : "does not exist yet"
     context.print("Database:   \(database) (\(state))")
     context.print("Migrations: \(migrations.directory) (\(migrations.migrations.count) files)")
+    context.print("Format:     \(migrations.format.summary)")
     for history in plan.otherToolHistories {
       context.print(
         "History:    \(history.tool.displayName)'s \(history.table) records "

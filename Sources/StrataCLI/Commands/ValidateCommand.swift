@@ -28,6 +28,8 @@ enum ValidateCommand: Command {
 
   struct Report: Encodable {
     let migrations: Int
+    /// How the migration files are written (`MigrationFormat`'s name).
+    let migrationFormat: String
     let database: String?
     let problems: [ValidationProblem]
     let notChecked: [UncheckedStatement]
@@ -76,6 +78,7 @@ enum ValidateCommand: Command {
       try context.printJSON(
         Report(
           migrations: migrations.migrations.count,
+          migrationFormat: migrations.format.rawValue,
           database: filesOnly ? nil : database,
           problems: problems,
           notChecked: result.notChecked,
@@ -103,7 +106,10 @@ enum ValidateCommand: Command {
     database: String?,
     _ result: ValidationResult
   ) -> String {
-    let checked = "\(migrations.migrations.count) migrations in \(migrations.directory) are valid"
+    // strata's own format goes unsaid, as before formats were read; another is named.
+    let format = migrations.format == .dbmate ? "" : "\(migrations.format.rawValue) "
+    let checked =
+      "\(migrations.migrations.count) \(format)migrations in \(migrations.directory) are valid"
     let unchecked = result.notChecked.count
     guard let database else {
       let files = "\(checked) (files only; no database was read)"

@@ -62,6 +62,31 @@ enum DocSamples {
         "strata migrate --database app.sqlite3",
       ]
     ),
+    DocSample(
+      name: "status-goose",
+      style: .console,
+      fixture: {
+        try $0.write(
+          "migrations/00001_post.sql",
+          "-- +goose Up\nCREATE TABLE post (id INTEGER PRIMARY KEY, title TEXT);\n"
+            + "-- +goose Down\nDROP TABLE post;\n"
+        )
+        try $0.write(
+          "migrations/00002_tag.sql",
+          "-- +goose Up\nCREATE TABLE tag (name TEXT);\n-- +goose Down\nDROP TABLE tag;\n"
+        )
+      },
+      commands: ["strata status --database app.sqlite3"]
+    ),
+    DocSample(
+      name: "migrate-mixed-formats",
+      style: .console,
+      fixture: {
+        try $0.write("migrations/0001_a.sql", "-- migrate:up\nCREATE TABLE a (x);\n")
+        try $0.write("migrations/0002_b.sql", "-- +goose Up\nCREATE TABLE b (x);\n")
+      },
+      commands: ["strata migrate --database app.sqlite3"]
+    ),
   ]
 
   /// An iOS app's database migrated by SQLiteMigrationManager.swift (its table as that library

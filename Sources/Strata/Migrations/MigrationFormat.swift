@@ -1,0 +1,64 @@
+/// How a folder's migration files are written: which tool's names and marker lines they use.
+///
+/// strata reads each folder as its own tool reads it, so that a team switches to strata with
+/// its folder unchanged. The format is detected per folder from the files themselves (their
+/// names and marker lines) unless the caller names it; a folder that mixes formats is refused.
+public enum MigrationFormat: String, CaseIterable, Sendable, Codable {
+  /// strata's own, which is dbmate's: `<version>_<name>.sql` with `-- migrate:up` and
+  /// `-- migrate:down` sections (several pairs allowed), or no marker (the whole file is the
+  /// up part); `.up.sql`/`.down.sql` pairs may sit beside them.
+  case dbmate
+  /// golang-migrate: `<version>_<name>.up.sql` and `<version>_<name>.down.sql` only.
+  case golangMigrate = "golang-migrate"
+  /// goose: `-- +goose Up`, `-- +goose Down`, `StatementBegin`/`StatementEnd`,
+  /// `-- +goose NO TRANSACTION` (annotations in any case, as goose reads them).
+  case goose
+  /// sql-migrate: `-- +migrate Up [notransaction]`, `-- +migrate Down [notransaction]`,
+  /// `StatementBegin`/`StatementEnd`.
+  case sqlMigrate = "sql-migrate"
+  /// sqlx: `<version>_<name>.sql` (up only) or `.up.sql`/`.down.sql` pairs, a file starting
+  /// with `-- no-transaction` run outside a transaction.
+  case sqlx
+  /// iOS bundles (SQLiteMigrationManager, FMDBMigrationManager): `<version>.sql` or
+  /// `<version>_<name>.sql`, the whole file being the up part, with no down part.
+  case bundle
+
+  /// The format named `name` (its raw value; `strata` is another name for `dbmate`); nil for
+  /// any other name.
+  public init?(named name: String) {
+    if name == "strata" {
+      self = .dbmate
+    } else if let format = MigrationFormat(rawValue: name) {
+      self = format
+    } else {
+      return nil
+    }
+  }
+
+  /// How `status` and `validate` describe the format.
+  public var summary: String {
+    switch self {
+    case .dbmate: "dbmate (strata's own: -- migrate:up / -- migrate:down)"
+    case .golangMigrate: "golang-migrate (.up.sql / .down.sql pairs)"
+    case .goose: "goose (-- +goose Up / -- +goose Down)"
+    case .sqlMigrate: "sql-migrate (-- +migrate Up / -- +migrate Down)"
+    case .sqlx: "sqlx (<version>_<name>.sql, .up.sql / .down.sql, -- no-transaction)"
+    case .bundle: "bundle (iOS <version>.sql, the whole file is the up part)"
+    }
+  }
+
+  /// The tool's name as messages say it.
+  var tool: String {
+    switch self {
+    case .dbmate: "strata (dbmate)"
+    case .golangMigrate, .goose, .sqlMigrate, .sqlx: rawValue
+    case .bundle: "an iOS bundle's migration manager"
+    }
+  }
+
+  /// Whether `.up.sql`/`.down.sql` pairs belong to the format.
+  var readsPairs: Bool { self == .dbmate || self == .golangMigrate || self == .sqlx }
+
+  /// Whether `<version>_<name>.sql` files with both parts (or the whole file as up) belong to it.
+  var readsWholeFiles: Bool { self != .golangMigrate }
+}

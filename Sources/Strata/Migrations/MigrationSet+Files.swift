@@ -1,0 +1,190 @@
+extension MigrationSet {
+  /// The files of one version, as their names say (a whole file, or an up/down pair).
+  struct FileGroup: Sendable {
+    /// A file of the folder: its name on disk, how messages show it, what its name says.
+    struct File: Sendable {
+      let name: String
+      let shown: String
+      let parsed: MigrationParser.FileName
+      /// Named `<version>.sql`, as iOS bundles name files.
+      let isBare: Bool
+    }
+
+    let version: Int64
+    var whole: [File] = []
+    var up: File?
+    var down: File?
+
+    init(version: Int64) { self.version = version }
+
+    /// Adds a file; two `.up.sql` (or `.down.sql`) files of one version are refused at once.
+    mutating func add(_ file: File) throws {
+      let existing: File?
+      switch file.parsed.part {
+      case .whole:
+        whole.append(file)
+        return
+      case .up: existing = up
+      case .down: existing = down
+      }
+      if let existing {
+        throw MigrationError.duplicateVersion(
+          version: version,
+          files: [existing.shown, file.shown]
+        )
+      }
+      if file.parsed.part == .up { up = file } else { down = file }
+    }
+
+    /// Checks that the files make one migration, then reads them.
+    ///
+    /// - Throws: `MigrationError` for two files of one version, a down file alone, a pair whose
+    ///   names differ, or a file that cannot be read, is not UTF-8 or holds a NUL byte.
+    func load(_ readFile: FileRead) throws -> LoadedGroup {
+      let files = whole.map(\.shown) + [up?.shown].compactMap { $0 }
+      if files.count > 1 { throw MigrationError.duplicateVersion(version: version, files: files) }
+      if let first = whole.first, let down {
+        throw MigrationError.duplicateVersion(version: version, files: [first.shown, down.shown])
+      }
+      if whole.isEmpty, up == nil, let down { throw MigrationError.downWithoutUp(file: down.shown) }
+      if let up, let down, up.parsed.name != down.parsed.name {
+        throw MigrationError.mismatchedPair(version: version, up: up.shown, down: down.shown)
+      }
+      return LoadedGroup(
+        version: version,
+        whole: try whole.first.map { try LoadedFile(file: $0, read: readFile) },
+        up: try up.map { try LoadedFile(file: $0, read: readFile) },
+        down: try down.map { try LoadedFile(file: $0, read: readFile) }
+      )
+    }
+  }
+
+  /// A file and its bytes (valid UTF-8 without NUL), with what it says about the format.
+  struct LoadedFile: Sendable {
+    let file: FileGroup.File
+    let bytes: [UInt8]
+    let signal: MigrationFormat.Signal
+
+    init(file: FileGroup.File, read readFile: FileRead) throws {
+      let bytes: [UInt8]
+      switch readFile(file.name) {
+      case .success(let read): bytes = read
+      case .failure(let failure):
+        throw MigrationError.unreadable(file: file.shown, reason: failure.reason)
+      }
+      guard String(validating: bytes, as: UTF8.self) != nil else {
+        throw MigrationError.unreadable(file: file.shown, reason: "not UTF-8 text")
+      }
+      if let nul = bytes.firstIndex(of: 0) {
+        let line = bytes[..<nul].count { $0 == 0x0A } + 1
+        throw MigrationError.unreadable(
+          file: file.shown,
+          reason: "it holds a NUL byte (0x00) on line \(line), so it is not SQL text"
+        )
+      }
+      self.file = file
+      self.bytes = bytes
+      signal = MigrationFormat.signal(
+        isPair: file.parsed.part != .whole,
+        isBare: file.isBare,
+        bytes: bytes
+      )
+    }
+
+    /// The file as one part (a pair's file, an sqlx or bundle file): its script, nil when it
+    /// has no SQL, and the checksum of its SQL. sqlx's `-- no-transaction` at the very start
+    /// takes it out of a transaction and is not part of the checksum.
+    ///
+    /// - Throws: `MigrationError` for a marker line in it, or one that looks like a marker.
+    func wholePart(format: MigrationFormat) throws -> (script: MigrationScript?, checksum: String) {
+      let text = MigrationParser.normalize(bytes)
+      let noTransaction = format == .sqlx && bytes.starts(with: Array("-- no-transaction".utf8))
+      try MigrationParser.refuseMarkers(
+        bytes: text,
+        file: file.shown,
+        format: format,
+        isPairFile: file.parsed.part != .whole,
+        firstLineIsOption: noTransaction
+      )
+      let sql = String(decoding: text, as: UTF8.self)
+      let checked = noTransaction ? String(sql.drop { $0 != "\n" }) : sql
+      guard containsSQL(text) else { return (nil, MigrationSet.checksum(ofUp: checked)) }
+      let script = MigrationScript(
+        sql: sql,
+        file: file.shown,
+        firstLine: 1,
+        isTransactional: !noTransaction
+      )
+      return (script, MigrationSet.checksum(ofUp: checked))
+    }
+  }
+
+  /// One version's files, read.
+  struct LoadedGroup: Sendable {
+    let version: Int64
+    let whole: LoadedFile?
+    let up: LoadedFile?
+    let down: LoadedFile?
+
+    var files: [LoadedFile] { [whole, up, down].compactMap { $0 } }
+
+    /// The migration, read as `format`'s tool reads its files.
+    ///
+    /// - Throws: `MigrationError` for a file the format does not read or reads as wrong.
+    func migration(format: MigrationFormat) throws -> Migration? {
+      if let whole { return try wholeMigration(whole, format: format) }
+      guard let up else { return nil }
+      guard format.readsPairs else {
+        throw MigrationError.formatProblem(
+          file: up.file.shown,
+          line: 1,
+          format: format,
+          reason: "\(format.tool) reads one file per migration, not .up.sql/.down.sql pairs, "
+            + "so it would not run this one"
+        )
+      }
+      let upPart = try up.wholePart(format: format)
+      guard let upScript = upPart.script else {
+        throw MigrationError.emptyMigration(file: up.file.shown)
+      }
+      let downScript = try down?.wholePart(format: format).script
+      return Migration(
+        version: version,
+        name: up.file.parsed.name,
+        up: upScript,
+        down: downScript,
+        checksum: upPart.checksum
+      )
+    }
+
+    private func wholeMigration(_ whole: LoadedFile, format: MigrationFormat) throws -> Migration {
+      let shown = whole.file.shown
+      if whole.file.isBare, format != .bundle { throw MigrationError.invalidFileName(file: shown) }
+      let parts: (up: MigrationScript, down: MigrationScript?, checksum: String)
+      switch format {
+      case .dbmate: parts = try MigrationParser.parseContent(bytes: whole.bytes, file: shown)
+      case .goose: parts = try GooseReader.parse(bytes: whole.bytes, file: shown)
+      case .sqlMigrate: parts = try SQLMigrateReader.parse(bytes: whole.bytes, file: shown)
+      case .sqlx, .bundle:
+        let part = try whole.wholePart(format: format)
+        guard let script = part.script else { throw MigrationError.emptyMigration(file: shown) }
+        parts = (script, nil, part.checksum)
+      case .golangMigrate:
+        throw MigrationError.formatProblem(
+          file: shown,
+          line: 1,
+          format: format,
+          reason: "golang-migrate reads only <version>_<name>.up.sql and .down.sql files, so it "
+            + "would skip this one"
+        )
+      }
+      return Migration(
+        version: version,
+        name: whole.file.parsed.name,
+        up: parts.up,
+        down: parts.down,
+        checksum: parts.checksum
+      )
+    }
+  }
+}
