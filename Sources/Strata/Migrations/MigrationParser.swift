@@ -211,8 +211,8 @@ package enum MigrationParser {
     line lineNumber: Int,
     format: MigrationFormat = .dbmate
   ) throws {
-    guard var (tool, marker) = MarkerLookalike.match(line) else { return }
-    if format != .dbmate, isMarker(line) { tool = "dbmate (strata)" }
+    guard let (found, marker) = MarkerLookalike.match(line) else { return }
+    let tool = format != .dbmate && isMarker(line) ? "dbmate (strata)" : found
     let reason: String
     switch (format, tool) {
     case (.dbmate, let tool?), (.golangMigrate, let tool?):
