@@ -12,24 +12,11 @@ import StrataArguments
 /// text, which sqlite3 reads back, and JSON escapes as JSON does.
 enum SchemaDisplay {
   static func shown(_ schema: Schema) throws -> Schema {
-    let tree = try JSONSerialization.jsonObject(with: JSONSchemaRenderer.encoder().encode(schema))
-    let data = try JSONSerialization.data(withJSONObject: escaped(tree, key: nil))
-    return try JSONDecoder().decode(Schema.self, from: data)
-  }
-
-  private static func escaped(_ value: Any, key: String?) -> Any {
-    switch value {
-    case let object as [String: Any]:
-      var result: [String: Any] = [:]
-      for (name, item) in object { result[name] = escaped(item, key: name) }
-      return result
-    case let array as [Any]:
-      return array.map { escaped($0, key: key) }
-    case let text as String:
-      return key == "sql" ? escapingQuotedLineBreaks(text) : escapingControls(text)
-    default:
-      return value
+    let tree = try JSONTreeReader.read(Array(JSONEncoder().encode(schema)))
+    let escaped = tree.mappingStrings { text, key in
+      key == "sql" ? escapingQuotedLineBreaks(text) : escapingControls(text)
     }
+    return try JSONDecoder().decode(Schema.self, from: JSONEncoder().encode(escaped))
   }
 
   /// `sql` with the line breaks inside `"…"`, `` `…` ``, `[…]` and `'…'` written as `\u{A}`
