@@ -8,7 +8,7 @@ import Strata
 /// the same `.import` of the plain file; then strata's peak memory on the gzipped file.
 ///
 /// Missing values are written as empty fields by default. `STRATA_BENCH_FLIGHTS_NA=1` writes
-/// them as `NA` instead and passes `--null NA` (the null-token option, built separately);
+/// them as `NA` instead and passes `--null NA` (the null-token option);
 /// `STRATA_BENCH_FLIGHTS_ROWS` changes the row count.
 enum FlightsBenchmark {
   static let runs = 3
