@@ -108,11 +108,26 @@ enum MigrationFileProperties {
           "version \(migration.version) '\(migration.name)' read from '\(file.name)'"
         )
         try require(containsSQL(part.sql), "a part of '\(file.name)' without SQL was kept")
+        // A part is the file's own lines from `firstLine` on. A dbmate file may hold several
+        // sections: the lines of the other direction's sections between them are left empty
+        // (so the line numbers stay the file's), and the down sections run in reverse order,
+        // so every line of a part is (the start of) a line of the file and its first line is exact.
         let text = MigrationParser.normalize(file.bytes)
-        let lineStarts = [0] + text.indices.filter { text[$0] == 0x0A }.map { $0 + 1 }
+        let fileLines = text.split(separator: 0x0A, omittingEmptySubsequences: false).map(
+          Array.init
+        )
+        let partLines = Array(part.sql.utf8).split(
+          separator: 0x0A,
+          omittingEmptySubsequences: false
+        )
+        .map(Array.init)
+        let known = Set(fileLines)
         try require(
-          part.firstLine >= 1 && part.firstLine <= lineStarts.count
-            && text[lineStarts[part.firstLine - 1]...].starts(with: Array(part.sql.utf8)),
+          part.firstLine >= 1 && part.firstLine <= fileLines.count
+            && fileLines[part.firstLine - 1].starts(with: partLines.first ?? [])
+            && partLines.allSatisfy { line in
+              line.isEmpty || known.contains(line) || fileLines.contains { $0.starts(with: line) }
+            },
           "a part of '\(file.name)' said to start on line \(part.firstLine) is not there"
         )
       }
