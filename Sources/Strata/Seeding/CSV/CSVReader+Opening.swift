@@ -38,11 +38,11 @@ extension CSVReader {
       ownedDescriptor: descriptor,
       chunkSize: chunkSize,
       computeChecksum: computeChecksum,
-      maximumFieldBytes: maximumFieldBytes
+      maximumFieldBytes: maximumFieldBytes,
+      delimiter: delimiter,
+      encoding: encoding,
+      namedCompressed: namedCompressed
     )
-    self.delimiter = delimiter
-    self.encoding = encoding
-    self.namedCompressed = namedCompressed
   }
 
   /// Reads standard input (a pipe, a file or a terminal), through a duplicate of descriptor 0
@@ -71,18 +71,23 @@ extension CSVReader {
       ownedDescriptor: descriptor,
       chunkSize: chunkSize,
       computeChecksum: computeChecksum,
-      maximumFieldBytes: maximumFieldBytes
+      maximumFieldBytes: maximumFieldBytes,
+      delimiter: delimiter,
+      encoding: encoding,
+      namedCompressed: false
     )
-    self.delimiter = delimiter
-    self.encoding = encoding
   }
 
-  /// Takes over `descriptor` (closed when the reader goes, or here on failure).
-  convenience init(
+  /// Takes over `descriptor` (closed when the reader goes, or here on failure), read with
+  /// `delimiter` and `encoding` (see `init(url:…)`).
+  private convenience init(
     ownedDescriptor descriptor: Int32,
     chunkSize: Int,
     computeChecksum: Bool,
-    maximumFieldBytes: Int
+    maximumFieldBytes: Int,
+    delimiter: UInt8,
+    encoding: SeedEncoding,
+    namedCompressed: Bool
   ) throws {
     var info = stat()
     guard fstat(descriptor, &info) == 0 else {
@@ -101,5 +106,8 @@ extension CSVReader {
       totalBytes: isRegular ? Int64(info.st_size) : nil,
       maximumFieldBytes: maximumFieldBytes
     )
+    self.delimiter = delimiter
+    self.encoding = encoding
+    self.namedCompressed = namedCompressed
   }
 }
