@@ -96,6 +96,20 @@ extension MigrationError {
         + "NOT EXISTS), fix the file, and run 'strata \(isRollback ? "rollback" : "migrate")' again."
     case .noTransactionInSingleTransaction:
       return "Run without --single-transaction."
+    case .ownTransactionRefused:
+      return "Give each BEGIN of the file its COMMIT (and no ROLLBACK), or remove them so that "
+        + "strata runs the part in a transaction of its own; a file that manages its own "
+        + "transaction also cannot run with --single-transaction."
+    case .ownTransactionFailed(_, _, let line, _, let outcome, let isRollback)
+    where outcome.recorded:
+      return "Run the statements from line \(line) on by hand: the "
+        + "\(isRollback ? "rollback" : "migration") itself is committed and recorded."
+    case .ownTransactionFailed(_, _, _, _, let outcome, let isRollback) where outcome.kept:
+      return "Undo by hand what stays committed (or make it idempotent, such as CREATE TABLE IF "
+        + "NOT EXISTS), fix the file, and run 'strata \(isRollback ? "rollback" : "migrate")' "
+        + "again."
+    case .ownTransactionFailed(_, _, _, _, _, let isRollback):
+      return "Fix the file and run 'strata \(isRollback ? "rollback" : "migrate")' again."
     case .irreversible:
       return "Add a '-- migrate:down' part to the file, or restore from a backup."
     case .rollbackFileMissing:

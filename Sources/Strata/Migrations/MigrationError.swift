@@ -72,6 +72,20 @@ public enum MigrationError: StrataError, Equatable {
   )
   /// A `transaction:false` migration cannot run inside `--single-transaction`.
   case noTransactionInSingleTransaction(version: Int64, file: String)
+  /// A part that manages its own transaction (`BEGIN` … `COMMIT` in the file) cannot run as
+  /// written (`reason` says why); nothing of it has run.
+  case ownTransactionRefused(version: Int64, file: String, line: Int, reason: String)
+  /// A part that manages its own transaction failed at `line` (`reason`: SQLite's error, or the
+  /// foreign key check's before its final `COMMIT`); `outcome` says what of it stays committed.
+  /// Thrown inside `stopped`.
+  case ownTransactionFailed(
+    version: Int64,
+    file: String,
+    line: Int,
+    reason: String,
+    outcome: OwnTransactionOutcome,
+    isRollback: Bool
+  )
   /// The migration has no down part, so it cannot be rolled back.
   case irreversible(version: Int64, file: String)
   /// An applied version has no file, so there is no down part to roll it back with.
@@ -230,6 +244,11 @@ public enum MigrationError: StrataError, Equatable {
     case .noTransactionInSingleTransaction(let version, let file):
       return "\(file) (version \(version)) is marked transaction:false and cannot run "
         + "inside --single-transaction; nothing was applied"
+    case .ownTransactionRefused(let version, let file, let line, let reason):
+      return "\(file):\(line): \(reason); nothing from \(version) was run; \(at)"
+    case .ownTransactionFailed(_, let file, let line, let reason, let outcome, let isRollback):
+      return "\(isRollback ? "rollback" : "migration") \(file):\(line) failed: \(reason); "
+        + "\(outcome.description); \(at)"
     case .irreversible(let version, let file):
       return "migration \(file) (version \(version)) has no down part; nothing was rolled back"
     case .rollbackFileMissing(let version):

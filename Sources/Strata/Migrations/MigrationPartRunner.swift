@@ -37,20 +37,30 @@ struct MigrationPartRunner {
   let connection: Connection
   let history: HistoryWriter
   let baseline: ForeignKeyBaseline
+  /// The folder's format: which parts may manage their own transaction (OwnTransaction.swift).
+  let format: MigrationFormat
 
-  init(_ connection: Connection, baseline: ForeignKeyBaseline = ForeignKeyBaseline()) throws {
+  init(
+    _ connection: Connection,
+    baseline: ForeignKeyBaseline = ForeignKeyBaseline(),
+    format: MigrationFormat = .dbmate
+  ) throws {
     self.connection = connection
     self.history = try HistoryWriter(connection)
     self.baseline = baseline
+    self.format = format
   }
 
   /// Runs `part` in a transaction of its own, or, for `transaction:false`, its statements on
-  /// their own and the history row after they all succeed. Nil when the history shows the part
+  /// their own and the history row after they all succeed; a part that manages its own
+  /// transaction, as written (`runAsWritten`). Nil when the history shows the part
   /// already ran (another process got there first).
   func runAlone(_ part: MigrationPart) throws -> MigrationStep? {
     let started = ContinuousClock.now
     let ran: Bool
-    if part.script.isTransactional {
+    if let own = try OwnTransaction.find(in: part, format: format) {
+      ran = try runAsWritten(part, own, started: started)
+    } else if part.script.isTransactional {
       ran = try Migrator.withForeignKeyBaseline(connection, baseline) {
         try connection.transaction(.immediate) { try runInTransaction(part, started: started) }
       }
@@ -120,7 +130,7 @@ struct MigrationPartRunner {
 
   /// Whether the history still calls for `part`: an up part whose migration is not applied,
   /// a down part whose migration is. Creates the history table before the first up part.
-  private func isPending(_ part: MigrationPart) throws -> Bool {
+  func isPending(_ part: MigrationPart) throws -> Bool {
     if part.isRollback { return try history.isApplied(part.migration.version) }
     try history.createTableIfNeeded()
     return try !history.isApplied(part.migration.version)
@@ -195,7 +205,7 @@ struct MigrationPartRunner {
   }
 
   /// Records an applied migration, or removes a rolled-back one.
-  private func writeHistory(_ part: MigrationPart, started: ContinuousClock.Instant) throws {
+  func writeHistory(_ part: MigrationPart, started: ContinuousClock.Instant) throws {
     if part.isRollback {
       try history.remove(part.migration.version)
     } else {

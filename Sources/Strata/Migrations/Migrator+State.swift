@@ -54,7 +54,7 @@ extension MigrationError {
   fileprivate var changesTheDatabase: Bool {
     switch self {
     case .failed, .rollbackFailed, .foreignKeyViolation, .needsNoTransaction, .partiallyApplied,
-      .database, .locked:
+      .database, .locked, .ownTransactionRefused, .ownTransactionFailed:
       return true
     default:
       return false

@@ -96,6 +96,7 @@ public struct Migrator: Sendable {
     }.map(MigrationPart.init(applying:))
     let remaining = wanted.count - toApply.count
     if options.dryRun {
+      try checkOwnTransactions(toApply, singleTransaction: options.singleTransaction)
       return MigrationReport(
         fromVersion: plan.currentVersion,
         toVersion: toApply.last.map { max($0.migration.version, plan.currentVersion) }
@@ -162,6 +163,7 @@ public struct Migrator: Sendable {
       toRevert.append(MigrationPart(migration, down, .down))
     }
     if dryRun {
+      try checkOwnTransactions(toRevert, singleTransaction: false)
       let remaining = applied.dropFirst(toRevert.count).first?.version ?? 0
       return MigrationReport(
         fromVersion: plan.currentVersion,
@@ -213,7 +215,11 @@ public struct Migrator: Sendable {
     var steps: [MigrationStep] = []
     try reportingState(connection, completed: { steps }) {
       try Self.withForeignKeysDeferred(connection) {
-        let runner = try MigrationPartRunner(connection, baseline: baseline)
+        let runner = try MigrationPartRunner(
+          connection,
+          baseline: baseline,
+          format: migrations.format
+        )
         for part in parts {
           if let step = try runner.runAlone(part) { steps.append(step) }
         }
@@ -234,6 +240,7 @@ public struct Migrator: Sendable {
         file: loose.script.file
       )
     }
+    try checkOwnTransactions(parts, singleTransaction: true)
     return try reportingState(connection) {
       try Self.withForeignKeysDeferred(connection) {
         try Self.withForeignKeyBaseline(connection, baseline) {
@@ -249,6 +256,23 @@ public struct Migrator: Sendable {
           }
         }
       }
+    }
+  }
+
+  /// Refuses, before anything runs, a part whose own transaction cannot work as written, and
+  /// in a run in one transaction any part that manages its own (its `BEGIN` would fail there).
+  private func checkOwnTransactions(_ parts: [MigrationPart], singleTransaction: Bool) throws {
+    for part in parts {
+      guard let own = try OwnTransaction.find(in: part, format: migrations.format),
+        singleTransaction
+      else { continue }
+      throw MigrationError.ownTransactionRefused(
+        version: part.migration.version,
+        file: part.script.file,
+        line: own.statements[own.blocks[0].begin].line,
+        reason: "the file manages its own transaction (BEGIN here), which cannot run inside "
+          + "the one transaction that holds the whole run"
+      )
     }
   }
 }
