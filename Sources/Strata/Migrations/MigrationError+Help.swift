@@ -96,10 +96,12 @@ extension MigrationError {
         + "NOT EXISTS), fix the file, and run 'strata \(isRollback ? "rollback" : "migrate")' again."
     case .noTransactionInSingleTransaction:
       return "Run without --single-transaction."
+    case .ownTransactionInSingleTransaction:
+      return "Run without --single-transaction: each migration then runs in a transaction of its "
+        + "own, and this file in its own transaction, as written."
     case .ownTransactionRefused:
       return "Give each BEGIN of the file its COMMIT (and no ROLLBACK), or remove them so that "
-        + "strata runs the part in a transaction of its own; a file that manages its own "
-        + "transaction also cannot run with --single-transaction."
+        + "strata runs the part in a transaction of its own."
     case .ownTransactionFailed(_, _, let line, _, let outcome, let isRollback)
     where outcome.recorded:
       return "Run the statements from line \(line) on by hand: the "

@@ -72,6 +72,9 @@ public enum MigrationError: StrataError, Equatable {
   )
   /// A `transaction:false` migration cannot run inside `--single-transaction`.
   case noTransactionInSingleTransaction(version: Int64, file: String)
+  /// A part that manages its own transaction (`BEGIN` … `COMMIT` in the file, `line`: its first
+  /// `BEGIN`) cannot run inside `--single-transaction`; nothing was applied.
+  case ownTransactionInSingleTransaction(version: Int64, file: String, line: Int)
   /// A part that manages its own transaction (`BEGIN` … `COMMIT` in the file) cannot run as
   /// written (`reason` says why); nothing of it has run.
   case ownTransactionRefused(version: Int64, file: String, line: Int, reason: String)
@@ -244,6 +247,10 @@ public enum MigrationError: StrataError, Equatable {
     case .noTransactionInSingleTransaction(let version, let file):
       return "\(file) (version \(version)) is marked transaction:false and cannot run "
         + "inside --single-transaction; nothing was applied"
+    case .ownTransactionInSingleTransaction(let version, let file, let line):
+      return "\(file):\(line): the file manages its own transaction (BEGIN here), which cannot "
+        + "run inside the one transaction that holds the whole run; nothing from \(version) or "
+        + "any other migration was applied; \(at)"
     case .ownTransactionRefused(let version, let file, let line, let reason):
       return "\(file):\(line): \(reason); nothing from \(version) was run; \(at)"
     case .ownTransactionFailed(_, let file, let line, let reason, let outcome, let isRollback):

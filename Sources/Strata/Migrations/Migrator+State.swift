@@ -54,7 +54,8 @@ extension MigrationError {
   fileprivate var changesTheDatabase: Bool {
     switch self {
     case .failed, .rollbackFailed, .foreignKeyViolation, .needsNoTransaction, .partiallyApplied,
-      .database, .locked, .ownTransactionRefused, .ownTransactionFailed:
+      .database, .locked, .ownTransactionRefused, .ownTransactionFailed,
+      .ownTransactionInSingleTransaction:
       return true
     default:
       return false

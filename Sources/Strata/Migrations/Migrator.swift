@@ -96,7 +96,9 @@ public struct Migrator: Sendable {
     }.map(MigrationPart.init(applying:))
     let remaining = wanted.count - toApply.count
     if options.dryRun {
-      try checkOwnTransactions(toApply, singleTransaction: options.singleTransaction)
+      try reportingState(connection) {
+        try checkOwnTransactions(toApply, singleTransaction: options.singleTransaction)
+      }
       return MigrationReport(
         fromVersion: plan.currentVersion,
         toVersion: toApply.last.map { max($0.migration.version, plan.currentVersion) }
@@ -163,7 +165,9 @@ public struct Migrator: Sendable {
       toRevert.append(MigrationPart(migration, down, .down))
     }
     if dryRun {
-      try checkOwnTransactions(toRevert, singleTransaction: false)
+      try reportingState(connection) {
+        try checkOwnTransactions(toRevert, singleTransaction: false)
+      }
       let remaining = applied.dropFirst(toRevert.count).first?.version ?? 0
       return MigrationReport(
         fromVersion: plan.currentVersion,
@@ -240,9 +244,9 @@ public struct Migrator: Sendable {
         file: loose.script.file
       )
     }
-    try checkOwnTransactions(parts, singleTransaction: true)
     return try reportingState(connection) {
-      try Self.withForeignKeysDeferred(connection) {
+      try checkOwnTransactions(parts, singleTransaction: true)
+      return try Self.withForeignKeysDeferred(connection) {
         try Self.withForeignKeyBaseline(connection, baseline) {
           try connection.transaction(.immediate) { () -> [MigrationStep] in
             let runner = try MigrationPartRunner(connection, baseline: baseline)
@@ -266,12 +270,10 @@ public struct Migrator: Sendable {
       guard let own = try OwnTransaction.find(in: part, format: migrations.format),
         singleTransaction
       else { continue }
-      throw MigrationError.ownTransactionRefused(
+      throw MigrationError.ownTransactionInSingleTransaction(
         version: part.migration.version,
         file: part.script.file,
-        line: own.statements[own.blocks[0].begin].line,
-        reason: "the file manages its own transaction (BEGIN here), which cannot run inside "
-          + "the one transaction that holds the whole run"
+        line: own.statements[own.blocks[0].begin].line
       )
     }
   }

@@ -259,11 +259,16 @@ import Testing
     let db = try fixture.open()
     let options = MigrateOptions(singleTransaction: true)
     let error = failure { try fixture.migrator().migrate(db, options: options) }
-    guard case .ownTransactionRefused(2, _, 2, let reason)? = error?.underlyingFailure else {
-      Issue.record("unexpected \(String(describing: error))")
-      return
-    }
-    #expect(reason.contains("manages its own transaction"))
+    #expect(
+      error?.underlyingFailure
+        == .ownTransactionInSingleTransaction(
+          version: 2,
+          file: "migrations/0002_rebuild.up.sql",
+          line: 2
+        )
+    )
+    #expect(error?.message.contains("the database is at version 0") == true)
+    #expect(error?.help.hasPrefix("Run without --single-transaction") == true)
     #expect(try versions(db) == [])
     #expect(throws: MigrationError.self) {
       try fixture.migrator().migrate(
