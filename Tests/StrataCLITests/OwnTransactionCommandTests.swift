@@ -6,35 +6,20 @@ import Testing
 /// Issue 11: golang-migrate files that manage their own transaction (`x-no-tx-wrap`), through
 /// the real `strata`: run as written, recorded inside the file's own transaction.
 @Suite struct OwnTransactionCommandTests {
-  static let files = [
-    "0001_create.up.sql": """
-    CREATE TABLE parent (id INTEGER PRIMARY KEY, name TEXT);
-    CREATE TABLE child (id INTEGER PRIMARY KEY, parent_id INTEGER REFERENCES parent (id));
-    INSERT INTO parent VALUES (1, 'a'), (2, NULL);
-    INSERT INTO child VALUES (10, 1);
-    """,
-    "0001_create.down.sql": "DROP TABLE child;\nDROP TABLE parent;\n",
-    "0002_rebuild.up.sql": """
-    PRAGMA foreign_keys=OFF;
-    BEGIN TRANSACTION;
-    CREATE TABLE new_parent (id INTEGER PRIMARY KEY, name TEXT NOT NULL DEFAULT '');
-    INSERT INTO new_parent SELECT id, coalesce(name, '') FROM parent;
-    DROP TABLE parent;
-    ALTER TABLE new_parent RENAME TO parent;
-    COMMIT;
-    PRAGMA foreign_keys=ON;
-    """,
-    "0002_rebuild.down.sql": """
-    PRAGMA foreign_keys=OFF;
-    BEGIN;
-    CREATE TABLE old_parent (id INTEGER PRIMARY KEY, name TEXT);
-    INSERT INTO old_parent SELECT id, nullif(name, '') FROM parent;
-    DROP TABLE parent;
-    ALTER TABLE old_parent RENAME TO parent;
-    END;
-    PRAGMA foreign_keys=ON;
-    """,
-  ]
+  static let files = OwnTransactionSQL.create.merging([
+    "0002_rebuild.up.sql": OwnTransactionSQL.rebuild,
+    "0002_rebuild.down.sql": OwnTransactionSQL.rebuildBack,
+  ]) { $1 }
+
+  /// A project whose version 2 up file is `up`, after a `migrate` that failed: its stderr.
+  func failedMigrate(up: String) throws -> (Project, String) {
+    var files = Self.files
+    files["0002_rebuild.up.sql"] = up
+    let project = try Project(files)
+    let migrate = try project.strata("migrate", "--database", "app.sqlite3")
+    #expect(migrate.exitCode == 1)
+    return (project, migrate.standardError)
+  }
 
   func parentSQL(_ project: Project) throws -> String {
     let rows = try DatabaseProbe.rows(
@@ -68,15 +53,12 @@ import Testing
   }
 
   @Test func aFailureInTheFilesTransactionLeavesTheDatabaseAsItWasAndSaysSo() throws {
-    var files = Self.files
-    files["0002_rebuild.up.sql"] = files["0002_rebuild.up.sql"]?.replacingOccurrences(
-      of: "DROP TABLE parent;",
-      with: "DROP TABLE parent;\nINSERT INTO missing VALUES (1);"
+    let (project, error) = try failedMigrate(
+      up: OwnTransactionSQL.rebuild.replacingOccurrences(
+        of: "DROP TABLE parent;",
+        with: "DROP TABLE parent;\nINSERT INTO missing VALUES (1);"
+      )
     )
-    let project = try Project(files)
-    let migrate = try project.strata("migrate", "--database", "app.sqlite3")
-    #expect(migrate.exitCode == 1)
-    let error = migrate.standardError
     #expect(
       error.contains(
         "migration migrations/0002_rebuild.up.sql:6 failed: SQLite error 1: no such table: "
@@ -98,30 +80,24 @@ import Testing
   }
 
   @Test func theForeignKeyCheckBeforeTheFilesCommitRollsItBack() throws {
-    var files = Self.files
-    files["0002_rebuild.up.sql"] =
-      "PRAGMA foreign_keys=OFF;\nBEGIN;\nDELETE FROM parent;\nCOMMIT;\n"
-    let project = try Project(files)
-    let migrate = try project.strata("migrate", "--database", "app.sqlite3")
-    #expect(migrate.exitCode == 1)
+    let (project, error) = try failedMigrate(
+      up: "PRAGMA foreign_keys=OFF;\nBEGIN;\nDELETE FROM parent;\nCOMMIT;\n"
+    )
     #expect(
-      migrate.standardError.contains(
+      error.contains(
         "0002_rebuild.up.sql:4 failed: before its final COMMIT, the database has 1 new foreign "
           + "key violation(s)"
       ),
-      "\(migrate.standardError)"
+      "\(error)"
     )
     #expect(try DatabaseProbe.integer(project.database, "SELECT count(*) FROM parent") == 2)
     #expect(try project.versions() == [1])
   }
 
   @Test func aStatementAfterTheFinalCommitFailsWithTheMigrationRecorded() throws {
-    var files = Self.files
-    files["0002_rebuild.up.sql"] = "BEGIN;\nCREATE TABLE audit (x);\nCOMMIT;\nVACUUMM;\n"
-    let project = try Project(files)
-    let migrate = try project.strata("migrate", "--database", "app.sqlite3")
-    #expect(migrate.exitCode == 1)
-    let error = migrate.standardError
+    let (project, error) = try failedMigrate(
+      up: "BEGIN;\nCREATE TABLE audit (x);\nCOMMIT;\nVACUUMM;\n"
+    )
     #expect(
       error.contains(
         "the file's last transaction committed on line 3 with version 2 recorded as applied; "

@@ -8,41 +8,8 @@ import Testing
 /// folders run with `x-no-tx-wrap` hold: run as written, the history row and the foreign key
 /// check inside the file's last transaction.
 @Suite struct OwnTransactionTests {
-  static let create = [
-    "0001_create.up.sql": """
-    CREATE TABLE parent (id INTEGER PRIMARY KEY, name TEXT);
-    CREATE TABLE child (id INTEGER PRIMARY KEY, parent_id INTEGER REFERENCES parent (id));
-    INSERT INTO parent VALUES (1, 'a'), (2, 'b');
-    INSERT INTO child VALUES (10, 1);
-    """,
-    "0001_create.down.sql": "DROP TABLE child;\nDROP TABLE parent;\n",
-  ]
-
-  /// golang-migrate's documented table rebuild for SQLite.
-  static let rebuild = """
-    PRAGMA foreign_keys=OFF;
-    BEGIN TRANSACTION;
-    CREATE TABLE new_parent (id INTEGER PRIMARY KEY, name TEXT NOT NULL DEFAULT '');
-    INSERT INTO new_parent SELECT id, coalesce(name, '') FROM parent;
-    DROP TABLE parent;
-    ALTER TABLE new_parent RENAME TO parent;
-    COMMIT;
-    PRAGMA foreign_keys=ON;
-    """
-
-  static let rebuildBack = """
-    PRAGMA foreign_keys=OFF;
-    BEGIN IMMEDIATE;
-    CREATE TABLE old_parent (id INTEGER PRIMARY KEY, name TEXT);
-    INSERT INTO old_parent SELECT id, name FROM parent;
-    DROP TABLE parent;
-    ALTER TABLE old_parent RENAME TO parent;
-    END TRANSACTION;
-    PRAGMA foreign_keys=ON;
-    """
-
   func fixture(_ up: String, down: String? = nil) throws -> MigrationFixture {
-    var files = Self.create
+    var files = OwnTransactionSQL.create
     files["0002_rebuild.up.sql"] = up
     if let down { files["0002_rebuild.down.sql"] = down }
     return try MigrationFixture(files)
@@ -69,7 +36,7 @@ import Testing
   }
 
   @Test func aGolangMigrateRebuildRunsAsWrittenRollsBackAndReapplies() throws {
-    let fixture = try fixture(Self.rebuild, down: Self.rebuildBack)
+    let fixture = try fixture(OwnTransactionSQL.rebuild, down: OwnTransactionSQL.rebuildBack)
     let migrator = try fixture.migrator()
     #expect(migrator.migrations.format == .golangMigrate)
     let db = try fixture.open()
@@ -78,7 +45,7 @@ import Testing
     #expect(report.steps.map(\.version) == [1, 2])
     #expect(try versions(db) == [1, 2])
     #expect(try columnSQL(db)?.contains("NOT NULL DEFAULT ''") == true)
-    #expect(try db.scalar("SELECT group_concat(name) FROM parent") == .text("a,b"))
+    #expect(try db.scalar("SELECT group_concat(name) FROM parent") == .text("a,"))
     // The child row kept its parent: the rebuild did not cascade, and foreign keys are on again.
     #expect(try db.scalar("SELECT count(*) FROM child") == .integer(1))
     #expect(try db.scalar("PRAGMA foreign_keys") == .integer(1))
@@ -96,7 +63,7 @@ import Testing
   }
 
   @Test func aFailureInsideTheFilesTransactionLeavesTheDatabaseAsItWas() throws {
-    let broken = Self.rebuild.replacingOccurrences(
+    let broken = OwnTransactionSQL.rebuild.replacingOccurrences(
       of: "DROP TABLE parent;",
       with: "DROP TABLE parent;\nINSERT INTO missing VALUES (1);"
     )
@@ -255,7 +222,7 @@ import Testing
   }
 
   @Test func aRunInOneTransactionRefusesAFileWithItsOwnAndAppliesNothing() throws {
-    let fixture = try fixture(Self.rebuild)
+    let fixture = try fixture(OwnTransactionSQL.rebuild)
     let db = try fixture.open()
     let options = MigrateOptions(singleTransaction: true)
     let error = failure { try fixture.migrator().migrate(db, options: options) }
@@ -283,7 +250,7 @@ import Testing
 
   @Test func aDownFileWithItsOwnTransactionRemovesTheHistoryRowInsideIt() throws {
     let orphaningDown = "BEGIN;\nDELETE FROM parent;\nCOMMIT;\n"
-    let fixture = try fixture(Self.rebuild, down: orphaningDown)
+    let fixture = try fixture(OwnTransactionSQL.rebuild, down: orphaningDown)
     let db = try fixture.open()
     try fixture.migrator().migrate(db)
     let error = failure { try fixture.migrator().rollback(db) }
