@@ -4,6 +4,10 @@ private struct StatementMismatch: Error {
   let index: Int
 }
 
+/// Another process applied (or rolled back) the migration while the file ran: strata holds no
+/// lock between the check before the file and the file's own transaction.
+private struct ChangedMeanwhile: Error {}
+
 extension MigrationPartRunner {
   /// Runs a part that manages its own transaction as written, in no transaction of strata's:
   /// just before the `COMMIT` that ends the file's last transaction, the foreign key check and
@@ -41,6 +45,7 @@ extension MigrationPartRunner {
         // strata's own statements, not the file's: the fence is for the file.
         connection.restoreFence(fence)
         defer { _ = connection.raiseFence(.strataTables) }
+        guard try isPending(part) else { throw ChangedMeanwhile() }
         try Migrator.checkForeignKeys(
           connection,
           migration: part.migration,
@@ -48,7 +53,7 @@ extension MigrationPartRunner {
           isRollback: part.isRollback,
           baseline: baseline
         )
-        if try isPending(part) { try writeHistory(part, started: started) }
+        try writeHistory(part, started: started)
       }
     } catch let error as ScriptError {
       throw failure(part, own, at: error.statementNumber - 1, reason: "\(error.underlying)")
@@ -64,6 +69,25 @@ extension MigrationPartRunner {
         at: own.finalCommit,
         reason: "before its final COMMIT, the database has \(violations.count) new foreign key "
           + "violation(s): \(shown)\(violations.count > 5 ? " and more" : "")\(earlier)"
+      )
+    } catch is ChangedMeanwhile {
+      // The file's last transaction is rolled back (below); when it is all the file did, the
+      // other process's run stands alone, as in any other part's race.
+      let outcome = own.outcome(
+        failedAt: own.finalCommit,
+        version: part.migration.version,
+        isRollback: part.isRollback,
+        changedMeanwhile: true
+      )
+      guard outcome.kept else { return false }
+      throw MigrationError.ownTransactionFailed(
+        version: part.migration.version,
+        file: script.file,
+        line: own.statements[own.finalCommit].line,
+        reason: "another process \(part.isRollback ? "rolled back" : "applied") version "
+          + "\(part.migration.version) while the file ran",
+        outcome: outcome,
+        isRollback: part.isRollback
       )
     } catch let mismatch as StatementMismatch {
       throw failure(

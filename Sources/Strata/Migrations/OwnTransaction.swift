@@ -129,7 +129,14 @@ struct OwnTransaction {
 
   /// What of the part stays committed when statement `failed` (an index) failed, or the
   /// foreign key check before the final `COMMIT` did (`failed == finalCommit`).
-  func outcome(failedAt failed: Int, version: Int64, isRollback: Bool) -> OwnTransactionOutcome {
+  /// With `changedMeanwhile`, another process applied (or rolled back) the migration while the
+  /// file ran, and the history says so.
+  func outcome(
+    failedAt failed: Int,
+    version: Int64,
+    isRollback: Bool,
+    changedMeanwhile: Bool = false
+  ) -> OwnTransactionOutcome {
     let line = { (index: Int) in statements[index].line }
     if failed > finalCommit {
       let after = statements.count - failed - 1
@@ -164,9 +171,12 @@ struct OwnTransaction {
       )
     }
     let record =
-      isRollback
-      ? "version \(version) was not rolled back and is still recorded as applied"
-      : "version \(version) is not recorded as applied"
+      changedMeanwhile
+      ? "the history records what the other process did, so what the file committed before "
+        + "ran twice"
+      : isRollback
+        ? "version \(version) was not rolled back and is still recorded as applied"
+        : "version \(version) is not recorded as applied"
     var parts = [rolledBack ?? "the failing statement ran outside the file's transactions"]
     parts.append(
       kept.isEmpty

@@ -302,6 +302,30 @@ import Testing
     #expect(try versions(db) == [])
   }
 
+  /// strata holds no lock between its check of the history and the file's own BEGIN: another
+  /// process may apply the migration meanwhile. The file's transaction is then rolled back, so
+  /// the migration runs once.
+  @Test func anotherProcessApplyingItMeanwhileLeavesItAppliedOnce() throws {
+    let fixture = try MigrationFixture([
+      "0001_a.up.sql": "CREATE TABLE a (x);\n",
+      "0002_b.up.sql": "BEGIN;\nSELECT meanwhile();\nINSERT INTO a VALUES (1);\nCOMMIT;\n",
+    ])
+    let db = try fixture.open()
+    let path = fixture.database.path
+    try db.registerFunction("meanwhile", argumentCount: 0, deterministic: false) { _ in
+      let other = try Connection(path: path)
+      try other.execute(
+        "INSERT INTO strata_migrations VALUES (2, 'b', 'elsewhere', '2026-01-01T00:00:00Z', 0)"
+      )
+      return .null
+    }
+    let report = try fixture.migrator().migrate(db)
+    #expect(report.steps.map(\.version) == [1])
+    #expect(try db.scalar("SELECT count(*) FROM a") == .integer(0))
+    #expect(try History.read(db).map(\.checksum).last == "elsewhere")
+    #expect(db.isAutocommit)
+  }
+
   @Test func theScannerSeesOnlyTopLevelTransactions() {
     let sql = """
       CREATE TRIGGER t AFTER INSERT ON a BEGIN
