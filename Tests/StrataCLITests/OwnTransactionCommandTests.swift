@@ -144,4 +144,46 @@ import Testing
     #expect(try DatabaseProbe.tables(project.database).contains("child"))
     #expect(try project.versions() == [1])
   }
+
+  @Test func validateReplaysFilesWithTheirOwnTransactionInEveryFormat() throws {
+    let golang = try Project(Self.files)
+    let ok = try golang.strata("validate", "--files-only")
+    #expect(ok.exitCode == 0, "\(ok.standardError)")
+    #expect(!ok.standardError.contains("not checked"), "\(ok.standardError)")
+
+    // The down part is checked without its BEGIN and END: a mistake in it is found.
+    try golang.write(
+      "0002_rebuild.down.sql",
+      OwnTransactionSQL.rebuildBack.replacingOccurrences(
+        of: "DROP TABLE parent",
+        with: "DROP TABLE prent"
+      )
+    )
+    let down = try golang.strata("validate", "--files-only")
+    #expect(down.exitCode == 1)
+    #expect(
+      down.standardError.contains("migrations/0002_rebuild.down.sql:5: the down part fails"),
+      "\(down.standardError)"
+    )
+
+    try golang.write("0003_undo.up.sql", "BEGIN;\nCREATE TABLE x (y);\nROLLBACK;\n")
+    try golang.write("0002_rebuild.down.sql", OwnTransactionSQL.rebuildBack)
+    let rollback = try golang.strata("validate", "--files-only")
+    #expect(rollback.exitCode == 1)
+    #expect(
+      rollback.standardError.contains(
+        "migrations/0003_undo.up.sql:3: ROLLBACK would undo the file's own transaction"
+      ),
+      "\(rollback.standardError)"
+    )
+
+    let sqlx = try Project([
+      "0001_a.sql": "-- no-transaction\nCREATE TABLE a (x);\n",
+      "0002_b.sql": "BEGIN;\nCREATE TABLE b (x);\nCOMMIT;\n",
+    ])
+    let sqlxValidate = try sqlx.strata("validate", "--files-only")
+    #expect(sqlxValidate.exitCode == 0, "\(sqlxValidate.standardError)")
+    #expect(try sqlx.strata("migrate", "--database", "app.sqlite3").exitCode == 0)
+    #expect(try sqlx.versions() == [1, 2])
+  }
 }

@@ -68,7 +68,11 @@ public struct DriftCheck: Sendable {
       ? [] : migrations.migrations.filter { !hasHistory || wanted.contains($0.version) }
     let known = Set(migrations.migrations.map(\.version))
     // Outside the `do`: a configuration that fails is its own error, not the replay's.
-    let replay = try MigrationReplay(directory: migrations.directory, configuration: configuration)
+    let replay = try MigrationReplay(
+      directory: migrations.directory,
+      format: migrations.format,
+      configuration: configuration
+    )
     do {
       var failure = try replay.replay(replayed)
       let compared = live != nil && failure == nil && !replay.stopped

@@ -9,6 +9,30 @@ extension MigrationReplay {
   /// checked.
   func checkDown(of migration: Migration, afterSkips: Bool) throws -> ReplayFailure? {
     guard let down = migration.down else { return nil }
+    // A down part that manages its own transaction is checked without its BEGIN and COMMIT.
+    var sql = down.sql
+    do {
+      let part = MigrationPart(migration, down, .down)
+      if let own = try OwnTransaction.find(in: part, format: format) {
+        sql = own.withoutTransactionControl(down.sql)
+      }
+    } catch MigrationError.ownTransactionRefused(let version, let file, let line, let reason) {
+      return ReplayFailure(version: version, file: file, line: line, reason: reason)
+    }
+    // As a rollback runs it: foreign keys off, so a table rebuild's DROP TABLE neither cascades
+    // nor fails on its children.
+    return try Migrator.withForeignKeysDeferred(scratch) {
+      try run(down, sql: sql, of: migration, afterSkips: afterSkips)
+    }
+  }
+
+  /// Runs `sql` (the down part's text, as checked) in a savepoint that is always undone.
+  private func run(
+    _ down: MigrationScript,
+    sql: String,
+    of migration: Migration,
+    afterSkips: Bool
+  ) throws -> ReplayFailure? {
     try scratch.execute("SAVEPOINT strata_replay_down")
     defer {
       _ = try? scratch.execute("ROLLBACK TO strata_replay_down")
@@ -17,7 +41,7 @@ extension MigrationReplay {
     let fence = scratch.raiseFence(.strataTables)
     defer { scratch.restoreFence(fence) }
     do {
-      _ = try scratch.executeScript(down.sql, firstLine: down.firstLine) { statement in
+      _ = try scratch.executeScript(sql, firstLine: down.firstLine) { statement in
         let kind = self.scratch.lastPreparedKind
         if let what = TransactionBoundStatement.named(kind, sql: statement.sql) {
           throw DownNotChecked(line: statement.line, sql: statement.sql, what: what)

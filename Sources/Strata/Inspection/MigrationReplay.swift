@@ -55,6 +55,8 @@ final class MigrationReplay {
   /// The replay's database.
   let scratch: Connection
   private let directory: String
+  /// The folder's format, which decides the parts that manage their own transaction.
+  let format: MigrationFormat
   /// The statements not run, in order.
   private(set) var unchecked: [UncheckedStatement] = []
   /// Set when the replay gave up (too many statements skipped in one file, or a foreign-key
@@ -75,10 +77,15 @@ final class MigrationReplay {
 
   /// - Parameter configuration: the extensions and functions the migrations call, loaded
   ///   before the fence is raised.
-  init(directory: String, configuration: ConnectionConfiguration) throws {
+  init(
+    directory: String,
+    format: MigrationFormat = .dbmate,
+    configuration: ConnectionConfiguration
+  ) throws {
     scratch = try configuration.openInMemory()
     _ = scratch.raiseFence(.noOutsideFiles)
     self.directory = directory
+    self.format = format
   }
 
   /// Runs `migrations` in order after those replayed before; returns the first that fails for
@@ -106,7 +113,7 @@ final class MigrationReplay {
     while true {
       let failed: (line: Int, error: SQLiteError, ranBefore: Bool)
       do {
-        let set = try MigrationSet(replayed + [migration], directory: directory)
+        let set = try MigrationSet(replayed + [migration], directory: directory, format: format)
         try Migrator(set).migrate(scratch, options: options)
         replayed.append(migration)
         guard checksDownParts else { return nil }
@@ -122,6 +129,10 @@ final class MigrationReplay {
             TransactionBoundStatement.transactionControl.contains(what)
             ? "\(what) would end the transaction strata runs this migration in"
             : "\(what) cannot run inside a transaction; mark the part transaction:false"
+          return ReplayFailure(version: version, file: file, line: line, reason: reason)
+        case .ownTransactionRefused(let version, let file, let line, let reason),
+          .ownTransactionFailed(let version, let file, let line, let reason, _, _):
+          // A file that manages its own transaction is replayed whole or not at all.
           return ReplayFailure(version: version, file: file, line: line, reason: reason)
         case .foreignKeyViolation(_, let file, let violations, _, _):
           stop(

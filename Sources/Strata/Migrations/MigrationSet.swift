@@ -10,17 +10,23 @@ public struct MigrationSet: Sendable {
   /// strata's own for migrations built in code.
   public let format: MigrationFormat
 
-  /// Migrations built in code; they must have unique versions.
+  /// Migrations built in code; they must have unique versions. `format` says how their parts
+  /// run where formats differ (which parts may manage their own transaction); strata's own by
+  /// default.
   ///
   /// - Throws: `MigrationError.duplicateVersion` when two migrations share a version.
-  public init(_ migrations: [Migration], directory: String = "(in code)") throws {
+  public init(
+    _ migrations: [Migration],
+    directory: String = "(in code)",
+    format: MigrationFormat = .dbmate
+  ) throws {
     let sorted = migrations.sorted { $0.version < $1.version }
     for (a, b) in zip(sorted, sorted.dropFirst()) where a.version == b.version {
       throw MigrationError.duplicateVersion(version: a.version, files: [a.up.file, b.up.file])
     }
     self.migrations = sorted
     self.directory = directory
-    self.format = .dbmate
+    self.format = format
   }
 
   /// Reads every `.sql` file of `url`, rejecting the whole folder on the first bad file, so

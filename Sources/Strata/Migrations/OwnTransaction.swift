@@ -116,6 +116,23 @@ struct OwnTransaction {
     }
   }
 
+  /// `sql` (the part's text) with the file's `BEGIN` and `COMMIT` statements turned into
+  /// spaces, line breaks kept: what runs inside a transaction of strata's, for the replay's
+  /// check of a down part.
+  func withoutTransactionControl(_ sql: String) -> String {
+    var bytes = Array(sql.utf8)
+    for (index, kind) in kinds.enumerated() where kind == .begin || kind == .commit {
+      var position = statements[index].start
+      while position < bytes.count {
+        let byte = bytes[position]
+        if byte != UInt8(ascii: "\n") { bytes[position] = UInt8(ascii: " ") }
+        position += 1
+        if byte == UInt8(ascii: ";") { break }
+      }
+    }
+    return String(decoding: bytes, as: UTF8.self)
+  }
+
   /// The index of the statement that starts at byte `offset`, as `executeScript` starts it.
   func index(startingAt offset: Int) -> Int? {
     var low = 0
