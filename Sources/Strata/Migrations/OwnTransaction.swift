@@ -1,3 +1,5 @@
+import Foundation
+
 /// A migration part that manages its own transaction: a top-level `BEGIN` … `COMMIT` (or
 /// `END`) in the file, as folders run with golang-migrate's `x-no-tx-wrap` hold. strata runs
 /// such a part as written, not wrapped in a transaction of its own, and puts its history change
@@ -46,7 +48,9 @@ struct OwnTransaction {
   ///   another, a `ROLLBACK`; nothing has run.
   static func find(in part: MigrationPart, format: MigrationFormat) throws -> OwnTransaction? {
     let script = part.script
-    guard mayManage(script, format: format) else { return nil }
+    guard mayManage(script, format: format), mayHoldTransactionControl(script.sql) else {
+      return nil
+    }
     let statements = SQLStatementScanner.statements(script.sql, firstLine: script.firstLine)
     let kinds = statements.map(kind)
     guard kinds.contains(where: { $0 == .begin || $0 == .commit || $0 == .rollback }) else {
@@ -100,6 +104,15 @@ struct OwnTransaction {
       )
     }
     return OwnTransaction(statements: statements, kinds: kinds, blocks: blocks)
+  }
+
+  /// False when `sql` cannot hold a `BEGIN`, `COMMIT` or `ROLLBACK` statement (its text has no
+  /// such word in any case), so a file of a million `INSERT`s is not scanned. An `END` with none
+  /// of them is left to SQLite, which refuses it outside a transaction (and strata inside one).
+  private static func mayHoldTransactionControl(_ sql: String) -> Bool {
+    ["begin", "commit", "rollback"].contains {
+      sql.range(of: $0, options: .caseInsensitive) != nil
+    }
   }
 
   private static func kind(_ statement: ScannedStatement) -> Kind {
