@@ -332,19 +332,22 @@ import Testing
         INSERT INTO b VALUES ('COMMIT; BEGIN;'); -- END; ROLLBACK;
       END;
       SAVEPOINT s; ROLLBACK TRANSACTION TO s; RELEASE s;
-      /* BEGIN; */ begin deferred transaction ;; end
+      /* BEGIN; */ begin deferred transaction ;; end;
+      create temporary trigger u after delete on a begin delete from b; end;
+      Rollback Transaction To Savepoint s
       """
     let found = SQLStatementScanner.statements(sql)
-    #expect(found.map(\.line) == [1, 4, 4, 4, 5, 5])
+    #expect(found.map(\.line) == [1, 4, 4, 4, 5, 5, 6, 7])
     #expect(
       found.map { $0.words.first ?? "" } == [
-        "CREATE", "SAVEPOINT", "ROLLBACK", "RELEASE", "BEGIN", "END",
+        "CREATE", "SAVEPOINT", "ROLLBACK", "RELEASE", "BEGIN", "END", "CREATE", "ROLLBACK",
       ]
     )
+    #expect(found.last?.words == ["ROLLBACK", "TRANSACTION", "TO"])
     let db = try? Connection.inMemory()
     let ran = try? db?.executeScript(
       "CREATE TABLE a (x); CREATE TABLE b (x);\n"
-        + sql.replacingOccurrences(of: "\n  ", with: "\n  ")
+        + sql.replacingOccurrences(of: "Rollback Transaction To Savepoint s", with: "SELECT 1")
     )
     #expect(
       ran.map { $0.dropFirst(2).map(\.byteRange.lowerBound) }
