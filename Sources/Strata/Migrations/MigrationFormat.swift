@@ -56,6 +56,20 @@ public enum MigrationFormat: String, CaseIterable, Sendable, Codable {
     }
   }
 
+  /// How the format's tool compares versions.
+  public var versionOrdering: MigrationVersion.Ordering {
+    switch self {
+    case .dbmate, .golangMigrate, .goose, .sqlMigrate, .sqlx, .bundle: .numeric
+    }
+  }
+
+  /// The version `text` names in this format (`--to`, `baseline`'s version), compared as the
+  /// format's tool compares versions.
+  /// - Throws: ``MigrationVersionError`` when `text` is not a version of this format.
+  public func version(_ text: String) throws -> MigrationVersion {
+    try MigrationVersion(text: text, ordering: versionOrdering)
+  }
+
   /// Whether `.up.sql`/`.down.sql` pairs belong to the format.
   var readsPairs: Bool { self == .dbmate || self == .golangMigrate || self == .sqlx }
 

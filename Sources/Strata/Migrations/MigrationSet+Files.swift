@@ -10,12 +10,12 @@ extension MigrationSet {
       let isBare: Bool
     }
 
-    let version: Int64
+    let version: MigrationVersion
     var whole: [File] = []
     var up: File?
     var down: File?
 
-    init(version: Int64) { self.version = version }
+    init(version: MigrationVersion) { self.version = version }
 
     /// Adds a file; two `.up.sql` (or `.down.sql`) files of one version are refused at once.
     mutating func add(_ file: File) throws {
@@ -121,7 +121,7 @@ extension MigrationSet {
 
   /// One version's files, read.
   struct LoadedGroup: Sendable {
-    let version: Int64
+    let version: MigrationVersion
     let whole: LoadedFile?
     let up: LoadedFile?
     let down: LoadedFile?

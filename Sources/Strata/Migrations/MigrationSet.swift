@@ -108,7 +108,7 @@ public struct MigrationSet: Sendable {
     format chosen: MigrationFormat?,
     read readFile: FileRead
   ) throws {
-    var byVersion: [Int64: FileGroup] = [:]
+    var byVersion: [MigrationVersion: FileGroup] = [:]
     for name in fileNames.sorted() where !name.hasPrefix(".") && name.lowercased().hasSuffix(".sql")
     {
       let file = shown + "/" + name
@@ -121,9 +121,10 @@ public struct MigrationSet: Sendable {
       }
       guard parsed.version > 0 else { throw MigrationError.versionZero(file: file) }
       let entry = FileGroup.File(name: name, shown: file, parsed: parsed, isBare: bare != nil)
-      var group = byVersion[parsed.version, default: FileGroup(version: parsed.version)]
+      let version = MigrationVersion(integer: parsed.version)
+      var group = byVersion[version, default: FileGroup(version: version)]
       try group.add(entry)
-      byVersion[parsed.version] = group
+      byVersion[version] = group
     }
     // Names are checked in order first; reading and parsing the files is spread over the
     // cores, and the first failure in version order is the one reported.
@@ -152,7 +153,7 @@ public struct MigrationSet: Sendable {
   }
 
   /// The migration with `version`, if the folder has it.
-  public func migration(version: Int64) -> Migration? {
+  public func migration(version: MigrationVersion) -> Migration? {
     migrations.first { $0.version == version }
   }
 
