@@ -177,6 +177,14 @@ extension MigrationSet {
           reason: "golang-migrate reads only <version>_<name>.up.sql and .down.sql files, so it "
             + "would skip this one"
         )
+      case .diesel:
+        throw MigrationError.formatProblem(
+          file: shown,
+          line: 1,
+          format: format,
+          reason: "diesel reads one folder per migration (<version>_<name>/up.sql), so it "
+            + "would not run this file"
+        )
       }
       return Migration(
         version: version,

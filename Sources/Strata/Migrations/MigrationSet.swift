@@ -23,6 +23,13 @@ public struct MigrationSet: Sendable {
     self.format = .dbmate
   }
 
+  /// Migrations already read, sorted and checked.
+  init(sorted migrations: [Migration], directory: String, format: MigrationFormat) {
+    self.migrations = migrations
+    self.directory = directory
+    self.format = format
+  }
+
   /// Reads every `.sql` file of `url`, rejecting the whole folder on the first bad file, so
   /// nothing touches the database while the files are wrong.
   ///
@@ -62,7 +69,7 @@ public struct MigrationSet: Sendable {
         reason: "the folder cannot be opened (\(DirectoryReader.openError))"
       )
     }
-    try self.init(fileNames: names, directory: shown, format: format) { name in
+    let readFile: FileRead = { name in
       if let problem = folderFileProblem(
         folder: url.path,
         name: name,
@@ -71,6 +78,14 @@ public struct MigrationSet: Sendable {
         return .failure(FileReadFailure(stringLiteral: problem))
       }
       return folder.read(name).map { .success($0) } ?? .failure("permission denied or not a file")
+    }
+    let isDiesel =
+      format == .diesel
+      || (format == nil && !DieselReader.migrationFolders(in: url.path, names: names).isEmpty)
+    if isDiesel {
+      try self.init(dieselFolder: url.path, names: names, directory: shown, read: readFile)
+    } else {
+      try self.init(fileNames: names, directory: shown, format: format, read: readFile)
     }
   }
 
