@@ -8,17 +8,6 @@ import Testing
 /// KEY`) is rebuilt in place by the first run that writes, rows byte for byte; read-only calls
 /// read it as it is; an older strata's queries keep working on the new layout.
 @Suite struct HistoryUpgradeTests {
-  /// History.createSQL as strata wrote it up to this change, exactly.
-  static let firstLayoutSQL = """
-    CREATE TABLE IF NOT EXISTS strata_migrations (
-      version     INTEGER PRIMARY KEY,
-      name        TEXT NOT NULL,
-      checksum    TEXT NOT NULL,
-      applied_at  TEXT NOT NULL,
-      duration_ms INTEGER NOT NULL
-    )
-    """
-
   static let files = [
     "0001_a.sql": "-- migrate:up\nCREATE TABLE a (x);\n-- migrate:down\nDROP TABLE a;\n",
     "0002_b.sql": "-- migrate:up\nCREATE TABLE b (x);\n-- migrate:down\nDROP TABLE b;\n",
@@ -33,7 +22,7 @@ import Testing
   func oldDatabase(_ fixture: MigrationFixture) throws -> Connection {
     let db = try fixture.open()
     let set = try fixture.migrator().migrations
-    try db.execute(Self.firstLayoutSQL)
+    try db.execute(historyFirstLayoutSQL)
     try db.execute("CREATE TABLE a (x); CREATE TABLE b (x);")
     for (migration, at) in zip(
       set.migrations.prefix(2),
