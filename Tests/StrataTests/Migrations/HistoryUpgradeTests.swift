@@ -146,4 +146,28 @@ import Testing
     #expect(try History.layout(db) == .integerOnly)
     #expect(try History.read(db).map(\.version) == [1])
   }
+
+  /// Two runs that both saw the old table: the second finds it rebuilt inside its own
+  /// transaction and leaves it (and the rows the first wrote) alone.
+  @Test func aSecondWriterDoesNotRebuildTheTableAgain() throws {
+    let fixture = try MigrationFixture(Self.files)
+    let db = try oldDatabase(fixture)
+    let first = try HistoryWriter(db)
+    let second = try HistoryWriter(db)
+    let script = MigrationScript(sql: "SELECT 1;", file: "x", firstLine: 1, isTransactional: true)
+    let dotted = Migration(
+      version: try MigrationVersion(flyway: "2.5"),
+      name: "x",
+      up: script,
+      down: nil,
+      checksum: "c"
+    )
+    try db.transaction(.immediate) {
+      try first.record(dotted, appliedAt: Date(), durationMs: 0)
+    }
+    let sql = try tableSQL(db)
+    try db.transaction(.immediate) { try second.createTableIfNeeded() }
+    #expect(try tableSQL(db) == sql)
+    #expect(try History.read(db).map(\.version.text) == ["1", "2", "2.5"])
+  }
 }
