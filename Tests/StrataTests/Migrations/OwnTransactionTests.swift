@@ -15,7 +15,7 @@ import Testing
     return try MigrationFixture(files)
   }
 
-  func versions(_ db: Connection) throws -> [Int64] {
+  func versions(_ db: Connection) throws -> [MigrationVersion] {
     try History.read(db).map(\.version)
   }
 
@@ -315,7 +315,8 @@ import Testing
     try db.registerFunction("meanwhile", argumentCount: 0, deterministic: false) { _ in
       let other = try Connection(path: path)
       try other.execute(
-        "INSERT INTO strata_migrations VALUES (2, 'b', 'elsewhere', '2026-01-01T00:00:00Z', 0)"
+        "INSERT INTO strata_migrations (version, name, checksum, applied_at, duration_ms) "
+          + "VALUES (2, 'b', 'elsewhere', '2026-01-01T00:00:00Z', 0)"
       )
       return .null
     }
