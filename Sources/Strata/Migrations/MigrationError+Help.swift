@@ -40,6 +40,9 @@ extension MigrationError {
       return "Check the file's permissions and that it is UTF-8 text."
     case .emptyMigration:
       return "Write the migration's SQL after '-- migrate:up', or delete the file."
+    case .unwrittenPart:
+      return "Write the part's SQL and delete the '-- strata:todo' line; or delete the line alone "
+        + "to leave the part empty on purpose (an empty part runs as a no-op)."
     case .invalidMarker:
       return "Use '-- migrate:up' and '-- migrate:down' (exactly so, lowercase), each up "
         + "followed by at most one down, optionally followed by 'transaction:false'; reword any "

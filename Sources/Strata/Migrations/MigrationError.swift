@@ -27,6 +27,9 @@ public enum MigrationError: StrataError, Equatable {
   case unreadable(file: String, reason: String)
   /// The up part has no SQL.
   case emptyMigration(file: String)
+  /// A part is still as `strata new` wrote it: no SQL, and its `-- strata:todo` line (on
+  /// `line`) still there; nothing has run.
+  case unwrittenPart(file: String, line: Int, isDown: Bool)
   /// A marker line is malformed, or looks like another tool's marker; nothing has run.
   case invalidMarker(file: String, line: Int, reason: String)
   /// A file breaks the rules of the folder's format as that format's tool reads it (goose,
@@ -157,6 +160,10 @@ public enum MigrationError: StrataError, Equatable {
       return "cannot read \(file): \(reason)"
     case .emptyMigration(let file):
       return "\(file) has no SQL in its up part"
+    case .unwrittenPart(let file, let line, let isDown):
+      return "\(file):\(line): the \(isDown ? "down" : "up") part is still the empty template "
+        + "strata wrote for it (no SQL, and its '-- strata:todo' line is still there); nothing "
+        + "was run"
     case .invalidMarker(let file, let line, let reason),
       .formatProblem(let file, let line, _, let reason):
       return "\(file):\(line): \(reason)"

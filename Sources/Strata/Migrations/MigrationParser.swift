@@ -117,6 +117,7 @@ package enum MigrationParser {
           )
         }
         hasDown = true
+        sections.downMarked.insert(section)
         current = .down(section: section)
       }
       let seen = marker.isUp ? upOptions : downOptions
@@ -137,10 +138,11 @@ package enum MigrationParser {
     }
     guard section >= 0 else {
       let text = String(decoding: bytes, as: UTF8.self)
-      guard containsSQL(bytes) else { throw MigrationError.emptyMigration(file: file) }
       let up = MigrationScript(sql: text, file: file, firstLine: 1, isTransactional: true)
+      try UnwrittenPart.refuse(up, isDown: false)
       return (up, nil, MigrationSet.checksum(ofUp: text))
     }
+    sections.sectionCount = section + 1
     sections.upTransactional = upOptions?.transactional ?? true
     sections.downTransactional = downOptions?.transactional ?? true
     return try sections.parts(file: file)

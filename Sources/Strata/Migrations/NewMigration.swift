@@ -20,7 +20,8 @@ extension MigrationSet {
   /// its files), numbered as `createMigrationFile(in:name:now:)` numbers it: a file with
   /// strata's markers, goose's or sql-migrate's annotations, an sqlx or bundle file, or an
   /// `.up.sql`/`.down.sql` pair (golang-migrate, and sqlx where the folder has pairs). Each is
-  /// left without SQL, so every command refuses it until it is written.
+  /// left without SQL and with a `-- strata:todo` line in each part, so every command refuses it
+  /// until it is written.
   ///
   /// - Returns: the new files' URLs (up first).
   /// - Throws: `MigrationError`: an invalid name, an unreadable folder, a folder that mixes
@@ -112,20 +113,22 @@ extension MigrationSet {
     return urls
   }
 
-  /// The name endings and contents `new` writes in `format`: markers or annotations and no SQL.
+  /// The name endings and contents `new` writes in `format`: markers or annotations, no SQL,
+  /// and in each part the `-- strata:todo` line that keeps it refused until it is written.
   private static func newFiles(_ format: MigrationFormat, pairs: Bool) -> [(String, String)] {
-    switch format {
-    case .dbmate: [(".sql", "-- migrate:up\n\n\n-- migrate:down\n\n")]
-    case .goose: [(".sql", "-- +goose Up\n\n\n-- +goose Down\n\n")]
-    case .sqlMigrate: [(".sql", "-- +migrate Up\n\n\n-- +migrate Down\n\n")]
-    case .golangMigrate: [(".up.sql", "\n"), (".down.sql", "\n")]
+    let todo = UnwrittenPart.line
+    return switch format {
+    case .dbmate: [(".sql", "-- migrate:up\n\(todo)\n\n-- migrate:down\n\(todo)\n")]
+    case .goose: [(".sql", "-- +goose Up\n\(todo)\n\n-- +goose Down\n\(todo)\n")]
+    case .sqlMigrate: [(".sql", "-- +migrate Up\n\(todo)\n\n-- +migrate Down\n\(todo)\n")]
+    case .golangMigrate: [(".up.sql", "\(todo)\n"), (".down.sql", "\(todo)\n")]
     case .sqlx where pairs:
       [
-        (".up.sql", "-- Add up migration script here\n"),
-        (".down.sql", "-- Add down migration script here\n"),
+        (".up.sql", "-- Add up migration script here\n\(todo)\n"),
+        (".down.sql", "-- Add down migration script here\n\(todo)\n"),
       ]
-    case .sqlx: [(".sql", "-- Add migration script here\n")]
-    case .bundle: [(".sql", "\n")]
+    case .sqlx: [(".sql", "-- Add migration script here\n\(todo)\n")]
+    case .bundle: [(".sql", "\(todo)\n")]
     }
   }
 
