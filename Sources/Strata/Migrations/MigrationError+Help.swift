@@ -39,10 +39,14 @@ extension MigrationError {
     case .unreadable:
       return "Check the file's permissions and that it is UTF-8 text."
     case .emptyMigration:
-      return "Write the migration's SQL after '-- migrate:up', or delete the file."
+      return "Write the migration's SQL, or delete the file."
     case .unwrittenPart:
       return "Write the part's SQL and delete the '-- strata:todo' line; or delete the line alone "
         + "to leave the part empty on purpose (an empty part runs as a no-op)."
+    case .invalidMarker(let file, _, _)
+    where file.hasSuffix(".up.sql") || file.hasSuffix(".down.sql"):
+      return "A file of an .up.sql/.down.sql pair holds one part: remove the marker line (the down "
+        + "part goes in the .down.sql file), and reword any comment that looks like a marker."
     case .invalidMarker:
       return "Use '-- migrate:up' and '-- migrate:down' (exactly so, lowercase), each up "
         + "followed by at most one down, optionally followed by 'transaction:false'; reword any "
@@ -89,18 +93,24 @@ extension MigrationError {
         + "again."
     case .needsNoTransaction(_, _, _, let statement)
     where TransactionBoundStatement.transactionControl.contains(statement):
+      let format = state?.format ?? .dbmate
+      guard format.noTransactionOption != nil else {
+        return "strata runs each migration in its own transaction: remove BEGIN/COMMIT/ROLLBACK "
+          + "from the file (\(format.noTransactionAdvice))."
+      }
       return "strata runs each migration in its own transaction: remove BEGIN/COMMIT/ROLLBACK "
-        + "from the file, or mark the part '-- migrate:up transaction:false' to manage "
-        + "transactions yourself."
+        + "from the file, or \(format.noTransactionAdvice) to manage transactions yourself."
     case .needsNoTransaction:
-      return "Put it in its own migration marked '-- migrate:up transaction:false'."
+      let format = state?.format ?? .dbmate
+      guard format.noTransactionOption != nil else { return "\(format.noTransactionAdvice)." }
+      return "Put it in a migration of its own and \(format.noTransactionAdvice)."
     case .partiallyApplied(_, _, _, _, _, let isRollback):
       return "Undo those statements by hand (or make them idempotent, such as CREATE TABLE IF "
         + "NOT EXISTS), fix the file, and run 'strata \(isRollback ? "rollback" : "migrate")' again."
     case .noTransactionInSingleTransaction:
       return "Run without --single-transaction."
-    case .irreversible:
-      return "Add a '-- migrate:down' part to the file, or restore from a backup."
+    case .irreversible(_, _, let format):
+      return format.downPartAdvice
     case .rollbackFileMissing:
       return "Restore the migration file, or point --migrations at the folder that has it."
     case .unknownTarget:

@@ -73,10 +73,11 @@ public enum MigrationError: StrataError, Equatable {
     error: SQLiteError,
     isRollback: Bool
   )
-  /// A `transaction:false` migration cannot run inside `--single-transaction`.
-  case noTransactionInSingleTransaction(version: Int64, file: String)
-  /// The migration has no down part, so it cannot be rolled back.
-  case irreversible(version: Int64, file: String)
+  /// A part marked to run outside a transaction (`transaction:false`, or `format`'s own
+  /// option) cannot run inside `--single-transaction`.
+  case noTransactionInSingleTransaction(version: Int64, file: String, format: MigrationFormat)
+  /// The migration has no down part, so it cannot be rolled back; `format` says how to add one.
+  case irreversible(version: Int64, file: String, format: MigrationFormat)
   /// An applied version has no file, so there is no down part to roll it back with.
   case rollbackFileMissing(version: Int64)
   /// A target version is neither a migration file nor applied.
@@ -230,14 +231,14 @@ public enum MigrationError: StrataError, Equatable {
       let stayed =
         statementsRun == 0
         ? "it failed at its first statement, so none of it ran"
-        : "the part is marked transaction:false, so the \(statementsRun) statement(s) before "
-          + "line \(line) stayed applied and were not undone"
+        : "\(outsideTransaction(state?.format ?? .dbmate)), so the \(statementsRun) statement(s) "
+          + "before line \(line) stayed applied and were not undone"
       return "migration \(file):\(line) failed: \(error); \(stayed); \(record); "
         + at
-    case .noTransactionInSingleTransaction(let version, let file):
-      return "\(file) (version \(version)) is marked transaction:false and cannot run "
-        + "inside --single-transaction; nothing was applied"
-    case .irreversible(let version, let file):
+    case .noTransactionInSingleTransaction(let version, let file, let format):
+      return "\(file) (version \(version)): \(outsideTransaction(format)), so it cannot run "
+        + "inside a single transaction with the others; nothing was applied"
+    case .irreversible(let version, let file, _):
       return "migration \(file) (version \(version)) has no down part; nothing was rolled back"
     case .rollbackFileMissing(let version):
       return "version \(version) is applied but its file is missing, so it cannot be rolled "
@@ -261,6 +262,12 @@ public enum MigrationError: StrataError, Equatable {
       return error.message(in: state)
     }
   }
+}
+
+/// "the part is marked transaction:false", in the format's own words.
+private func outsideTransaction(_ format: MigrationFormat) -> String {
+  format.noTransactionOption.map { "the part is marked \($0)" }
+    ?? "the part runs outside a transaction"
 }
 
 private func list(_ versions: [Int64]) -> String {

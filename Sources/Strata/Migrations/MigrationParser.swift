@@ -180,16 +180,33 @@ package enum MigrationParser {
     while lineStart <= bytes.count {
       let lineEnd = bytes[lineStart...].firstIndex(of: 0x0A) ?? bytes.count
       let line = bytes[lineStart..<lineEnd]
-      if let marker = try parseMarker(line, file: file, line: lineNumber) {
+      let parsed: (isUp: Bool, isTransactional: Bool)?
+      do {
+        parsed = try parseMarker(line, file: file, line: lineNumber)
+      } catch MigrationError.invalidMarker(_, _, let reason) where format != .dbmate {
+        throw MigrationError.formatProblem(
+          file: file,
+          line: lineNumber,
+          format: format,
+          reason: reason
+        )
+      }
+      if let marker = parsed {
         let whole =
           isPairFile
           ? "one file of an .up.sql/.down.sql pair, which holds one part only"
           : "a \(format.rawValue) file, which runs whole as the up part"
-        throw MigrationError.invalidMarker(
-          file: file,
-          line: lineNumber,
-          reason: "'-- migrate:\(marker.isUp ? "up" : "down")' in \(whole); none of it was run"
-        )
+        let reason =
+          "'-- migrate:\(marker.isUp ? "up" : "down")' in \(whole); none of it was run"
+        guard format == .dbmate else {
+          throw MigrationError.formatProblem(
+            file: file,
+            line: lineNumber,
+            format: format,
+            reason: reason
+          )
+        }
+        throw MigrationError.invalidMarker(file: file, line: lineNumber, reason: reason)
       }
       if !(firstLineIsOption && lineNumber == 1) {
         try refuseLookalike(line, file: file, line: lineNumber, format: format)
@@ -217,10 +234,10 @@ package enum MigrationParser {
     let tool = format != .dbmate && isMarker(line) ? "dbmate (strata)" : found
     let reason: String
     switch (format, tool) {
-    case (.dbmate, let tool?), (.golangMigrate, let tool?):
+    case (.dbmate, let tool?):
       reason =
         "'\(marker)' is a \(tool) marker, which strata does not read; none of the file was run"
-    case (.dbmate, nil), (.golangMigrate, nil):
+    case (.dbmate, nil):
       reason =
         "'\(marker)' looks like a marker but is not one: strata, like dbmate, reads exactly "
         + "'-- migrate:up' and '-- migrate:down' (lowercase, with the colon, ASCII only); none of "
@@ -238,7 +255,7 @@ package enum MigrationParser {
         "'\(marker)' looks like a marker but \(format.tool) does not read it as one "
         + "(reword the comment); none of the file was run"
     }
-    guard format == .dbmate || format == .golangMigrate else {
+    guard format == .dbmate else {
       throw MigrationError.formatProblem(
         file: file,
         line: lineNumber,

@@ -82,7 +82,12 @@ import Testing
     ])
     let db = try fixture.open()
     try fixture.migrator().migrate(db)
-    #expect(throws: MigrationError.irreversible(version: 2, file: "migrations/0002_c.sql")) {
+    let irreversible = MigrationError.irreversible(
+      version: 2,
+      file: "migrations/0002_c.sql",
+      format: .dbmate
+    )
+    #expect(throws: irreversible) {
       try fixture.migrator().rollback(db)
     }
     try fixture.write("0002_c.sql", "-- migrate:up\nCREATE TABLE c (x);\n")
