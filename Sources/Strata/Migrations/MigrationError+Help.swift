@@ -6,11 +6,10 @@ extension MigrationError {
   private func help(in state: MigrationRunState?) -> String {
     switch self {
     case .folderUnusable:
-      return "Point --migrations (or STRATA_MIGRATIONS) at a folder of .sql files this user can "
-        + "list (check it with ls -ld; chmod u+rx gives its owner read and search permission)."
+      return "Use a migrations folder of .sql files this user can list (check it with ls -ld; "
+        + "chmod u+rx gives its owner read and search permission)."
     case .directoryNotFound:
-      return "Pass --migrations DIR (or set STRATA_MIGRATIONS), or create the folder with "
-        + "'strata new NAME'."
+      return "Name the migrations folder that exists, or create it with its first migration."
     case .invalidFileName:
       return "Rename it like 0004_add_email.sql (digits, underscore, name)."
     case .versionTooLarge:
@@ -27,8 +26,8 @@ extension MigrationError {
     case .noVersionLeft:
       return "If that migration has not been applied to any database yet, rename it with a "
         + "smaller version (such as a UTC timestamp), then run 'strata new' again; otherwise "
-        + "write the new migration's file by hand with a version below it and apply it with "
-        + "--allow-out-of-order."
+        + "write the new migration's file by hand with a version below it and apply it out of "
+        + "order (MigrateOptions.allowOutOfOrder)."
     case .duplicateVersion:
       return "Give each migration a unique version number."
     case .downWithoutUp:
@@ -54,19 +53,21 @@ extension MigrationError {
         + "like a marker."
     case .formatProblem(_, _, let format, _):
       return "Write the file as \(format.tool) reads it (docs/migrations.md lists what each "
-        + "format reads), or name the folder's format if it was detected wrongly."
+        + "format reads), or name the folder's format (the format parameter of MigrationSet) if "
+        + "it was detected wrongly."
     case .mixedFormats:
       return "Keep one format per folder (move the other tool's files to a folder of their own), "
-        + "or name the folder's format to read every file as that format."
+        + "or name the folder's format (the format parameter of MigrationSet) to read every file "
+        + "as that format."
     case .changedAfterApplied:
       return "Restore the original file and put the change in a new migration "
-        + "('strata new NAME'); or pass --allow-changed to accept the edit."
+        + "('strata new NAME'); or accept the edit (MigrateOptions.allowChanged)."
     case .unknownApplied:
-      return "Point --migrations at the folder that produced this database, or use a newer "
-        + "release of the app; --allow-unknown migrates anyway."
+      return "Use the migrations folder that produced this database, or a newer release of the "
+        + "app; or migrate anyway (MigrateOptions.allowUnknown)."
     case .outOfOrder:
-      return "Give the migration a version above the newest applied, or pass "
-        + "--allow-out-of-order to apply it anyway."
+      return "Give the migration a version above the newest applied, or apply it anyway "
+        + "(MigrateOptions.allowOutOfOrder)."
     case .failed(_, _, _, let error)
     where (state?.databaseVersion ?? 0) == 0 && error.message.hasSuffix("already exists"):
       // A database that predates strata: its schema is there, its history is not.
@@ -108,11 +109,12 @@ extension MigrationError {
       return "Undo those statements by hand (or make them idempotent, such as CREATE TABLE IF "
         + "NOT EXISTS), fix the file, and run 'strata \(isRollback ? "rollback" : "migrate")' again."
     case .noTransactionInSingleTransaction:
-      return "Run without --single-transaction."
+      return "Run the migrations each in its own transaction (without "
+        + "MigrateOptions.singleTransaction)."
     case .irreversible(_, _, let format):
       return format.downPartAdvice
     case .rollbackFileMissing:
-      return "Restore the migration file, or point --migrations at the folder that has it."
+      return "Restore the migration file, or use the migrations folder that has it."
     case .unknownTarget:
       return "Run 'strata status' to list the versions; use 0 for an empty database."
     case .baselineOnManagedDatabase:

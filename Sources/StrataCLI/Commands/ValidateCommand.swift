@@ -72,7 +72,10 @@ enum ValidateCommand: Command {
       connection,
       databaseName: filesOnly ? nil : database
     )
-    let problems = result.problems
+    // The help in the CLI's words (its flags), in text and JSON alike.
+    let problems = result.problems.map {
+      ValidationProblem(message: $0.message, help: $0.migrationError?.commandLineHelp ?? $0.help)
+    }
     switch arguments[CommonOptions.format] {
     case .json:
       try context.printJSON(
