@@ -10,6 +10,10 @@ extension MigrationError {
         + "chmod u+rx gives its owner read and search permission)."
     case .directoryNotFound:
       return "Name the migrations folder that exists, or create it with its first migration."
+    case .notSQL:
+      return "Write the step as SQL in a .sql file of the folder's format; or, if this database "
+        + "does not need it (or gets it another way), exclude the file on purpose "
+        + "(MigrationFileExclusion)."
     case .invalidFileName:
       return "Rename it like 0004_add_email.sql (digits, underscore, name)."
     case .versionTooLarge:

@@ -9,6 +9,9 @@ public enum MigrationError: StrataError, Equatable {
   case folderUnusable(path: String, reason: String)
   /// A `.sql` file's name does not start with a version and a name.
   case invalidFileName(file: String)
+  /// A file carries a migration version but is not SQL strata can run (a goose `.go`
+  /// migration, a `.py` script, a gzipped `.sql.gz`), and no exclusion names it.
+  case notSQL(file: String)
   /// The file's version has more digits than a 64-bit version holds.
   case versionTooLarge(file: String)
   /// The file's version is 0, the number that means "no migration applied".
@@ -139,6 +142,9 @@ public enum MigrationError: StrataError, Equatable {
       return "migrations folder \(path) does not exist"
     case .invalidFileName(let file):
       return "\(file): file name must start with a version number and a name"
+    case .notSQL(let file):
+      return "\(file) carries a migration version but is not an SQL file strata can run, so a "
+        + "run would miss that step; nothing was run"
     case .versionTooLarge(let file):
       return "\(file): the version number is larger than \(Int64.max), the largest a "
         + "migration version can be (a signed 64-bit integer, as SQLite stores it)"

@@ -32,14 +32,17 @@ public struct MigrationSet: Sendable {
   ///   - followSymlinks: read files that are symbolic links to files outside the folder
   ///     (refused by default: a link to a `.env` would print its secrets).
   ///   - format: how the files are written; nil (the default) detects it from the files.
+  ///   - exclusion: files to leave out on purpose (see `MigrationFileExclusion`).
   /// - Throws: `MigrationError` for a missing or unreadable folder or file, a bad file name, a
   ///   version 0, a duplicate version, a marker problem or invalid UTF-8, naming the file; a
-  ///   file the format does not read (`formatProblem`), or a folder that mixes formats.
+  ///   file the format does not read (`formatProblem`), a folder that mixes formats, or a file
+  ///   with a version that is not SQL and is not excluded (`notSQL`).
   public init(
     directory url: URL,
     displayPath: String? = nil,
     followSymlinks: Bool = false,
-    format: MigrationFormat? = nil
+    format: MigrationFormat? = nil,
+    excluding exclusion: MigrationFileExclusion = MigrationFileExclusion()
   ) throws {
     let shown = displayPath ?? url.path
     switch checkFolder(atPath: url.path) {
@@ -62,7 +65,8 @@ public struct MigrationSet: Sendable {
         reason: "the folder cannot be opened (\(DirectoryReader.openError))"
       )
     }
-    try self.init(fileNames: names, directory: shown, format: format) { name in
+    try self.init(fileNames: names, directory: shown, format: format, excluding: exclusion) {
+      name in
       if let problem = folderFileProblem(
         folder: url.path,
         name: name,
@@ -79,13 +83,19 @@ public struct MigrationSet: Sendable {
   package init(
     files: [(name: String, bytes: [UInt8])],
     directory: String,
-    format: MigrationFormat? = nil
+    format: MigrationFormat? = nil,
+    excluding exclusion: MigrationFileExclusion = MigrationFileExclusion()
   ) throws {
     let byName = Dictionary(
       files.map { ($0.name, $0.bytes) },
       uniquingKeysWith: { first, _ in first }
     )
-    try self.init(fileNames: Array(byName.keys), directory: directory, format: format) { name in
+    try self.init(
+      fileNames: Array(byName.keys),
+      directory: directory,
+      format: format,
+      excluding: exclusion
+    ) { name in
       byName[name].map { .success($0) } ?? .failure("no such file")
     }
   }
@@ -106,12 +116,19 @@ public struct MigrationSet: Sendable {
     fileNames: [String],
     directory shown: String,
     format chosen: MigrationFormat?,
+    excluding exclusion: MigrationFileExclusion,
     read readFile: FileRead
   ) throws {
     var byVersion: [Int64: FileGroup] = [:]
-    for name in fileNames.sorted() where !name.hasPrefix(".") && name.lowercased().hasSuffix(".sql")
-    {
+    for name in fileNames.sorted() where !name.hasPrefix(".") {
       let file = shown + "/" + name
+      if exclusion.excludes(name: name, shown: file) { continue }
+      guard name.lowercased().hasSuffix(".sql") else {
+        if MigrationFileExclusion.isUnrunnableMigration(name) {
+          throw MigrationError.notSQL(file: file)
+        }
+        continue
+      }
       let bare = Self.bareVersion(name)
       guard let parsed = MigrationParser.parseFileName(name) ?? bare else {
         if MigrationParser.hasOversizedVersion(name) {

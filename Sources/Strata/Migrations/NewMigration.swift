@@ -23,14 +23,19 @@ extension MigrationSet {
   /// left without SQL and with a `-- strata:todo` line in each part, so every command refuses it
   /// until it is written.
   ///
+  /// A file with a version that is not SQL (`00005_seed.go`) is refused unless `exclusion`
+  /// names it; excluded or not, its version is taken, so the new file never shares it.
+  ///
   /// - Returns: the new files' URLs (up first).
   /// - Throws: `MigrationError`: an invalid name, an unreadable folder, a folder that mixes
-  ///   formats, no version left, or a file that could not be created (nothing is ever written
-  ///   over an existing file; the up file of a pair is removed when its down file fails).
+  ///   formats, a file with a version that is not SQL (`notSQL`), no version left, or a file
+  ///   that could not be created (nothing is ever written over an existing file; the up file of
+  ///   a pair is removed when its down file fails).
   public static func createMigrationFiles(
     in directory: URL,
     name rawName: String,
     format chosen: MigrationFormat? = nil,
+    excluding exclusion: MigrationFileExclusion = MigrationFileExclusion(),
     now: Date = Date()
   ) throws -> [URL] {
     let name = String(rawName.lowercased().map { $0 == " " || $0 == "-" ? "_" : $0 })
@@ -53,7 +58,22 @@ extension MigrationSet {
     var newest: Int64 = 0
     var newestFile = ""
     var width = 4
-    for file in existing.sorted() {
+    for file in existing.sorted() where !file.hasPrefix(".") {
+      let excluded = exclusion.excludes(
+        name: file,
+        shown: directory.appendingPathComponent(file).path
+      )
+      if MigrationFileExclusion.isUnrunnableMigration(file) {
+        guard excluded else {
+          throw MigrationError.notSQL(file: directory.appendingPathComponent(file).path)
+        }
+        if let version = Int64(file.prefix { $0.isASCII && $0.isNumber }), version >= newest {
+          newest = version
+          newestFile = file
+          width = file.prefix { $0.isASCII && $0.isNumber }.count
+        }
+        continue
+      }
       guard let parsed = MigrationParser.parseFileName(file) ?? bareVersion(file) else {
         if MigrationParser.hasOversizedVersion(file) {
           throw MigrationError.versionTooLarge(file: directory.appendingPathComponent(file).path)

@@ -36,6 +36,11 @@ extension MigrationError {
         + "--allow-out-of-order to apply it anyway."
     case .noTransactionInSingleTransaction:
       return "Run without --single-transaction."
+    case .notSQL(let file):
+      let name = file.split(separator: "/").last.map(String.init) ?? file
+      return "Write the step as SQL in a .sql file of the folder's format; or, if this database "
+        + "does not need it (or gets it another way), pass --exclude '\(name)' (or a pattern "
+        + "such as '*.go') to leave it out on purpose."
     case .rollbackFileMissing:
       return "Restore the migration file, or point --migrations at the folder that has it."
     default:
