@@ -33,6 +33,8 @@ enum ValidateCommand: Command {
     let database: String?
     let problems: [ValidationProblem]
     let notChecked: [UncheckedStatement]
+    /// Versions that order differently as numbers and as text (warnings).
+    let versionWidthWarnings: [VersionWidthWarning]
     /// Whether the database's schema was compared with the migrations'.
     let schemaCompared: Bool
   }
@@ -85,6 +87,7 @@ enum ValidateCommand: Command {
           database: filesOnly ? nil : database,
           problems: problems,
           notChecked: result.notChecked,
+          versionWidthWarnings: migrations.versionWidthWarnings,
           schemaCompared: result.schemaCompared
         )
       )
@@ -95,6 +98,9 @@ enum ValidateCommand: Command {
       }
       for statement in result.notChecked {
         context.printError("Warning: \(statement)")
+      }
+      for warning in migrations.versionWidthWarnings {
+        context.printError("Warning: \(warning.message)")
       }
       if problems.isEmpty, !arguments[CommonOptions.quiet] {
         context.print(summary(migrations, database: filesOnly ? nil : database, result))
