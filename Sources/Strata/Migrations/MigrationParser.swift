@@ -183,13 +183,8 @@ package enum MigrationParser {
       let parsed: (isUp: Bool, isTransactional: Bool)?
       do {
         parsed = try parseMarker(line, file: file, line: lineNumber)
-      } catch MigrationError.invalidMarker(_, _, let reason) where format != .dbmate {
-        throw MigrationError.formatProblem(
-          file: file,
-          line: lineNumber,
-          format: format,
-          reason: reason
-        )
+      } catch MigrationError.invalidMarker(_, _, let reason) {
+        throw markerProblem(file: file, line: lineNumber, format: format, reason: reason)
       }
       if let marker = parsed {
         let whole =
@@ -198,15 +193,7 @@ package enum MigrationParser {
           : "a \(format.rawValue) file, which runs whole as the up part"
         let reason =
           "'-- migrate:\(marker.isUp ? "up" : "down")' in \(whole); none of it was run"
-        guard format == .dbmate else {
-          throw MigrationError.formatProblem(
-            file: file,
-            line: lineNumber,
-            format: format,
-            reason: reason
-          )
-        }
-        throw MigrationError.invalidMarker(file: file, line: lineNumber, reason: reason)
+        throw markerProblem(file: file, line: lineNumber, format: format, reason: reason)
       }
       if !(firstLineIsOption && lineNumber == 1) {
         try refuseLookalike(line, file: file, line: lineNumber, format: format)
@@ -255,15 +242,21 @@ package enum MigrationParser {
         "'\(marker)' looks like a marker but \(format.tool) does not read it as one "
         + "(reword the comment); none of the file was run"
     }
+    throw markerProblem(file: file, line: lineNumber, format: format, reason: reason)
+  }
+
+  /// A marker problem: strata's own (`invalidMarker`) in its own format, the format's
+  /// (`formatProblem`) in another, so that the help speaks of that format's markers.
+  private static func markerProblem(
+    file: String,
+    line: Int,
+    format: MigrationFormat,
+    reason: String
+  ) -> MigrationError {
     guard format == .dbmate else {
-      throw MigrationError.formatProblem(
-        file: file,
-        line: lineNumber,
-        format: format,
-        reason: reason
-      )
+      return .formatProblem(file: file, line: line, format: format, reason: reason)
     }
-    throw MigrationError.invalidMarker(file: file, line: lineNumber, reason: reason)
+    return .invalidMarker(file: file, line: line, reason: reason)
   }
 
   /// `-- migrate:up [transaction:false]` or `-- migrate:down`; nil for any other line.

@@ -1,50 +1,55 @@
 import Strata
 
 // The library's help speaks of options by their library names; here the CLI puts its own flag
-// words in their place (`ErrorOutput.describe` is the one place that uses them).
+// words in their place (`ErrorOutput.describe`, `status` and `validate` use them).
 
 extension MigrationError {
+  /// The library's phrases that name an option, and the CLI's words for each.
+  private static let flagWords: [(library: String, flags: String)] = [
+    (
+      "Use a migrations folder of .sql files this user can list",
+      "Point --migrations (or STRATA_MIGRATIONS) at a folder of .sql files this user can list"
+    ),
+    (
+      "Name the migrations folder that exists, or create it with its first migration.",
+      "Pass --migrations DIR (or set STRATA_MIGRATIONS), or create the folder with "
+        + "'strata new NAME'."
+    ),
+    (
+      "apply it out of order (MigrateOptions.allowOutOfOrder)", "apply it with --allow-out-of-order"
+    ),
+    (
+      "or apply it anyway (MigrateOptions.allowOutOfOrder)",
+      "or pass --allow-out-of-order to apply it anyway"
+    ),
+    (
+      "name the folder's format (the format parameter of MigrationSet)",
+      "pass --migration-format NAME"
+    ),
+    (
+      "or accept the edit (MigrateOptions.allowChanged)",
+      "or pass --allow-changed to accept the edit"
+    ),
+    ("Use the migrations folder that produced", "Point --migrations at the folder that produced"),
+    ("or migrate anyway (MigrateOptions.allowUnknown)", "--allow-unknown migrates anyway"),
+    (
+      "Run the migrations each in its own transaction (without MigrateOptions.singleTransaction).",
+      "Run without --single-transaction."
+    ),
+    ("or use the migrations folder that has it", "or point --migrations at the folder that has it"),
+  ]
+
   /// The library's help in the CLI's words: the flags and environment variables to use.
   var commandLineHelp: String {
-    switch underlyingFailure {
-    case .folderUnusable:
-      return "Point --migrations (or STRATA_MIGRATIONS) at a folder of .sql files this user can "
-        + "list (check it with ls -ld; chmod u+rx gives its owner read and search permission)."
-    case .directoryNotFound:
-      return "Pass --migrations DIR (or set STRATA_MIGRATIONS), or create the folder with "
-        + "'strata new NAME'."
-    case .noVersionLeft:
-      return "If that migration has not been applied to any database yet, rename it with a "
-        + "smaller version (such as a UTC timestamp), then run 'strata new' again; otherwise "
-        + "write the new migration's file by hand with a version below it and apply it with "
-        + "--allow-out-of-order."
-    case .formatProblem(_, _, let format, _):
-      return "Write the file as \(format.rawValue) reads it (docs/migrations.md lists what each "
-        + "format reads), or pass --migration-format NAME if the folder's format was detected "
-        + "wrongly."
-    case .mixedFormats:
-      return "Keep one format per folder (move the other tool's files to a folder of their own), "
-        + "or pass --migration-format NAME to read every file as that format."
-    case .changedAfterApplied:
-      return "Restore the original file and put the change in a new migration "
-        + "('strata new NAME'); or pass --allow-changed to accept the edit."
-    case .unknownApplied:
-      return "Point --migrations at the folder that produced this database, or use a newer "
-        + "release of the app; --allow-unknown migrates anyway."
-    case .outOfOrder:
-      return "Give the migration a version above the newest applied, or pass "
-        + "--allow-out-of-order to apply it anyway."
-    case .noTransactionInSingleTransaction:
-      return "Run without --single-transaction."
-    case .notSQL(let file):
+    if case .notSQL(let file) = underlyingFailure {
       let name = file.split(separator: "/").last.map(String.init) ?? file
-      return "Write the step as SQL in a .sql file of the folder's format; or, if this database "
-        + "does not need it (or gets it another way), pass --exclude '\(name)' (or a pattern "
-        + "such as '*.go') to leave it out on purpose."
-    case .rollbackFileMissing:
-      return "Restore the migration file, or point --migrations at the folder that has it."
-    default:
-      return help
+      return help.replacingOccurrences(
+        of: "exclude the file on purpose (MigrationFileExclusion)",
+        with: "pass --exclude '\(name)' (or a pattern such as '*.go') to leave it out on purpose"
+      )
+    }
+    return Self.flagWords.reduce(help) { text, words in
+      text.replacingOccurrences(of: words.library, with: words.flags)
     }
   }
 }
