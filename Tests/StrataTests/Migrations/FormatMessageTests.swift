@@ -6,6 +6,21 @@ import Testing
 
 /// Every message that names a marker or an option names the folder format's own.
 @Suite struct FormatMessageTests {
+  /// The folder of `files` read as `format`, and a fresh database (the fixture keeps its
+  /// temporary folder alive).
+  static func open(
+    _ files: [String: String],
+    format: MigrationFormat
+  ) throws -> (MigrationSet, Connection, MigrationFixture) {
+    let fixture = try MigrationFixture(files)
+    let set = try MigrationSet(
+      directory: fixture.dir.path("migrations"),
+      displayPath: "migrations",
+      format: format
+    )
+    return (set, try fixture.open(), fixture)
+  }
+
   /// `VACUUM` in a transactional part: the help names the format's own way out of a
   /// transaction, or says the format has none; never another format's marker.
   @Test(arguments: [
@@ -40,13 +55,8 @@ import Testing
     content: String,
     advice: String
   ) throws {
-    let fixture = try MigrationFixture([name: content])
-    let set = try MigrationSet(
-      directory: fixture.dir.path("migrations"),
-      displayPath: "migrations",
-      format: format
-    )
-    let db = try fixture.open()
+    let (set, db, fixture) = try Self.open([name: content], format: format)
+    defer { withExtendedLifetime(fixture) {} }
     let error = #expect(throws: MigrationError.self) { try Migrator(set).migrate(db) }
     guard case .needsNoTransaction = error?.underlyingFailure else {
       Issue.record("\(String(describing: error))")
@@ -80,13 +90,8 @@ import Testing
     content: String,
     advice: String
   ) throws {
-    let fixture = try MigrationFixture([name: content])
-    let set = try MigrationSet(
-      directory: fixture.dir.path("migrations"),
-      displayPath: "migrations",
-      format: format
-    )
-    let db = try fixture.open()
+    let (set, db, fixture) = try Self.open([name: content], format: format)
+    defer { withExtendedLifetime(fixture) {} }
     try Migrator(set).migrate(db)
     let error = #expect(throws: MigrationError.self) { try Migrator(set).rollback(db) }
     #expect(error == .irreversible(version: 1, file: "migrations/\(name)", format: format))
