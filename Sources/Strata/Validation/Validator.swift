@@ -29,8 +29,10 @@ public struct ValidationProblem: Hashable, Sendable, Codable {
     )
   }
 
+  /// Equal when the message and help are (the migration problem behind them is not compared).
   public static func == (a: Self, b: Self) -> Bool { a.message == b.message && a.help == b.help }
 
+  /// Hashes the message and help, as `==` compares them.
   public func hash(into hasher: inout Hasher) {
     hasher.combine(message)
     hasher.combine(help)
