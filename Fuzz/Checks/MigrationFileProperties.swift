@@ -107,7 +107,8 @@ enum MigrationFileProperties {
           parsed?.version == migration.version.integerValue && parsed?.name == migration.name,
           "version \(migration.version) '\(migration.name)' read from '\(file.name)'"
         )
-        try require(containsSQL(part.sql), "a part of '\(file.name)' without SQL was kept")
+        // A part without SQL is a no-op (its lines need not be the file's: it may be empty).
+        if part.isNoOp { continue }
         // A part is the file's own lines from `firstLine` on. A dbmate file may hold several
         // sections: the lines of the other direction's sections between them are left empty
         // (so the line numbers stay the file's), and the down sections run in reverse order,
@@ -193,6 +194,15 @@ enum MigrationFileProperties {
       try require(
         !containsSQL(text) || text.firstRange(of: Array("migrate:up".utf8)) != nil,
         "'\(path)' refused as empty although it holds SQL and no markers"
+      )
+    case .unwrittenPart(let path, let line, _):
+      let text = MigrationParser.normalize(try file(path).bytes)
+      let lines = text.split(separator: 0x0A, omittingEmptySubsequences: false)
+      try require(
+        line >= 1 && line <= lines.count
+          && (String(decoding: lines[line - 1], as: UTF8.self).contains("strata:todo")
+            || line == 2),
+        "'\(path)' refused as unwritten without a '-- strata:todo' line on line \(line)"
       )
     case .invalidMarker(let path, let line, _):
       let text = MigrationParser.normalize(try file(path).bytes)

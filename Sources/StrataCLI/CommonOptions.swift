@@ -60,6 +60,13 @@ enum CommonOptions {
     }
     return format
   }
+  /// `--exclude GLOB`: migration files to leave out on purpose (a `.go` migration of goose's).
+  static let exclude = RepeatedOption<String>(
+    "exclude",
+    "glob",
+    help: "Leave out migration files whose name matches GLOB (* and ?), such as '*.go' "
+      + "(repeatable)."
+  )
   /// The largest CSV field or record, at least 1.
   static let maxFieldBytes = Option<Int>.integer(
     "max-field-bytes",
@@ -80,7 +87,7 @@ enum CommonOptions {
   /// The options every database command takes.
   static let databaseOptions: [any OptionDeclaration] = [
     database, migrations, format, quiet, busyTimeout, followSymlinks, loadExtension,
-    migrationFormat,
+    migrationFormat, exclude,
   ]
 
   /// What every connection the command opens gets: the extensions given, each loaded once

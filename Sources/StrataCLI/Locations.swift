@@ -94,7 +94,8 @@ extension CommonOptions {
       directory: directory.url,
       displayPath: directory.shown,
       followSymlinks: arguments[followSymlinks],
-      format: arguments[migrationFormat]
+      format: arguments[migrationFormat],
+      excluding: MigrationFileExclusion(arguments[exclude])
     )
   }
 

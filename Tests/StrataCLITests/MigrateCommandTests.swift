@@ -205,7 +205,10 @@ let threeMigrations = [
   @Test(arguments: [
     (["0003_x.sql": "SELECT 1;", "0003_y.sql": "SELECT 1;"], "two migrations have version 3"),
     (["abc.sql": "SELECT 1;"], "migrations/abc.sql: file name must start with a version number"),
-    (["0001_empty.sql": ""], "migrations/0001_empty.sql has no SQL in its up part"),
+    (
+      ["0001_new.sql": "-- migrate:up\n-- strata:todo\n"],
+      "migrations/0001_new.sql:2: the up part is still the empty template strata wrote"
+    ),
     (["0001_x.down.sql": "DROP TABLE x;"], "0001_x.down.sql has no matching .up.sql file"),
   ])
   func badFilesAreRejectedBeforeTheDatabaseIsTouched(

@@ -188,6 +188,9 @@ import Testing
     // Left without SQL, the new migration is refused until it is written.
     let migrate = try project.strata("migrate", "--database", "app.sqlite3")
     #expect(migrate.exitCode == 1)
-    #expect(migrate.standardError.contains("has no SQL in its up part"), "\(migrate.standardError)")
+    #expect(
+      migrate.standardError.contains("part is still the empty template strata wrote for it"),
+      "\(migrate.standardError)"
+    )
   }
 }

@@ -79,15 +79,20 @@ extension MigrationSet {
   /// - Throws: `MigrationError`: a top-level `.sql` file beside the migration folders (mixed
   ///   formats), a folder without `up.sql` or without a version, two folders of one version, a
   ///   file that cannot be read, an up part without SQL, a `metadata.toml` key strata does not
-  ///   read.
+  ///   read; a file with a version that is not SQL (`notSQL`) unless `exclusion` leaves it out.
   init(
     dieselFolder path: String,
-    names: [String],
+    names allNames: [String],
     directory shown: String,
+    excluding exclusion: MigrationFileExclusion,
     read readFile: FileRead
   ) throws {
+    let names = allNames.filter { !exclusion.excludes(name: $0, shown: shown + "/" + $0) }
     let folders = DieselReader.allFolders(in: path, names: names)
     let topLevel = names.sorted().filter { !$0.hasPrefix(".") && $0.lowercased().hasSuffix(".sql") }
+    if let file = names.sorted().first(where: MigrationFileExclusion.isUnrunnableMigration) {
+      throw MigrationError.notSQL(file: shown + "/" + file)
+    }
     if let file = topLevel.first {
       let bytes = (try? readFile(file).get()) ?? []
       let parsed = MigrationParser.parseFileName(file)
@@ -165,9 +170,7 @@ extension MigrationSet {
       )
     }
     let up = try upFile.wholePart(format: .diesel)
-    guard var upScript = up.script else {
-      throw MigrationError.emptyMigration(file: upFile.file.shown)
-    }
+    var upScript = up.script
     var downScript = try load("down.sql", .down)?.wholePart(format: .diesel).script
     if let metadata = try load("metadata.toml", .whole),
       try !DieselReader.runsInTransaction(metadata: metadata.bytes, file: metadata.file.shown)

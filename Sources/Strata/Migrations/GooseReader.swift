@@ -21,7 +21,7 @@ enum GooseReader {
   /// - Throws: `MigrationError.formatProblem` for what goose refuses (a missing `Up`, an
   ///   annotation out of place or unknown, SQL before `Up`), for `ENVSUB ON` (goose would
   ///   substitute environment variables; strata does not), and for a line that looks like
-  ///   another tool's marker; `MigrationError.emptyMigration` when the up part has no SQL.
+  ///   another tool's marker; `MigrationError.unwrittenPart` for a part still as `strata new` wrote it.
   static func parse(
     bytes rawBytes: [UInt8],
     file: String
@@ -62,7 +62,9 @@ enum GooseReader {
       switch (annotation, state) {
       case (.up, .start): state = .up
       case (.up, _): throw problem(index, "a second '-- +goose Up'")
-      case (.down, .up): state = .down
+      case (.down, .up):
+        state = .down
+        sections.downMarked.insert(0)
       case (.down, .start): throw problem(index, "'-- +goose Down' before '-- +goose Up'")
       case (.down, .upBlock), (.down, .downBlock):
         throw problem(index, "'-- +goose Down' between StatementBegin and StatementEnd")

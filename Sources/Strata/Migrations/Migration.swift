@@ -8,6 +8,10 @@ public struct MigrationScript: Hashable, Sendable, Codable {
   public let firstLine: Int
   /// False for `-- migrate:up transaction:false` (VACUUM, `PRAGMA journal_mode`).
   public let isTransactional: Bool
+
+  /// True when the part has no SQL (only comments, or nothing): it runs as a no-op, as other
+  /// migration tools run it. Rolling back such a down part keeps what the up part did.
+  public var isNoOp: Bool { !containsSQL(sql) }
 }
 
 /// A versioned migration read from a file (dbmate markers) or a pair of files

@@ -6,11 +6,14 @@ extension MigrationError {
   private func help(in state: MigrationRunState?) -> String {
     switch self {
     case .folderUnusable:
-      return "Point --migrations (or STRATA_MIGRATIONS) at a folder of .sql files this user can "
-        + "list (check it with ls -ld; chmod u+rx gives its owner read and search permission)."
+      return "Use a migrations folder of .sql files this user can list (check it with ls -ld; "
+        + "chmod u+rx gives its owner read and search permission)."
     case .directoryNotFound:
-      return "Pass --migrations DIR (or set STRATA_MIGRATIONS), or create the folder with "
-        + "'strata new NAME'."
+      return "Name the migrations folder that exists, or create it with its first migration."
+    case .notSQL:
+      return "Write the step as SQL in a .sql file of the folder's format; or, if this database "
+        + "does not need it (or gets it another way), exclude the file on purpose "
+        + "(MigrationFileExclusion)."
     case .invalidFileName:
       return "Rename it like 0004_add_email.sql (digits, underscore, name)."
     case .versionTooLarge:
@@ -27,8 +30,8 @@ extension MigrationError {
     case .noVersionLeft:
       return "If that migration has not been applied to any database yet, rename it with a "
         + "smaller version (such as a UTC timestamp), then run 'strata new' again; otherwise "
-        + "write the new migration's file by hand with a version below it and apply it with "
-        + "--allow-out-of-order."
+        + "write the new migration's file by hand with a version below it and apply it out of "
+        + "order (MigrateOptions.allowOutOfOrder)."
     case .duplicateVersion:
       return "Give each migration a unique version number."
     case .downWithoutUp:
@@ -39,7 +42,14 @@ extension MigrationError {
     case .unreadable:
       return "Check the file's permissions and that it is UTF-8 text."
     case .emptyMigration:
-      return "Write the migration's SQL after '-- migrate:up', or delete the file."
+      return "Write the migration's SQL, or delete the file."
+    case .unwrittenPart:
+      return "Write the part's SQL and delete the '-- strata:todo' line; or delete the line alone "
+        + "to leave the part empty on purpose (an empty part runs as a no-op)."
+    case .invalidMarker(let file, _, _)
+    where file.hasSuffix(".up.sql") || file.hasSuffix(".down.sql"):
+      return "A file of an .up.sql/.down.sql pair holds one part: remove the marker line (the down "
+        + "part goes in the .down.sql file), and reword any comment that looks like a marker."
     case .invalidMarker:
       return "Use '-- migrate:up' and '-- migrate:down' (exactly so, lowercase), each up "
         + "followed by at most one down, optionally followed by 'transaction:false'; reword any "
@@ -47,19 +57,21 @@ extension MigrationError {
         + "like a marker."
     case .formatProblem(_, _, let format, _):
       return "Write the file as \(format.tool) reads it (docs/migrations.md lists what each "
-        + "format reads), or name the folder's format if it was detected wrongly."
+        + "format reads), or name the folder's format (the format parameter of MigrationSet) if "
+        + "it was detected wrongly."
     case .mixedFormats:
       return "Keep one format per folder (move the other tool's files to a folder of their own), "
-        + "or name the folder's format to read every file as that format."
+        + "or name the folder's format (the format parameter of MigrationSet) to read every file "
+        + "as that format."
     case .changedAfterApplied:
       return "Restore the original file and put the change in a new migration "
-        + "('strata new NAME'); or pass --allow-changed to accept the edit."
+        + "('strata new NAME'); or accept the edit (MigrateOptions.allowChanged)."
     case .unknownApplied:
-      return "Point --migrations at the folder that produced this database, or use a newer "
-        + "release of the app; --allow-unknown migrates anyway."
+      return "Use the migrations folder that produced this database, or a newer release of the "
+        + "app; or migrate anyway (MigrateOptions.allowUnknown)."
     case .outOfOrder:
-      return "Give the migration a version above the newest applied, or pass "
-        + "--allow-out-of-order to apply it anyway."
+      return "Give the migration a version above the newest applied, or apply it anyway "
+        + "(MigrateOptions.allowOutOfOrder)."
     case .failed(_, _, _, let error)
     where (state?.databaseVersion ?? .zero).isZero && error.message.hasSuffix("already exists"):
       // A database that predates strata: its schema is there, its history is not.
@@ -86,19 +98,27 @@ extension MigrationError {
         + "again."
     case .needsNoTransaction(_, _, _, let statement)
     where TransactionBoundStatement.transactionControl.contains(statement):
+      let format = state?.format ?? .dbmate
+      guard format.noTransactionOption != nil else {
+        return "strata runs each migration in its own transaction: remove BEGIN/COMMIT/ROLLBACK "
+          + "from the file (\(format.noTransactionAdvice))."
+      }
       return "strata runs each migration in its own transaction: remove BEGIN/COMMIT/ROLLBACK "
-        + "from the file, or mark the part '-- migrate:up transaction:false' to manage "
-        + "transactions yourself."
+        + "from the file, or \(format.noTransactionAdvice) to manage transactions yourself."
     case .needsNoTransaction:
-      return "Put it in its own migration marked '-- migrate:up transaction:false'."
+      let format = state?.format ?? .dbmate
+      guard format.noTransactionOption != nil else { return "\(format.noTransactionAdvice)." }
+      return "Put it in a migration of its own and \(format.noTransactionAdvice)."
     case .partiallyApplied(_, _, _, _, _, let isRollback):
       return "Undo those statements by hand (or make them idempotent, such as CREATE TABLE IF "
         + "NOT EXISTS), fix the file, and run 'strata \(isRollback ? "rollback" : "migrate")' again."
     case .noTransactionInSingleTransaction:
-      return "Run without --single-transaction."
+      return "Run the migrations each in its own transaction (without "
+        + "MigrateOptions.singleTransaction)."
     case .ownTransactionInSingleTransaction:
-      return "Run without --single-transaction: each migration then runs in a transaction of its "
-        + "own, and this file in its own transaction, as written."
+      return "Run the migrations each in its own transaction (without "
+        + "MigrateOptions.singleTransaction). This file then runs in its own transaction, as "
+        + "written."
     case .ownTransactionRefused:
       return "Give each BEGIN of the file its COMMIT (and no ROLLBACK), or remove them so that "
         + "strata runs the part in a transaction of its own."
@@ -112,10 +132,10 @@ extension MigrationError {
         + "again."
     case .ownTransactionFailed(_, _, _, _, _, let isRollback):
       return "Fix the file and run 'strata \(isRollback ? "rollback" : "migrate")' again."
-    case .irreversible:
-      return "Add a '-- migrate:down' part to the file, or restore from a backup."
+    case .irreversible(_, _, let format):
+      return format.downPartAdvice
     case .rollbackFileMissing:
-      return "Restore the migration file, or point --migrations at the folder that has it."
+      return "Restore the migration file, or use the migrations folder that has it."
     case .unknownTarget:
       return "Run 'strata status' to list the versions; use 0 for an empty database."
     case .baselineOnManagedDatabase:

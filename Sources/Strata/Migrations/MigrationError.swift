@@ -9,6 +9,9 @@ public enum MigrationError: StrataError, Equatable {
   case folderUnusable(path: String, reason: String)
   /// A `.sql` file's name does not start with a version and a name.
   case invalidFileName(file: String)
+  /// A file carries a migration version but is not SQL strata can run (a goose `.go`
+  /// migration, a `.py` script, a gzipped `.sql.gz`), and no exclusion names it.
+  case notSQL(file: String)
   /// The file's version has more digits than a 64-bit version holds.
   case versionTooLarge(file: String)
   /// The file's version is 0, the number that means "no migration applied".
@@ -27,6 +30,9 @@ public enum MigrationError: StrataError, Equatable {
   case unreadable(file: String, reason: String)
   /// The up part has no SQL.
   case emptyMigration(file: String)
+  /// A part is still as `strata new` wrote it: no SQL, and its `-- strata:todo` line (on
+  /// `line`) still there; nothing has run.
+  case unwrittenPart(file: String, line: Int, isDown: Bool)
   /// A marker line is malformed, or looks like another tool's marker; nothing has run.
   case invalidMarker(file: String, line: Int, reason: String)
   /// A file breaks the rules of the folder's format as that format's tool reads it (goose,
@@ -79,8 +85,9 @@ public enum MigrationError: StrataError, Equatable {
     error: SQLiteError,
     isRollback: Bool
   )
-  /// A `transaction:false` migration cannot run inside `--single-transaction`.
-  case noTransactionInSingleTransaction(version: MigrationVersion, file: String)
+  /// A part marked to run outside a transaction (`transaction:false`, or `format`'s own
+  /// option) cannot run inside `--single-transaction`.
+  case noTransactionInSingleTransaction(version: MigrationVersion, file: String, format: MigrationFormat)
   /// A part that manages its own transaction (`BEGIN` … `COMMIT` in the file, `line`: its first
   /// `BEGIN`) cannot run inside `--single-transaction`; nothing was applied.
   case ownTransactionInSingleTransaction(version: MigrationVersion, file: String, line: Int)
@@ -98,8 +105,8 @@ public enum MigrationError: StrataError, Equatable {
     outcome: OwnTransactionOutcome,
     isRollback: Bool
   )
-  /// The migration has no down part, so it cannot be rolled back.
-  case irreversible(version: MigrationVersion, file: String)
+  /// The migration has no down part, so it cannot be rolled back; `format` says how to add one.
+  case irreversible(version: MigrationVersion, file: String, format: MigrationFormat)
   /// An applied version has no file, so there is no down part to roll it back with.
   case rollbackFileMissing(version: MigrationVersion)
   /// A target version is neither a migration file nor applied.
@@ -161,6 +168,9 @@ public enum MigrationError: StrataError, Equatable {
       return "migrations folder \(path) does not exist"
     case .invalidFileName(let file):
       return "\(file): file name must start with a version number and a name"
+    case .notSQL(let file):
+      return "\(file) carries a migration version but is not an SQL file strata can run, so a "
+        + "run would miss that step; nothing was run"
     case .versionTooLarge(let file):
       return "\(file): the version number is larger than \(Int64.max), the largest a "
         + "migration version can be (a signed 64-bit integer, as SQLite stores it)"
@@ -183,6 +193,10 @@ public enum MigrationError: StrataError, Equatable {
       return "cannot read \(file): \(reason)"
     case .emptyMigration(let file):
       return "\(file) has no SQL in its up part"
+    case .unwrittenPart(let file, let line, let isDown):
+      return "\(file):\(line): the \(isDown ? "down" : "up") part is still the empty template "
+        + "strata wrote for it (no SQL, and its '-- strata:todo' line is still there); nothing "
+        + "was run"
     case .invalidMarker(let file, let line, let reason),
       .formatProblem(let file, let line, _, let reason):
       return "\(file):\(line): \(reason)"
@@ -249,13 +263,13 @@ public enum MigrationError: StrataError, Equatable {
       let stayed =
         statementsRun == 0
         ? "it failed at its first statement, so none of it ran"
-        : "the part is marked transaction:false, so the \(statementsRun) statement(s) before "
-          + "line \(line) stayed applied and were not undone"
+        : "\(outsideTransaction(state?.format ?? .dbmate)), so the \(statementsRun) statement(s) "
+          + "before line \(line) stayed applied and were not undone"
       return "migration \(file):\(line) failed: \(error); \(stayed); \(record); "
         + at
-    case .noTransactionInSingleTransaction(let version, let file):
-      return "\(file) (version \(version)) is marked transaction:false and cannot run "
-        + "inside --single-transaction; nothing was applied"
+    case .noTransactionInSingleTransaction(let version, let file, let format):
+      return "\(file) (version \(version)): \(outsideTransaction(format)), so it cannot run "
+        + "inside a single transaction with the others; nothing was applied"
     case .ownTransactionInSingleTransaction(let version, let file, let line):
       return "\(file):\(line): the file manages its own transaction (BEGIN here), which cannot "
         + "run inside the one transaction that holds the whole run; nothing from \(version) or "
@@ -265,7 +279,7 @@ public enum MigrationError: StrataError, Equatable {
     case .ownTransactionFailed(_, let file, let line, let reason, let outcome, let isRollback):
       return "\(isRollback ? "rollback" : "migration") \(file):\(line) failed: \(reason); "
         + "\(outcome.description); \(at)"
-    case .irreversible(let version, let file):
+    case .irreversible(let version, let file, _):
       return "migration \(file) (version \(version)) has no down part; nothing was rolled back"
     case .rollbackFileMissing(let version):
       return "version \(version) is applied but its file is missing, so it cannot be rolled "
@@ -289,6 +303,12 @@ public enum MigrationError: StrataError, Equatable {
       return error.message(in: state)
     }
   }
+}
+
+/// "the part is marked transaction:false", in the format's own words.
+private func outsideTransaction(_ format: MigrationFormat) -> String {
+  format.noTransactionOption.map { "the part is marked \($0)" }
+    ?? "the part runs outside a transaction"
 }
 
 private func list(_ versions: [MigrationVersion]) -> String {

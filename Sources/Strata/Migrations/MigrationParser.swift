@@ -117,6 +117,7 @@ package enum MigrationParser {
           )
         }
         hasDown = true
+        sections.downMarked.insert(section)
         current = .down(section: section)
       }
       let seen = marker.isUp ? upOptions : downOptions
@@ -137,10 +138,11 @@ package enum MigrationParser {
     }
     guard section >= 0 else {
       let text = String(decoding: bytes, as: UTF8.self)
-      guard containsSQL(bytes) else { throw MigrationError.emptyMigration(file: file) }
       let up = MigrationScript(sql: text, file: file, firstLine: 1, isTransactional: true)
+      try UnwrittenPart.refuse(up, isDown: false)
       return (up, nil, MigrationSet.checksum(ofUp: text))
     }
+    sections.sectionCount = section + 1
     sections.upTransactional = upOptions?.transactional ?? true
     sections.downTransactional = downOptions?.transactional ?? true
     return try sections.parts(file: file)
@@ -178,16 +180,20 @@ package enum MigrationParser {
     while lineStart <= bytes.count {
       let lineEnd = bytes[lineStart...].firstIndex(of: 0x0A) ?? bytes.count
       let line = bytes[lineStart..<lineEnd]
-      if let marker = try parseMarker(line, file: file, line: lineNumber) {
+      let parsed: (isUp: Bool, isTransactional: Bool)?
+      do {
+        parsed = try parseMarker(line, file: file, line: lineNumber)
+      } catch MigrationError.invalidMarker(_, _, let reason) {
+        throw markerProblem(file: file, line: lineNumber, format: format, reason: reason)
+      }
+      if let marker = parsed {
         let whole =
           isPairFile
           ? "one file of an .up.sql/.down.sql pair, which holds one part only"
           : "a \(format.rawValue) file, which runs whole as the up part"
-        throw MigrationError.invalidMarker(
-          file: file,
-          line: lineNumber,
-          reason: "'-- migrate:\(marker.isUp ? "up" : "down")' in \(whole); none of it was run"
-        )
+        let reason =
+          "'-- migrate:\(marker.isUp ? "up" : "down")' in \(whole); none of it was run"
+        throw markerProblem(file: file, line: lineNumber, format: format, reason: reason)
       }
       if !(firstLineIsOption && lineNumber == 1) {
         try refuseLookalike(line, file: file, line: lineNumber, format: format)
@@ -215,10 +221,10 @@ package enum MigrationParser {
     let tool = format != .dbmate && isMarker(line) ? "dbmate (strata)" : found
     let reason: String
     switch (format, tool) {
-    case (.dbmate, let tool?), (.golangMigrate, let tool?):
+    case (.dbmate, let tool?):
       reason =
         "'\(marker)' is a \(tool) marker, which strata does not read; none of the file was run"
-    case (.dbmate, nil), (.golangMigrate, nil):
+    case (.dbmate, nil):
       reason =
         "'\(marker)' looks like a marker but is not one: strata, like dbmate, reads exactly "
         + "'-- migrate:up' and '-- migrate:down' (lowercase, with the colon, ASCII only); none of "
@@ -236,15 +242,21 @@ package enum MigrationParser {
         "'\(marker)' looks like a marker but \(format.tool) does not read it as one "
         + "(reword the comment); none of the file was run"
     }
-    guard format == .dbmate || format == .golangMigrate else {
-      throw MigrationError.formatProblem(
-        file: file,
-        line: lineNumber,
-        format: format,
-        reason: reason
-      )
+    throw markerProblem(file: file, line: lineNumber, format: format, reason: reason)
+  }
+
+  /// A marker problem: strata's own (`invalidMarker`) in its own format, the format's
+  /// (`formatProblem`) in another, so that the help speaks of that format's markers.
+  private static func markerProblem(
+    file: String,
+    line: Int,
+    format: MigrationFormat,
+    reason: String
+  ) -> MigrationError {
+    guard format == .dbmate else {
+      return .formatProblem(file: file, line: line, format: format, reason: reason)
     }
-    throw MigrationError.invalidMarker(file: file, line: lineNumber, reason: reason)
+    return .invalidMarker(file: file, line: line, reason: reason)
   }
 
   /// `-- migrate:up [transaction:false]` or `-- migrate:down`; nil for any other line.

@@ -55,6 +55,9 @@ public struct MigrationStep: Hashable, Sendable, Codable {
   public let durationMs: Int64
   /// The statements run (in a dry run, the SQL that would run).
   public let sql: String?
+  /// True when the part has no SQL: the step only recorded (or, rolling back, removed) the
+  /// migration in the history; a down step's migration keeps the changes its up part made.
+  public var isNoOp = false
 }
 
 extension MigrationStep {
@@ -74,6 +77,7 @@ extension MigrationStep {
       durationMs: durationMs,
       sql: sql
     )
+    isNoOp = script.isNoOp
   }
 }
 

@@ -7,4 +7,7 @@ public struct MigrationRunState: Hashable, Sendable {
   /// The steps the run committed before it failed (all applied, or all rolled back), which
   /// stay as they are.
   public let completed: [MigrationStep]
+  /// The format of the folder the run read, so that the message and help name its own markers
+  /// and options.
+  public var format: MigrationFormat = .dbmate
 }

@@ -25,6 +25,10 @@ struct MigrationSections {
   var upTransactional = true
   var downTransactional = true
   var reverseDownSections = false
+  /// How many sections the file has (each starts with an up marker).
+  var sectionCount = 1
+  /// The sections that have a down marker; a section without one makes the file irreversible.
+  var downMarked: Set<Int> = []
 
   init(bytes: [UInt8]) {
     self.bytes = bytes
@@ -42,37 +46,38 @@ struct MigrationSections {
   /// The line's bytes (0-based index).
   func line(_ index: Int) -> ArraySlice<UInt8> { bytes[lines[index]] }
 
-  /// The up part, the down part (nil when no section has down SQL, or when one of several
-  /// sections has none, so that a rollback never undoes a file in part), and the checksum: of
-  /// the up part's lines alone, without markers and annotations (see `MigrationSet.checksum`).
+  /// The up part, the down part, and the checksum: of the up part's lines alone, without
+  /// markers and annotations (see `MigrationSet.checksum`). A part without SQL is a no-op; the
+  /// down part is nil (irreversible) only when a section has no down marker at all.
   ///
-  /// - Throws: `MigrationError.emptyMigration` when the up part has no SQL.
+  /// - Throws: `MigrationError.unwrittenPart` for a part still as `strata new` wrote it.
   func parts(file: String) throws -> (up: MigrationScript, down: MigrationScript?, checksum: String)
   {
     let upLines = roles.indices.filter { if case .up = roles[$0] { true } else { false } }
-    guard let up = script(groups: [upLines], transactional: upTransactional, file: file),
-      containsSQL(Array(up.sql.utf8))
-    else { throw MigrationError.emptyMigration(file: file) }
+    let up =
+      script(groups: [upLines], transactional: upTransactional, file: file)
+      ?? MigrationScript(sql: "", file: file, firstLine: 1, isTransactional: upTransactional)
+    try UnwrittenPart.refuse(up, isDown: false)
     let canonical = upLines.map { String(decoding: line($0), as: UTF8.self) }
       .joined(separator: "\n")
     return (up, try down(file: file), MigrationSet.checksum(ofUp: canonical))
   }
 
   private func down(file: String) throws -> MigrationScript? {
+    guard (0..<sectionCount).allSatisfy(downMarked.contains) else { return nil }
     var groups: [Int: [Int]] = [:]
     for (index, role) in roles.enumerated() {
       if case .down(let section) = role { groups[section, default: []].append(index) }
     }
     let ordered = groups.keys.sorted().compactMap { groups[$0] }
-    let withSQL = ordered.filter { group in containsSQL(group.flatMap { line($0) + [0x0A] }) }
-    let sections = Set(roles.compactMap { if case .up(let s) = $0 { s } else { nil } })
-    guard !withSQL.isEmpty, withSQL.count == ordered.count, ordered.count >= sections.count
-    else { return nil }
-    return script(
-      groups: reverseDownSections ? ordered.reversed() : ordered,
-      transactional: downTransactional,
-      file: file
-    )
+    let down =
+      script(
+        groups: reverseDownSections ? ordered.reversed() : ordered,
+        transactional: downTransactional,
+        file: file
+      ) ?? MigrationScript(sql: "", file: file, firstLine: 1, isTransactional: downTransactional)
+    try UnwrittenPart.refuse(down, isDown: true)
+    return down
   }
 
   /// The lines of each group, from its first to its last, with the lines of another role

@@ -91,12 +91,13 @@ extension MigrationSet {
       )
     }
 
-    /// The file as one part (a pair's file, an sqlx or bundle file): its script, nil when it
-    /// has no SQL, and the checksum of its SQL. sqlx's `-- no-transaction` at the very start
+    /// The file as one part (a pair's file, an sqlx or bundle file): its script (a no-op when
+    /// it has no SQL) and the checksum of its SQL. sqlx's `-- no-transaction` at the very start
     /// takes it out of a transaction and is not part of the checksum.
     ///
-    /// - Throws: `MigrationError` for a marker line in it, or one that looks like a marker.
-    func wholePart(format: MigrationFormat) throws -> (script: MigrationScript?, checksum: String) {
+    /// - Throws: `MigrationError` for a marker line in it, or one that looks like a marker; for
+    ///   a part still as `strata new` wrote it.
+    func wholePart(format: MigrationFormat) throws -> (script: MigrationScript, checksum: String) {
       let text = MigrationParser.normalize(bytes)
       let noTransaction = format == .sqlx && bytes.starts(with: Array("-- no-transaction".utf8))
       try MigrationParser.refuseMarkers(
@@ -108,13 +109,13 @@ extension MigrationSet {
       )
       let sql = String(decoding: text, as: UTF8.self)
       let checked = noTransaction ? String(sql.drop { $0 != "\n" }) : sql
-      guard containsSQL(text) else { return (nil, MigrationSet.checksum(ofUp: checked)) }
       let script = MigrationScript(
         sql: sql,
         file: file.shown,
         firstLine: 1,
         isTransactional: !noTransaction
       )
+      try UnwrittenPart.refuse(script, isDown: file.parsed.part == .down)
       return (script, MigrationSet.checksum(ofUp: checked))
     }
   }
@@ -144,14 +145,11 @@ extension MigrationSet {
         )
       }
       let upPart = try up.wholePart(format: format)
-      guard let upScript = upPart.script else {
-        throw MigrationError.emptyMigration(file: up.file.shown)
-      }
       let downScript = try down?.wholePart(format: format).script
       return Migration(
         version: version,
         name: up.file.parsed.name,
-        up: upScript,
+        up: upPart.script,
         down: downScript,
         checksum: upPart.checksum
       )
@@ -161,14 +159,14 @@ extension MigrationSet {
       let shown = whole.file.shown
       if whole.file.isBare, format != .bundle { throw MigrationError.invalidFileName(file: shown) }
       let parts: (up: MigrationScript, down: MigrationScript?, checksum: String)
+      try UnwrittenPart.refuseEarlierTemplate(MigrationParser.normalize(whole.bytes), file: shown)
       switch format {
       case .dbmate: parts = try MigrationParser.parseContent(bytes: whole.bytes, file: shown)
       case .goose: parts = try GooseReader.parse(bytes: whole.bytes, file: shown)
       case .sqlMigrate: parts = try SQLMigrateReader.parse(bytes: whole.bytes, file: shown)
       case .sqlx, .bundle:
         let part = try whole.wholePart(format: format)
-        guard let script = part.script else { throw MigrationError.emptyMigration(file: shown) }
-        parts = (script, nil, part.checksum)
+        parts = (part.script, nil, part.checksum)
       case .golangMigrate:
         throw MigrationError.formatProblem(
           file: shown,

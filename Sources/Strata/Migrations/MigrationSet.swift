@@ -45,14 +45,17 @@ public struct MigrationSet: Sendable {
   ///   - followSymlinks: read files that are symbolic links to files outside the folder
   ///     (refused by default: a link to a `.env` would print its secrets).
   ///   - format: how the files are written; nil (the default) detects it from the files.
+  ///   - exclusion: files to leave out on purpose (see `MigrationFileExclusion`).
   /// - Throws: `MigrationError` for a missing or unreadable folder or file, a bad file name, a
   ///   version 0, a duplicate version, a marker problem or invalid UTF-8, naming the file; a
-  ///   file the format does not read (`formatProblem`), or a folder that mixes formats.
+  ///   file the format does not read (`formatProblem`), a folder that mixes formats, or a file
+  ///   with a version that is not SQL and is not excluded (`notSQL`).
   public init(
     directory url: URL,
     displayPath: String? = nil,
     followSymlinks: Bool = false,
-    format: MigrationFormat? = nil
+    format: MigrationFormat? = nil,
+    excluding exclusion: MigrationFileExclusion = MigrationFileExclusion()
   ) throws {
     let shown = displayPath ?? url.path
     switch checkFolder(atPath: url.path) {
@@ -89,9 +92,21 @@ public struct MigrationSet: Sendable {
       format == .diesel
       || (format == nil && !DieselReader.migrationFolders(in: url.path, names: names).isEmpty)
     if isDiesel {
-      try self.init(dieselFolder: url.path, names: names, directory: shown, read: readFile)
+      try self.init(
+        dieselFolder: url.path,
+        names: names,
+        directory: shown,
+        excluding: exclusion,
+        read: readFile
+      )
     } else {
-      try self.init(fileNames: names, directory: shown, format: format, read: readFile)
+      try self.init(
+        fileNames: names,
+        directory: shown,
+        format: format,
+        excluding: exclusion,
+        read: readFile
+      )
     }
   }
 
@@ -100,13 +115,19 @@ public struct MigrationSet: Sendable {
   package init(
     files: [(name: String, bytes: [UInt8])],
     directory: String,
-    format: MigrationFormat? = nil
+    format: MigrationFormat? = nil,
+    excluding exclusion: MigrationFileExclusion = MigrationFileExclusion()
   ) throws {
     let byName = Dictionary(
       files.map { ($0.name, $0.bytes) },
       uniquingKeysWith: { first, _ in first }
     )
-    try self.init(fileNames: Array(byName.keys), directory: directory, format: format) { name in
+    try self.init(
+      fileNames: Array(byName.keys),
+      directory: directory,
+      format: format,
+      excluding: exclusion
+    ) { name in
       byName[name].map { .success($0) } ?? .failure("no such file")
     }
   }
@@ -127,12 +148,19 @@ public struct MigrationSet: Sendable {
     fileNames: [String],
     directory shown: String,
     format chosen: MigrationFormat?,
+    excluding exclusion: MigrationFileExclusion,
     read readFile: FileRead
   ) throws {
     var byVersion: [MigrationVersion: FileGroup] = [:]
-    for name in fileNames.sorted() where !name.hasPrefix(".") && name.lowercased().hasSuffix(".sql")
-    {
+    for name in fileNames.sorted() where !name.hasPrefix(".") {
       let file = shown + "/" + name
+      if exclusion.excludes(name: name, shown: file) { continue }
+      guard name.lowercased().hasSuffix(".sql") else {
+        if MigrationFileExclusion.isUnrunnableMigration(name) {
+          throw MigrationError.notSQL(file: file)
+        }
+        continue
+      }
       let bare = Self.bareVersion(name)
       guard let parsed = MigrationParser.parseFileName(name) ?? bare else {
         if MigrationParser.hasOversizedVersion(name) {

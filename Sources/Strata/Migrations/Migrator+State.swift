@@ -42,7 +42,11 @@ extension Migrator {
       guard failure.changesTheDatabase || !done.isEmpty else { throw failure }
       throw MigrationError.stopped(
         failure,
-        state: MigrationRunState(databaseVersion: version, completed: done)
+        state: MigrationRunState(
+          databaseVersion: version,
+          completed: done,
+          format: migrations.format
+        )
       )
     }
   }

@@ -161,7 +161,11 @@ public struct Migrator: Sendable {
         )
       }
       guard let down = migration.down else {
-        throw MigrationError.irreversible(version: migration.version, file: migration.up.file)
+        throw MigrationError.irreversible(
+          version: migration.version,
+          file: migration.up.file,
+          format: migrations.format
+        )
       }
       toRevert.append(MigrationPart(migration, down, .down))
     }
@@ -242,7 +246,8 @@ public struct Migrator: Sendable {
     if let loose = parts.first(where: { !$0.script.isTransactional }) {
       throw MigrationError.noTransactionInSingleTransaction(
         version: loose.migration.version,
-        file: loose.script.file
+        file: loose.script.file,
+        format: migrations.format
       )
     }
     return try reportingState(connection) {

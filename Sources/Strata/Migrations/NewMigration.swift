@@ -20,16 +20,22 @@ extension MigrationSet {
   /// its files), numbered as `createMigrationFile(in:name:now:)` numbers it: a file with
   /// strata's markers, goose's or sql-migrate's annotations, an sqlx or bundle file, or an
   /// `.up.sql`/`.down.sql` pair (golang-migrate, and sqlx where the folder has pairs). Each is
-  /// left without SQL, so every command refuses it until it is written.
+  /// left without SQL and with a `-- strata:todo` line in each part, so every command refuses it
+  /// until it is written.
+  ///
+  /// A file with a version that is not SQL (`00005_seed.go`) is refused unless `exclusion`
+  /// names it; excluded or not, its version is taken, so the new file never shares it.
   ///
   /// - Returns: the new files' URLs (up first).
   /// - Throws: `MigrationError`: an invalid name, an unreadable folder, a folder that mixes
-  ///   formats, no version left, or a file that could not be created (nothing is ever written
-  ///   over an existing file; the up file of a pair is removed when its down file fails).
+  ///   formats, a file with a version that is not SQL (`notSQL`), no version left, or a file
+  ///   that could not be created (nothing is ever written over an existing file; the up file of
+  ///   a pair is removed when its down file fails).
   public static func createMigrationFiles(
     in directory: URL,
     name rawName: String,
     format chosen: MigrationFormat? = nil,
+    excluding exclusion: MigrationFileExclusion = MigrationFileExclusion(),
     now: Date = Date()
   ) throws -> [URL] {
     let name = String(rawName.lowercased().map { $0 == " " || $0 == "-" ? "_" : $0 })
@@ -64,7 +70,22 @@ extension MigrationSet {
     var newest: Int64 = 0
     var newestFile = ""
     var width = 4
-    for file in existing.sorted() {
+    for file in existing.sorted() where !file.hasPrefix(".") {
+      let excluded = exclusion.excludes(
+        name: file,
+        shown: directory.appendingPathComponent(file).path
+      )
+      if MigrationFileExclusion.isUnrunnableMigration(file) {
+        guard excluded else {
+          throw MigrationError.notSQL(file: directory.appendingPathComponent(file).path)
+        }
+        if let version = Int64(file.prefix { $0.isASCII && $0.isNumber }), version >= newest {
+          newest = version
+          newestFile = file
+          width = file.prefix { $0.isASCII && $0.isNumber }.count
+        }
+        continue
+      }
       guard let parsed = MigrationParser.parseFileName(file) ?? bareVersion(file) else {
         if MigrationParser.hasOversizedVersion(file) {
           throw MigrationError.versionTooLarge(file: directory.appendingPathComponent(file).path)
@@ -162,25 +183,27 @@ extension MigrationSet {
     return urls
   }
 
-  /// The name endings and contents `new` writes in `format`: markers or annotations and no SQL.
+  /// The name endings and contents `new` writes in `format`: markers or annotations, no SQL,
+  /// and in each part the `-- strata:todo` line that keeps it refused until it is written.
   private static func newFiles(_ format: MigrationFormat, pairs: Bool) -> [(String, String)] {
-    switch format {
-    case .dbmate: [(".sql", "-- migrate:up\n\n\n-- migrate:down\n\n")]
-    case .goose: [(".sql", "-- +goose Up\n\n\n-- +goose Down\n\n")]
-    case .sqlMigrate: [(".sql", "-- +migrate Up\n\n\n-- +migrate Down\n\n")]
-    case .golangMigrate: [(".up.sql", "\n"), (".down.sql", "\n")]
+    let todo = UnwrittenPart.line
+    return switch format {
+    case .dbmate: [(".sql", "-- migrate:up\n\(todo)\n\n-- migrate:down\n\(todo)\n")]
+    case .goose: [(".sql", "-- +goose Up\n\(todo)\n\n-- +goose Down\n\(todo)\n")]
+    case .sqlMigrate: [(".sql", "-- +migrate Up\n\(todo)\n\n-- +migrate Down\n\(todo)\n")]
+    case .golangMigrate: [(".up.sql", "\(todo)\n"), (".down.sql", "\(todo)\n")]
     case .sqlx where pairs:
       [
-        (".up.sql", "-- Add up migration script here\n"),
-        (".down.sql", "-- Add down migration script here\n"),
+        (".up.sql", "-- Add up migration script here\n\(todo)\n"),
+        (".down.sql", "-- Add down migration script here\n\(todo)\n"),
       ]
-    case .sqlx: [(".sql", "-- Add migration script here\n")]
-    case .bundle: [(".sql", "\n")]
-    // What `diesel migration generate` writes.
+    case .sqlx: [(".sql", "-- Add migration script here\n\(todo)\n")]
+    case .bundle: [(".sql", "\(todo)\n")]
+    // What `diesel migration generate` writes, and the line that keeps it refused until written.
     case .diesel:
       [
-        ("/up.sql", "-- Your SQL goes here\n"),
-        ("/down.sql", "-- This file should undo anything in `up.sql`\n"),
+        ("/up.sql", "-- Your SQL goes here\n\(todo)\n"),
+        ("/down.sql", "-- This file should undo anything in `up.sql`\n\(todo)\n"),
       ]
     }
   }

@@ -15,8 +15,8 @@ enum SQLMigrateReader {
   ///
   /// - Throws: `MigrationError.formatProblem` for a file with no `Up`/`Down`, an unknown
   ///   command or option, SQL before the first command, an unclosed `StatementBegin`, or a
-  ///   line that looks like another tool's marker; `MigrationError.emptyMigration` when the up
-  ///   part has no SQL.
+  ///   line that looks like another tool's marker; `MigrationError.unwrittenPart` for a part
+  ///   still as `strata new` wrote it.
   static func parse(
     bytes rawBytes: [UInt8],
     file: String
@@ -63,6 +63,7 @@ enum SQLMigrateReader {
       case "Down":
         sawDirection = true
         direction = .down(section: 0)
+        sections.downMarked.insert(0)
         if words.count > 1 { sections.downTransactional = false }
       case "StatementBegin":
         if direction != .none { openBlock = index }

@@ -160,21 +160,21 @@ public enum SeedError: StrataError, Equatable {
     case .columnMapping(let file, let table, let problem):
       return "\(file): \(problem.explanation(table: table))"
     case .noKey(let file, let table, let mode, _):
-      return "\(file): --mode \(mode.rawValue) needs a key to find existing rows, but the "
+      return "\(file): the \(mode.rawValue) mode needs a key to find existing rows, but the "
         + "header holds neither \(table)'s primary key nor all the columns of a UNIQUE "
         + "constraint"
     case .emptyKey(let file, let line, let column, let name, let mode):
-      return "\(file):\(line):\(column): key column \(name) is empty (NULL), so --mode "
-        + "\(mode.rawValue) cannot tell whether the row exists"
+      return "\(file):\(line):\(column): key column \(name) is empty (NULL), so the "
+        + "\(mode.rawValue) mode cannot tell whether the row exists"
     case .duplicateKey(let file, let line, let firstLine, let columns):
       return "\(file):\(line): duplicate key: this row's \(list(columns)) repeats line "
         + "\(firstLine)"
     case .cascadingReplace(let file, let table, let children):
-      return "\(file): --mode replace would delete every row of \(table), and "
+      return "\(file): the replace mode would delete every row of \(table), and "
         + "\(list(children)) \(children.count == 1 ? "references" : "reference") it with "
         + "ON DELETE CASCADE or SET NULL/DEFAULT, so their rows would change too"
     case .replaceFailed(let file, let table, let error):
-      return "\(file): emptying \(table) for --mode replace failed: \(error.message) "
+      return "\(file): emptying \(table) for the replace mode failed: \(error.message) "
         + "(SQLite error \(error.extendedCode))"
     case .rowFailed(let file, let line, let column, let error):
       let place = column.map { "\(line):\($0)" } ?? "\(line)"
@@ -299,15 +299,15 @@ public enum SeedError: StrataError, Equatable {
         ? ""
         : " (this table's keys: \(uniqueKeys.map { "(" + list($0) + ")" }.joined(separator: ", ")))"
       return "Add the key columns to the header\(hint), add a UNIQUE constraint in a "
-        + "migration, or use --mode append."
+        + "migration, or seed in the append mode."
     case .emptyKey:
-      return "Give every row a key value, or use --mode append."
+      return "Give every row a key value, or seed in the append mode."
     case .duplicateKey:
       return "Remove one of the two rows, or give it a different key."
     case .cascadingReplace:
-      return "Use --mode upsert or --mode missing, or pass --force to replace anyway."
+      return "Seed in the upsert or missing mode, or replace anyway (SeedOptions.force)."
     case .replaceFailed:
-      return "Seed or empty the referencing tables first, or use --mode upsert."
+      return "Seed or empty the referencing tables first, or seed in the upsert mode."
     case .rowFailed(_, _, _, let error) where error.isFull,
       .batchFailed(_, _, _, let error) where error.isFull,
       .database(_, let error) where error.isFull:

@@ -35,6 +35,10 @@ public struct DatabaseSetup: Sendable {
   public var followsSymlinks = false
   /// How messages name the migrations folder (default: its path).
   public var migrationsDisplayPath: String?
+  /// How the migration files are written; nil (the default) detects it from the files.
+  public var migrationFormat: MigrationFormat?
+  /// Migration files to leave out on purpose (see `MigrationFileExclusion`).
+  public var migrationExclusion = MigrationFileExclusion()
   /// How messages and the report name the seeds folder (default: its path).
   public var seedsDisplayPath: String?
   /// The largest seed field or record in bytes (see `SeedOptions.maximumFieldBytes`).
@@ -125,7 +129,9 @@ public struct DatabaseSetup: Sendable {
     let set = try MigrationSet(
       directory: migrations,
       displayPath: migrationsDisplayPath,
-      followSymlinks: followsSymlinks
+      followSymlinks: followsSymlinks,
+      format: migrationFormat,
+      excluding: migrationExclusion
     )
     let path = database.path
     try checkDatabasePath(database)

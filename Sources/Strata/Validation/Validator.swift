@@ -5,10 +5,37 @@ public struct ValidationProblem: Hashable, Sendable, Codable {
   /// What to do about it.
   public let help: String
 
-  /// A problem with its message and help.
-  public init(message: String, help: String) {
+  /// The migration problem it reports, when it is one, so that a caller can put the help in
+  /// its own words (a command line names its flags). Not part of equality or the encoding.
+  public let migrationError: MigrationError?
+
+  /// A problem with its message and help (and the migration problem it reports, if any).
+  public init(message: String, help: String, migrationError: MigrationError? = nil) {
     self.message = message
     self.help = help
+    self.migrationError = migrationError
+  }
+
+  private enum CodingKeys: String, CodingKey { case message, help }
+
+  /// Decodes the message and help (the migration problem is not encoded).
+  ///
+  /// - Throws: `DecodingError` when either is missing.
+  public init(from decoder: any Decoder) throws {
+    let container = try decoder.container(keyedBy: CodingKeys.self)
+    self.init(
+      message: try container.decode(String.self, forKey: .message),
+      help: try container.decode(String.self, forKey: .help)
+    )
+  }
+
+  /// Equal when the message and help are (the migration problem behind them is not compared).
+  public static func == (a: Self, b: Self) -> Bool { a.message == b.message && a.help == b.help }
+
+  /// Hashes the message and help, as `==` compares them.
+  public func hash(into hasher: inout Hasher) {
+    hasher.combine(message)
+    hasher.combine(help)
   }
 }
 
@@ -68,7 +95,7 @@ public struct Validator: Sendable {
     if let connection {
       let migrator = Migrator(migrations)
       problems = migrator.problems(in: try migrator.plan(connection)).map {
-        ValidationProblem(message: "\(name): \($0.message)", help: $0.help)
+        ValidationProblem(message: "\(name): \($0.message)", help: $0.help, migrationError: $0)
       }
     }
     let drift: DriftReport

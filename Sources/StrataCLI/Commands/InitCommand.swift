@@ -43,6 +43,8 @@ enum InitCommand: Command {
     setup.createsFolder = location.isDefault
     setup.busyTimeout = arguments[CommonOptions.busyTimeout]
     setup.followsSymlinks = arguments[CommonOptions.followSymlinks]
+    setup.migrationFormat = arguments[CommonOptions.migrationFormat]
+    setup.migrationExclusion = MigrationFileExclusion(arguments[CommonOptions.exclude])
     setup.seedMaximumFieldBytes = arguments[CommonOptions.maxFieldBytes]
     setup.connectionConfiguration = try CommonOptions.connectionConfiguration(arguments)
     setup.settings = try CommonOptions.projectSettings(arguments, context)

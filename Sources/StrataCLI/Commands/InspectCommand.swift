@@ -41,7 +41,7 @@ enum InspectCommand: Command {
       diff,
       CommonOptions.quiet, CommonOptions.busyTimeout, CommonOptions.followSymlinks,
       CommonOptions.loadExtension,
-      CommonOptions.migrationFormat,
+      CommonOptions.migrationFormat, CommonOptions.exclude,
     ]
   )
 
@@ -130,7 +130,7 @@ enum InspectCommand: Command {
     if directory.isNamed { return try CommonOptions.loadMigrations(arguments, context) }
     guard directory.exists else { return nil }
     do {
-      return try MigrationSet(directory: directory.url, displayPath: directory.shown)
+      return try CommonOptions.loadMigrations(arguments, context)
     } catch let error as any StrataError {
       // The schema can still be shown; say why the migration state is not.
       context.printError("Warning: \(error.message); the migration state is not shown.")

@@ -9,7 +9,7 @@ enum NewCommand: Command {
     positionals: [PositionalSpec(name: "name", help: "What it does: add_email.", isRequired: true)],
     options: [
       CommonOptions.migrations, CommonOptions.format, CommonOptions.quiet,
-      CommonOptions.migrationFormat,
+      CommonOptions.migrationFormat, CommonOptions.exclude,
     ]
   )
 
@@ -24,7 +24,8 @@ enum NewCommand: Command {
     let urls = try MigrationSet.createMigrationFiles(
       in: directory.url,
       name: arguments.positionals[0],
-      format: arguments[CommonOptions.migrationFormat]
+      format: arguments[CommonOptions.migrationFormat],
+      excluding: MigrationFileExclusion(arguments[CommonOptions.exclude])
     )
     // Inside the folder: `0005_x.sql`, or diesel's `<version>_<name>/up.sql`.
     let base = directory.url.path + "/"

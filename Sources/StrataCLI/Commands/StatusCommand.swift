@@ -112,7 +112,7 @@ enum StatusCommand: Command {
     }
     for problem in Migrator(migrations).problems(in: plan) {
       context.print("Warning: \(problem.message)")
-      context.print("Help: \(problem.help)")
+      context.print("Help: \(problem.commandLineHelp)")
     }
   }
 

@@ -30,6 +30,7 @@ enum TemplateCommand: Command {
     options: [
       output, force, CommonOptions.migrations, CommonOptions.format, CommonOptions.quiet,
       CommonOptions.followSymlinks, CommonOptions.loadExtension, CommonOptions.migrationFormat,
+      CommonOptions.exclude,
     ]
   )
 

@@ -33,6 +33,8 @@ enum ValidateCommand: Command {
     let database: String?
     let problems: [ValidationProblem]
     let notChecked: [UncheckedStatement]
+    /// Versions that order differently as numbers and as text (warnings).
+    let versionWidthWarnings: [VersionWidthWarning]
     /// Whether the database's schema was compared with the migrations'.
     let schemaCompared: Bool
   }
@@ -72,7 +74,10 @@ enum ValidateCommand: Command {
       connection,
       databaseName: filesOnly ? nil : database
     )
-    let problems = result.problems
+    // The help in the CLI's words (its flags), in text and JSON alike.
+    let problems = result.problems.map {
+      ValidationProblem(message: $0.message, help: $0.migrationError?.commandLineHelp ?? $0.help)
+    }
     switch arguments[CommonOptions.format] {
     case .json:
       try context.printJSON(
@@ -82,6 +87,7 @@ enum ValidateCommand: Command {
           database: filesOnly ? nil : database,
           problems: problems,
           notChecked: result.notChecked,
+          versionWidthWarnings: migrations.versionWidthWarnings,
           schemaCompared: result.schemaCompared
         )
       )
@@ -92,6 +98,9 @@ enum ValidateCommand: Command {
       }
       for statement in result.notChecked {
         context.printError("Warning: \(statement)")
+      }
+      for warning in migrations.versionWidthWarnings {
+        context.printError("Warning: \(warning.message)")
       }
       if problems.isEmpty, !arguments[CommonOptions.quiet] {
         context.print(summary(migrations, database: filesOnly ? nil : database, result))

@@ -48,6 +48,10 @@ enum ErrorOutput {
       ("\(failure)", failure.isBusy ? SQLiteError.lockedHelp : failure.help, ExitCode.failure)
     case let failure as ForeignHistoryError:
       (failure.message, failure.commandLineHelp, ExitCode.failure)
+    case let failure as MigrationError:
+      (failure.message, failure.commandLineHelp, ExitCode.failure)
+    case let failure as SeedError:
+      (failure.message, failure.commandLineHelp, ExitCode.failure)
     case let failure as any StrataError:
       (failure.message, failure.help, ExitCode.failure)
     default:

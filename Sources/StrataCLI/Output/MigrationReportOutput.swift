@@ -40,7 +40,11 @@ enum MigrationReportOutput {
         case (.up, true): "Would apply"
         case (.down, true): "Would roll back"
         }
-      if report.dryRun {
+      if step.isNoOp {
+        context.print(
+          "\(verb) \(step.file)\(report.dryRun ? "" : " (\(step.durationMs) ms)"): \(noOpNote(step, dryRun: report.dryRun))"
+        )
+      } else if report.dryRun {
         context.print("\(verb) \(step.file):")
         // A CRLF file's carriage returns are its layout, not content to show escaped.
         for line in (step.sql ?? "").split(separator: "\n", omittingEmptySubsequences: false) {
@@ -67,6 +71,15 @@ enum MigrationReportOutput {
           + "violation(s) before this run (such as: \(first)); the migrations did not add any and "
           + "are not blamed. List them with 'PRAGMA foreign_key_check', then fix or delete those rows."
       )
+    }
+  }
+
+  /// Why a step with no SQL changed nothing but the history.
+  private static func noOpNote(_ step: MigrationStep, dryRun: Bool) -> String {
+    switch (step.direction, dryRun) {
+    case (.up, _): "its up part has no SQL, so it is a no-op (recorded as applied)"
+    case (.down, false): "its down part has no SQL, so the changes its up part made stay"
+    case (.down, true): "its down part has no SQL, so the changes its up part made would stay"
     }
   }
 

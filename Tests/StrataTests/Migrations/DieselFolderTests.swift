@@ -171,7 +171,8 @@ import Testing
       error?.underlyingFailure
         == .irreversible(
           version: try MigrationVersion(diesel: "20240101000000"),
-          file: "migrations/2024-01-01-000000_a/up.sql"
+          file: "migrations/2024-01-01-000000_a/up.sql",
+          format: .diesel
         )
     )
   }
@@ -196,11 +197,14 @@ import Testing
     )
     #expect(urls.map(\.lastPathComponent) == ["up.sql", "down.sql"])
     #expect(urls[0].deletingLastPathComponent().lastPathComponent == "2025-01-02-030405_add_b")
-    #expect(try String(contentsOf: urls[0], encoding: .utf8) == "-- Your SQL goes here\n")
+    #expect(
+      try String(contentsOf: urls[0], encoding: .utf8)
+        == "-- Your SQL goes here\n\(UnwrittenPart.line)\n"
+    )
     let error = #expect(throws: MigrationError.self) { try fixture.migrator() }
     #expect(
       error
-        == .emptyMigration(file: "migrations/2025-01-02-030405_add_b/up.sql")
+        == .unwrittenPart(file: "migrations/2025-01-02-030405_add_b/up.sql", line: 2, isDown: false)
     )
   }
 

@@ -67,7 +67,8 @@ import Testing
     do {
       _ = try MigrationSet(directory: dir.path("m"), displayPath: "m")
     } catch let error as MigrationError {
-      guard case .invalidMarker(let file, let number, _) = error else {
+      // A folder of pairs alone is golang-migrate's: the problem is named as that format's.
+      guard case .formatProblem(let file, let number, .golangMigrate, _) = error else {
         Issue.record("\(error)")
         return
       }

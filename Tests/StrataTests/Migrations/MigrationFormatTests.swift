@@ -230,7 +230,12 @@ import Testing
     let db = try fixture.open()
     try Migrator(loaded).migrate(db)
     #expect(try objects(db) == ["a", "b"])
-    #expect(throws: MigrationError.irreversible(version: 2, file: "migrations/2_add_b.sql")) {
+    let irreversible = MigrationError.irreversible(
+      version: 2,
+      file: "migrations/2_add_b.sql",
+      format: .bundle
+    )
+    #expect(throws: irreversible) {
       try Migrator(loaded).rollback(db)
     }
   }

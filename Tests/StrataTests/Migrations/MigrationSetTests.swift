@@ -160,12 +160,11 @@ import Testing
     )
   }
 
-  @Test func aFileOfOnlyEmptyStatementsIsEmpty() throws {
+  @Test func aFileOfOnlyEmptyStatementsIsANoOp() throws {
     let dir = try TemporaryDirectory()
     try dir.write("m/0001_a.sql", ";\n;\n")
-    #expect(throws: MigrationError.emptyMigration(file: "m/0001_a.sql")) {
-      try MigrationSet(directory: dir.path("m"), displayPath: "m")
-    }
+    let set = try MigrationSet(directory: dir.path("m"), displayPath: "m")
+    #expect(set.migrations.map(\.up.isNoOp) == [true])
   }
 
   @Test func twoFilesWithOneVersionAreRejected() throws {
@@ -202,12 +201,11 @@ import Testing
   @Test(arguments: [
     "", "   \n\n", "-- only a comment\n", "-- migrate:up\n\n-- migrate:down\nDROP TABLE a;",
   ])
-  func emptyMigrationIsRejected(content: String) throws {
+  func anUpPartWithoutSQLIsANoOp(content: String) throws {
     let dir = try TemporaryDirectory()
     try dir.write("m/0001_empty.sql", content)
-    #expect(throws: MigrationError.emptyMigration(file: "m/0001_empty.sql")) {
-      try MigrationSet(directory: dir.path("m"), displayPath: "m")
-    }
+    let set = try MigrationSet(directory: dir.path("m"), displayPath: "m")
+    #expect(set.migrations.map(\.up.isNoOp) == [true])
   }
 
   @Test func unreadableFileIsRejected() throws {
@@ -260,10 +258,10 @@ import Testing
     let dir = try TemporaryDirectory()
     for version in 1...60 {
       let name = String(format: "%04d_step.sql", version)
-      let content = version == 17 || version == 45 ? "-- nothing yet\n" : "SELECT \(version);"
+      let content = version == 17 || version == 45 ? "-- strata:todo\n" : "SELECT \(version);"
       try dir.write("m/\(name)", content)
     }
-    #expect(throws: MigrationError.emptyMigration(file: "m/0017_step.sql")) {
+    #expect(throws: MigrationError.unwrittenPart(file: "m/0017_step.sql", line: 1, isDown: false)) {
       try MigrationSet(directory: dir.path("m"), displayPath: "m")
     }
     try dir.write("m/0017_step.sql", "SELECT 17;")

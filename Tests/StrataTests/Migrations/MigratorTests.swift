@@ -189,7 +189,9 @@ struct MigrationFixture {
     let db = try fixture.open()
     try fixture.migrator().migrate(db)
     let error = #expect(throws: MigrationError.self) { try fixture.migrator().rollback(db) }
-    #expect(error == .irreversible(version: 4, file: "migrations/0004_forever.sql"))
+    #expect(
+      error == .irreversible(version: 4, file: "migrations/0004_forever.sql", format: .dbmate)
+    )
     #expect(error?.message.contains("nothing was rolled back") == true)
     #expect(try tables(db).contains("forever"))
     #expect(try fixture.migrator().plan(db).currentVersion == 4)

@@ -235,7 +235,7 @@ import Testing
         )
     )
     #expect(error?.message.contains("the database is at version 0") == true)
-    #expect(error?.help.hasPrefix("Run without --single-transaction") == true)
+    #expect(error?.help.hasPrefix("Run the migrations each in its own transaction") == true)
     #expect(try versions(db) == [])
     #expect(throws: MigrationError.self) {
       try fixture.migrator().migrate(

@@ -636,7 +636,7 @@ import Testing
       let error = fixture.seedError([file], mode: mode)
       #expect(error == .noKey(file: "seeds/log.csv", table: "log", mode: mode, uniqueKeys: []))
       #expect(error?.help.contains("UNIQUE") == true)
-      #expect(error?.help.contains("--mode append") == true)
+      #expect(error?.help.contains("seed in the append mode") == true)
     }
     _ = try fixture.seed([file], mode: .append)
     #expect(try fixture.count("log") == 1)
