@@ -22,6 +22,9 @@ public enum MigrationFormat: String, CaseIterable, Sendable, Codable {
   /// iOS bundles (SQLiteMigrationManager, FMDBMigrationManager): `<version>.sql` or
   /// `<version>_<name>.sql`, the whole file being the up part, with no down part.
   case bundle
+  /// Flyway: `V<version>__<description>.sql`, `U<version>__…` undo files as down parts,
+  /// `R__<description>.sql` repeatable migrations; `flyway.conf` read or refused.
+  case flyway
 
   /// The format named `name` (its raw value; `strata` is another name for `dbmate`); nil for
   /// any other name.
@@ -44,6 +47,7 @@ public enum MigrationFormat: String, CaseIterable, Sendable, Codable {
     case .sqlMigrate: "sql-migrate (-- +migrate Up / -- +migrate Down)"
     case .sqlx: "sqlx (<version>_<name>.sql, .up.sql / .down.sql, -- no-transaction)"
     case .bundle: "bundle (iOS <version>.sql, the whole file is the up part)"
+    case .flyway: "flyway (V<version>__<description>.sql, U… undo, R__… repeatable)"
     }
   }
 
@@ -52,6 +56,7 @@ public enum MigrationFormat: String, CaseIterable, Sendable, Codable {
     switch self {
     case .dbmate: "strata (dbmate)"
     case .golangMigrate, .goose, .sqlMigrate, .sqlx: rawValue
+    case .flyway: "Flyway"
     case .bundle: "an iOS bundle's migration manager"
     }
   }

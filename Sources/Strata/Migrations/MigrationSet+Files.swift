@@ -177,6 +177,14 @@ extension MigrationSet {
           reason: "golang-migrate reads only <version>_<name>.up.sql and .down.sql files, so it "
             + "would skip this one"
         )
+      case .flyway:
+        throw MigrationError.formatProblem(
+          file: shown,
+          line: 1,
+          format: format,
+          reason: "Flyway reads only V<version>__<description>.sql, U… and R__… files, so it "
+            + "would skip this one"
+        )
       }
       return Migration(
         version: version,

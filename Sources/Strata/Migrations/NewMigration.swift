@@ -125,7 +125,7 @@ extension MigrationSet {
         (".down.sql", "-- Add down migration script here\n"),
       ]
     case .sqlx: [(".sql", "-- Add migration script here\n")]
-    case .bundle: [(".sql", "\n")]
+    case .bundle, .flyway: [(".sql", "\n")]
     }
   }
 
