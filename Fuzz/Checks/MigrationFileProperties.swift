@@ -94,7 +94,7 @@ enum MigrationFileProperties {
         .compactMap { MigrationParser.parseFileName($0.name)?.version }
     )
     try require(
-      migrations.map(\.version) == versions.sorted(),
+      migrations.map(\.version) == versions.sorted().map(MigrationVersion.init(integer:)),
       "versions \(migrations.map(\.version)) from files of versions \(versions.sorted())"
     )
     for migration in migrations {
@@ -104,7 +104,7 @@ enum MigrationFileProperties {
         }
         let parsed = MigrationParser.parseFileName(file.name)
         try require(
-          parsed?.version == migration.version && parsed?.name == migration.name,
+          parsed?.version == migration.version.integerValue && parsed?.name == migration.name,
           "version \(migration.version) '\(migration.name)' read from '\(file.name)'"
         )
         try require(containsSQL(part.sql), "a part of '\(file.name)' without SQL was kept")
@@ -163,7 +163,7 @@ enum MigrationFileProperties {
     case .duplicateVersion(let version, let paths):
       for path in paths {
         try require(
-          MigrationParser.parseFileName(try file(path).name)?.version == version,
+          MigrationParser.parseFileName(try file(path).name)?.version == version.integerValue,
           "'\(path)' listed as a duplicate of version \(version)"
         )
       }
@@ -176,7 +176,8 @@ enum MigrationFileProperties {
       let upName = MigrationParser.parseFileName(try file(up).name)
       let downName = MigrationParser.parseFileName(try file(down).name)
       try require(
-        upName?.version == version && downName?.version == version && upName?.part == .up
+        upName?.version == version.integerValue && downName?.version == version.integerValue
+          && upName?.part == .up
           && downName?.part == .down && upName?.name != downName?.name,
         "'\(up)' and '\(down)' refused as a mismatched pair of version \(version)"
       )

@@ -4,9 +4,9 @@ public struct DriftReport: Codable, Equatable, Sendable {
   public let migrationsDirectory: String
   /// The versions replayed: those the database records as applied (every one when it has no
   /// history).
-  public let replayedVersions: [Int64]
+  public let replayedVersions: [MigrationVersion]
   /// Applied versions that have no file, which could not be replayed.
-  public let unreplayableVersions: [Int64]
+  public let unreplayableVersions: [MigrationVersion]
   /// Each way the database differs from the replayed migrations; empty when there is no drift.
   public let differences: [SchemaDifference]
   /// Statements the replay did not run (it never reaches a file, and has none of the

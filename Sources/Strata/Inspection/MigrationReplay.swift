@@ -31,7 +31,7 @@ extension UncheckedStatement {
 /// too (a syntax error, a table it needs that the earlier migrations do not create).
 public struct ReplayFailure: Hashable, Sendable, Codable, CustomStringConvertible {
   /// The migration's version.
-  public let version: Int64
+  public let version: MigrationVersion
   /// The migration file, as the user named it.
   public let file: String
   /// The failing statement's line, when the failure is one statement's.

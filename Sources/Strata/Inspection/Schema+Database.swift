@@ -27,7 +27,7 @@ extension Schema {
   /// Where strata's migration history says the database is.
   public struct MigrationState: Codable, Equatable, Sendable {
     /// The newest applied version (0 when none).
-    public var currentVersion: Int64
+    public var currentVersion: MigrationVersion
     /// Rows in `strata_migrations`.
     public var appliedCount: Int
     /// Migrations in the folder not applied yet (pending or out of order); nil without a folder.
@@ -37,7 +37,7 @@ extension Schema {
 
     /// Makes a migration state from its parts.
     public init(
-      currentVersion: Int64,
+      currentVersion: MigrationVersion,
       appliedCount: Int,
       pendingCount: Int?,
       migrationsDirectory: String?

@@ -84,7 +84,7 @@ extension SchemaInspector {
       pending = plan.migrations(in: .pending).count + plan.migrations(in: .outOfOrder).count
     }
     return Schema.MigrationState(
-      currentVersion: applied.map(\.version).max() ?? 0,
+      currentVersion: applied.map(\.version).max() ?? .zero,
       appliedCount: applied.count,
       pendingCount: pending,
       migrationsDirectory: migrations?.directory

@@ -70,10 +70,10 @@ public struct ForeignHistory: Hashable, Sendable, Codable {
   /// The table read (or `PRAGMA user_version`).
   public let table: String
   /// The versions the tool records one by one as applied, ascending.
-  public let versions: [Int64]
+  public let versions: [MigrationVersion]
   /// For tools that record only their newest version (golang-migrate, `user_version`, a Flyway
   /// baseline): every version up to this one was applied.
-  public let through: Int64?
+  public let through: MigrationVersion?
   /// A migration the tool records as failed half-way (golang-migrate's `dirty`, sqlx's or
   /// Flyway's `success` false), as the tool spells it.
   public let failed: String?
@@ -93,7 +93,7 @@ public struct ForeignHistory: Hashable, Sendable, Codable {
     if !versions.isEmpty {
       parts.append(
         (versions.count == 1 ? "version " : "versions ")
-          + versions.map(String.init).joined(
+          + versions.map(\.text).joined(
             separator: ", "
           )
       )
@@ -107,9 +107,10 @@ public struct ForeignHistory: Hashable, Sendable, Codable {
 
   /// The versions of `set` this history covers: those it records, and every one up to
   /// ``through``.
-  func covered(in set: MigrationSet) -> Set<Int64> {
-    var covered = Set(versions)
-    if let through {
+  func covered(in set: MigrationSet) -> Set<MigrationVersion> {
+    let ordering = set.format.versionOrdering
+    var covered = Set(versions.map { $0.read(as: ordering) })
+    if let through = through?.read(as: ordering) {
       for migration in set.migrations where migration.version <= through {
         covered.insert(migration.version)
       }
@@ -118,8 +119,11 @@ public struct ForeignHistory: Hashable, Sendable, Codable {
   }
 
   /// The recorded versions that no file of `set` has.
-  func missing(in set: MigrationSet) -> [Int64] {
+  func missing(in set: MigrationSet) -> [MigrationVersion] {
     let known = Set(set.migrations.map(\.version))
-    return (versions + (through.map { [$0] } ?? [])).filter { !known.contains($0) }
+    let ordering = set.format.versionOrdering
+    return (versions + (through.map { [$0] } ?? [])).filter {
+      !known.contains($0.read(as: ordering))
+    }
   }
 }

@@ -13,7 +13,7 @@ public enum ForeignHistoryError: StrataError, Equatable {
   /// dotted versions), so no file can be matched with them.
   case unmappable(tool: ForeignTool, entries: [String])
   /// Versions the other tool applied that no migration file here has.
-  case noFile(tool: ForeignTool, versions: [Int64], directory: String)
+  case noFile(tool: ForeignTool, versions: [MigrationVersion], directory: String)
   /// The tool asked for left no history in the database; `found` lists the ones that did.
   case notFound(tool: ForeignTool?, found: [ForeignTool])
   /// More than one tool's history, and no tool named: strata cannot tell which one to adopt.

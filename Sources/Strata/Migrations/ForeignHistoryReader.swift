@@ -19,7 +19,7 @@ enum ForeignHistoryReader {
     if found.isEmpty, try !History.exists(connection),
       let version = try connection.scalar("PRAGMA user_version")?.integerValue, version > 0
     {
-      found.append(history(.userVersion, through: version))
+      found.append(history(.userVersion, through: MigrationVersion(integer: version)))
     }
     return found
   }
@@ -67,7 +67,7 @@ enum ForeignHistoryReader {
       tool: .golangMigrate,
       table: ForeignTool.golangMigrate.table,
       versions: [],
-      through: isDirty || version <= 0 ? nil : version,
+      through: isDirty || version <= 0 ? nil : MigrationVersion(integer: version),
       failed: failed,
       unmappable: []
     )
@@ -130,14 +130,14 @@ enum ForeignHistoryReader {
       state[version] = (type, success)
     }
     var recorded: [SQLValue] = []
-    var through: Int64?
+    var through: MigrationVersion?
     var failed: String?
     for version in order {
       guard let (type, success) = state[version] else { continue }
       if !success {
         failed = failed ?? "version \(version)"
       } else if type == "BASELINE", let number = Int64(version) {
-        through = max(through ?? 0, number)
+        through = max(through ?? .zero, MigrationVersion(integer: number))
       } else if !type.hasPrefix("UNDO"), type != "DELETE" {
         recorded.append(.text(version))
       }
@@ -165,14 +165,14 @@ enum ForeignHistoryReader {
   private static func history(
     _ tool: ForeignTool,
     recorded: [SQLValue] = [],
-    through: Int64? = nil,
+    through: MigrationVersion? = nil,
     failed: String? = nil
   ) -> ForeignHistory {
-    var versions: [Int64] = []
+    var versions: [MigrationVersion] = []
     var unmappable: [String] = []
     for value in recorded {
       if let version = number(value), version > 0 {
-        versions.append(version)
+        versions.append(MigrationVersion(integer: version))
       } else {
         unmappable.append(text(value))
       }

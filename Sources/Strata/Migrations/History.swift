@@ -3,7 +3,7 @@ import Foundation
 /// A row of `strata_migrations`: a migration that was applied.
 public struct AppliedMigration: Hashable, Sendable, Codable {
   /// The migration's version.
-  public let version: Int64
+  public let version: MigrationVersion
   /// The migration's name, from its file name.
   public let name: String
   /// SHA-256 of the up part when it was applied, to find a file edited since.
@@ -14,19 +14,60 @@ public struct AppliedMigration: Hashable, Sendable, Codable {
   public let durationMs: Int64
 }
 
+/// A repeatable migration (Flyway's `R__name.sql`) as last applied: it has no version, is known
+/// by its name, and runs again whenever its checksum changes.
+public struct AppliedRepeatable: Hashable, Sendable, Codable {
+  /// The migration's name (its description).
+  public let name: String
+  /// SHA-256 of its SQL when it was last applied.
+  public let checksum: String
+  /// ISO 8601 UTC, of the last application.
+  public let appliedAt: String
+  /// How long the last application took, in milliseconds.
+  public let durationMs: Int64
+}
+
 /// strata's history table, `strata_migrations`: never a name another tool uses.
+///
+/// Its `version` column has no declared type, so an integer version is stored as an INTEGER
+/// (as the first layout's `INTEGER PRIMARY KEY` stored it: an older strata and
+/// `SELECT max(version)` keep working on integer folders) and any other version as TEXT. `kind`
+/// says how a version compares (``MigrationVersion/Ordering``), or `repeatable` for a
+/// migration without a version (NULL), known by its name.
 enum History {
   static let table = "strata_migrations"
 
   static let createSQL = """
     CREATE TABLE IF NOT EXISTS strata_migrations (
-      version     INTEGER PRIMARY KEY,
+      version     UNIQUE,
       name        TEXT NOT NULL,
       checksum    TEXT NOT NULL,
       applied_at  TEXT NOT NULL,
-      duration_ms INTEGER NOT NULL
+      duration_ms INTEGER NOT NULL,
+      kind        TEXT NOT NULL DEFAULT 'numeric'
     )
     """
+
+  /// `kind` of a repeatable migration's row.
+  static let repeatableKind = "repeatable"
+
+  /// How the table is laid out in a database.
+  enum Layout {
+    /// No history table.
+    case none
+    /// strata's first layout: `version INTEGER PRIMARY KEY`, integer versions only, no `kind`.
+    case integerOnly
+    /// ``createSQL``'s.
+    case current
+  }
+
+  static func layout(_ connection: Connection) throws -> Layout {
+    guard try exists(connection) else { return .none }
+    let hasKind = try connection.scalar(
+      "SELECT 1 FROM pragma_table_info('strata_migrations') WHERE name = 'kind'"
+    )
+    return hasKind == nil ? .integerOnly : .current
+  }
 
   static func exists(_ connection: Connection) throws -> Bool {
     try connection.scalar(
@@ -39,18 +80,44 @@ enum History {
     try connection.execute(createSQL)
   }
 
-  /// Every applied migration, by version; empty when the table does not exist.
+  /// Rebuilds a first-layout table as ``createSQL``'s, rows and their bytes unchanged (call
+  /// inside the writing transaction: it all commits or none of it does).
+  static func upgrade(_ connection: Connection) throws {
+    try connection.execute(createSQL.replacingOccurrences(of: table, with: table + "_upgrade"))
+    try connection.execute(
+      "INSERT INTO strata_migrations_upgrade (version, name, checksum, applied_at, duration_ms, "
+        + "kind) SELECT version, name, checksum, applied_at, duration_ms, 'numeric' "
+        + "FROM strata_migrations ORDER BY version"
+    )
+    try connection.execute("DROP TABLE strata_migrations")
+    // The legacy rename touches nothing but the table, so a view of the user's that names
+    // strata_migrations does not stop it while the old table is gone.
+    let legacy = try connection.scalar("PRAGMA legacy_alter_table")?.integerValue ?? 0
+    try connection.execute("PRAGMA legacy_alter_table = ON")
+    defer { _ = try? connection.execute("PRAGMA legacy_alter_table = \(legacy)") }
+    try connection.execute("ALTER TABLE strata_migrations_upgrade RENAME TO strata_migrations")
+  }
+
+  /// Every applied versioned migration, by version; empty when the table does not exist.
+  /// Reads either layout without writing.
+  ///
+  /// - Throws: `SQLiteError`; `MigrationVersionError` for a row whose version is not one.
   static func read(_ connection: Connection) throws -> [AppliedMigration] {
-    guard try exists(connection) else { return [] }
+    let kind: String
+    switch try layout(connection) {
+    case .none: return []
+    case .integerOnly: kind = "'numeric'"
+    case .current: kind = "kind"
+    }
     let statement = try connection.prepare(
-      "SELECT version, name, checksum, applied_at, duration_ms FROM strata_migrations "
-        + "ORDER BY version"
+      "SELECT version, name, checksum, applied_at, duration_ms, \(kind) FROM strata_migrations "
+        + "WHERE \(kind) <> '\(repeatableKind)' ORDER BY version"
     )
     var rows: [AppliedMigration] = []
     while try statement.step() {
       rows.append(
         AppliedMigration(
-          version: statement.int64(at: 0),
+          version: try version(statement.value(at: 0), kind: statement.string(at: 5) ?? ""),
           name: statement.string(at: 1) ?? "",
           checksum: statement.string(at: 2) ?? "",
           appliedAt: statement.string(at: 3) ?? "",
@@ -58,74 +125,47 @@ enum History {
         )
       )
     }
+    return rows.sorted { $0.version < $1.version }
+  }
+
+  /// The repeatable migrations applied, by name; empty in the first layout.
+  static func readRepeatables(_ connection: Connection) throws -> [AppliedRepeatable] {
+    guard try layout(connection) == .current else { return [] }
+    let statement = try connection.prepare(
+      "SELECT name, checksum, applied_at, duration_ms FROM strata_migrations "
+        + "WHERE kind = '\(repeatableKind)' ORDER BY name"
+    )
+    var rows: [AppliedRepeatable] = []
+    while try statement.step() {
+      rows.append(
+        AppliedRepeatable(
+          name: statement.string(at: 0) ?? "",
+          checksum: statement.string(at: 1) ?? "",
+          appliedAt: statement.string(at: 2) ?? "",
+          durationMs: statement.int64(at: 3)
+        )
+      )
+    }
     return rows
   }
 
-  /// The newest applied version, 0 when none.
-  static func currentVersion(_ connection: Connection) throws -> Int64 {
-    guard try exists(connection) else { return 0 }
-    return try connection.scalar("SELECT max(version) FROM strata_migrations")?.integerValue ?? 0
+  /// The newest applied version, ``MigrationVersion/zero`` when none.
+  static func currentVersion(_ connection: Connection) throws -> MigrationVersion {
+    try read(connection).last?.version ?? .zero
   }
 
-}
-
-/// The history statements one run repeats for every migration, prepared once.
-///
-/// Used inside the run's transactions; a failed transaction ends the run, so the cached
-/// "table exists" never outlives a rollback.
-final class HistoryWriter {
-  private let connection: Connection
-  private var tableExists: Bool
-  private var lookup: Statement?
-  private var insert: Statement?
-  private var delete: Statement?
-
-  init(_ connection: Connection) throws {
-    self.connection = connection
-    tableExists = try History.exists(connection)
+  /// A stored version: an INTEGER is numeric; TEXT compares as its row's `kind` says.
+  private static func version(_ value: SQLValue, kind: String) throws -> MigrationVersion {
+    switch value {
+    case .integer(let number): return MigrationVersion(integer: number)
+    default:
+      let ordering = MigrationVersion.Ordering(rawValue: kind) ?? .text
+      return try MigrationVersion(text: value.textValue ?? "", ordering: ordering)
+    }
   }
 
-  /// Creates `strata_migrations` when missing (call inside the transaction).
-  func createTableIfNeeded() throws {
-    guard !tableExists else { return }
-    try History.create(connection)
-    tableExists = true
-  }
-
-  func isApplied(_ version: Int64) throws -> Bool {
-    guard tableExists else { return false }
-    return try run(
-      &lookup,
-      "SELECT 1 FROM strata_migrations WHERE version = ?",
-      [.integer(version)]
-    )
-  }
-
-  func record(_ migration: Migration, appliedAt: Date, durationMs: Int64) throws {
-    try run(
-      &insert,
-      "INSERT INTO strata_migrations (version, name, checksum, applied_at, duration_ms) "
-        + "VALUES (?, ?, ?, ?, ?)",
-      [
-        .integer(migration.version), .text(migration.name), .text(migration.checksum),
-        .text(utcTimestamp(appliedAt)), .integer(durationMs),
-      ]
-    )
-  }
-
-  func remove(_ version: Int64) throws {
-    try run(&delete, "DELETE FROM strata_migrations WHERE version = ?", [.integer(version)])
-  }
-
-  /// Runs `sql` with `values` through the statement cached in `cache` (prepared on first use)
-  /// and says whether it returned a row. The statement is reset after it ran, so no read stays
-  /// open (it would hold a lock).
-  @discardableResult
-  private func run(_ cache: inout Statement?, _ sql: String, _ values: [SQLValue]) throws -> Bool {
-    let statement = try cache ?? connection.prepare(sql)
-    cache = statement
-    defer { statement.reset() }
-    try statement.bind(values)
-    return try statement.step()
+  /// How `version` is stored: an integer as INTEGER, any other version as its text.
+  static func value(_ version: MigrationVersion) -> SQLValue {
+    version.integerValue.map { .integer($0) } ?? .text(version.text)
   }
 }

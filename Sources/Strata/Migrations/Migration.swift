@@ -14,7 +14,7 @@ public struct MigrationScript: Hashable, Sendable, Codable {
 /// (golang-migrate `.up.sql` / `.down.sql`).
 public struct Migration: Hashable, Sendable, Codable {
   /// The leading digits of the file name: `1` for `0001_…`, or a UTC timestamp.
-  public let version: Int64
+  public let version: MigrationVersion
   /// The rest of the file name: `create_person_info`.
   public let name: String
   /// The SQL that moves the database to this version.

@@ -61,7 +61,7 @@ extension MigrationError {
       return "Give the migration a version above the newest applied, or pass "
         + "--allow-out-of-order to apply it anyway."
     case .failed(_, _, _, let error)
-    where (state?.databaseVersion ?? 0) == 0 && error.message.hasSuffix("already exists"):
+    where (state?.databaseVersion ?? .zero).isZero && error.message.hasSuffix("already exists"):
       // A database that predates strata: its schema is there, its history is not.
       return "If the database already has this schema, adopt it with 'strata baseline --version "
         + "V' (V: the newest migration it already has); otherwise fix the file and run "

@@ -18,11 +18,11 @@ public enum MigrationError: StrataError, Equatable {
   /// A new migration file could not be created; `exists` when a file already has its name.
   case notCreated(file: String, reason: String, exists: Bool)
   /// Two files have the same version.
-  case duplicateVersion(version: Int64, files: [String])
+  case duplicateVersion(version: MigrationVersion, files: [String])
   /// A `.down.sql` file has no `.up.sql` file of its version.
   case downWithoutUp(file: String)
   /// `.up.sql` and `.down.sql` files share a version but not a name.
-  case mismatchedPair(version: Int64, up: String, down: String)
+  case mismatchedPair(version: MigrationVersion, up: String, down: String)
   /// A file or the folder cannot be read; `reason` says why.
   case unreadable(file: String, reason: String)
   /// The up part has no SQL.
@@ -36,21 +36,30 @@ public enum MigrationError: StrataError, Equatable {
   /// strata reads one format per folder, so nothing has run.
   case mixedFormats(directory: String, formats: [String], files: [String])
   /// An applied migration's file was edited: its checksum differs from the recorded one.
-  case changedAfterApplied(version: Int64, file: String, recorded: String, current: String)
+  case changedAfterApplied(
+    version: MigrationVersion,
+    file: String,
+    recorded: String,
+    current: String
+  )
   /// The database has versions no file has: it is newer than these migrations.
-  case unknownApplied(versions: [Int64], newestKnown: Int64?, directory: String)
+  case unknownApplied(
+    versions: [MigrationVersion],
+    newestKnown: MigrationVersion?,
+    directory: String
+  )
   /// Pending migrations are older than the newest applied one (a branch merged late).
-  case outOfOrder(versions: [Int64], newestApplied: Int64)
+  case outOfOrder(versions: [MigrationVersion], newestApplied: MigrationVersion)
   /// A statement of an up part failed; the migration was rolled back. A run throws it inside
   /// `stopped`, which says the version the database is at.
-  case failed(version: Int64, file: String, line: Int, error: SQLiteError)
+  case failed(version: MigrationVersion, file: String, line: Int, error: SQLiteError)
   /// A statement of a down part failed; that migration was not rolled back. Thrown inside
   /// `stopped`.
-  case rollbackFailed(version: Int64, file: String, line: Int, error: SQLiteError)
+  case rollbackFailed(version: MigrationVersion, file: String, line: Int, error: SQLiteError)
   /// A step left foreign key violations that were not there before it (`preexisting`: those
   /// that were, which it is not blamed for). Thrown inside `stopped`.
   case foreignKeyViolation(
-    version: Int64,
+    version: MigrationVersion,
     file: String,
     violations: [ForeignKeyViolation],
     preexisting: Int,
@@ -59,11 +68,11 @@ public enum MigrationError: StrataError, Equatable {
   /// A statement that cannot run inside a transaction (`VACUUM`, `PRAGMA journal_mode`, or
   /// one that would end it) is in a transactional migration; it needs `transaction:false`.
   /// Thrown inside `stopped`.
-  case needsNoTransaction(version: Int64, file: String, line: Int, statement: String)
+  case needsNoTransaction(version: MigrationVersion, file: String, line: Int, statement: String)
   /// A `transaction:false` part failed: what ran before the failing statement stays. Thrown
   /// inside `stopped`.
   case partiallyApplied(
-    version: Int64,
+    version: MigrationVersion,
     file: String,
     line: Int,
     statementsRun: Int,
@@ -71,13 +80,13 @@ public enum MigrationError: StrataError, Equatable {
     isRollback: Bool
   )
   /// A `transaction:false` migration cannot run inside `--single-transaction`.
-  case noTransactionInSingleTransaction(version: Int64, file: String)
+  case noTransactionInSingleTransaction(version: MigrationVersion, file: String)
   /// The migration has no down part, so it cannot be rolled back.
-  case irreversible(version: Int64, file: String)
+  case irreversible(version: MigrationVersion, file: String)
   /// An applied version has no file, so there is no down part to roll it back with.
-  case rollbackFileMissing(version: Int64)
+  case rollbackFileMissing(version: MigrationVersion)
   /// A target version is neither a migration file nor applied.
-  case unknownTarget(version: Int64)
+  case unknownTarget(version: MigrationVersion)
   /// `baseline` on a database that already has applied migrations.
   case baselineOnManagedDatabase(appliedCount: Int)
   /// A name for `strata new` that is not letters, digits and underscores.
@@ -125,7 +134,7 @@ public enum MigrationError: StrataError, Equatable {
   /// The message of this failure (never `stopped`), ending with the state a run left.
   private func message(in state: MigrationRunState?) -> String {
     // A step's failure always names the version; SQLite's only when it could be read.
-    let at = "the database is at \(versionText(state?.databaseVersion ?? 0))"
+    let at = "the database is at \(versionText(state?.databaseVersion ?? .zero))"
     let atIfRead = state?.databaseVersion.map { "; the database is at \(versionText($0))" } ?? ""
     switch self {
     case .folderUnusable(let path, let reason):
@@ -256,13 +265,13 @@ public enum MigrationError: StrataError, Equatable {
   }
 }
 
-private func list(_ versions: [Int64]) -> String {
-  let words = versions.prefix(10).map(String.init).joined(separator: ", ")
+private func list(_ versions: [MigrationVersion]) -> String {
+  let words = versions.prefix(10).map(\.text).joined(separator: ", ")
   let more = versions.count > 10 ? " and \(versions.count - 10) more" : ""
   return (versions.count == 1 ? "version " : "versions ") + words + more
 }
 
 /// "version 3", or "version 0 (no migrations applied)".
-func versionText(_ version: Int64) -> String {
-  version == 0 ? "version 0 (no migrations applied)" : "version \(version)"
+func versionText(_ version: MigrationVersion) -> String {
+  version.isZero ? "version 0 (no migrations applied)" : "version \(version)"
 }

@@ -19,6 +19,9 @@ public enum MigrationFormat: String, CaseIterable, Sendable, Codable {
   /// sqlx: `<version>_<name>.sql` (up only) or `.up.sql`/`.down.sql` pairs, a file starting
   /// with `-- no-transaction` run outside a transaction.
   case sqlx
+  /// diesel: one folder per migration, `<YYYY-MM-DD-HHMMSS>_<name>/up.sql` and `down.sql`,
+  /// `metadata.toml` with `run_in_transaction = false`; versions ordered as text.
+  case diesel
   /// iOS bundles (SQLiteMigrationManager, FMDBMigrationManager): `<version>.sql` or
   /// `<version>_<name>.sql`, the whole file being the up part, with no down part.
   case bundle
@@ -47,6 +50,7 @@ public enum MigrationFormat: String, CaseIterable, Sendable, Codable {
     case .sqlMigrate: "sql-migrate (-- +migrate Up / -- +migrate Down)"
     case .sqlx: "sqlx (<version>_<name>.sql, .up.sql / .down.sql, -- no-transaction)"
     case .bundle: "bundle (iOS <version>.sql, the whole file is the up part)"
+    case .diesel: "diesel (<version>_<name>/up.sql and down.sql folders)"
     case .flyway: "flyway (V<version>__<description>.sql, U… undo, R__… repeatable)"
     }
   }
@@ -55,15 +59,31 @@ public enum MigrationFormat: String, CaseIterable, Sendable, Codable {
   var tool: String {
     switch self {
     case .dbmate: "strata (dbmate)"
-    case .golangMigrate, .goose, .sqlMigrate, .sqlx: rawValue
+    case .golangMigrate, .goose, .sqlMigrate, .sqlx, .diesel: rawValue
     case .flyway: "Flyway"
     case .bundle: "an iOS bundle's migration manager"
     }
+  }
+
+  /// How the format's tool compares versions.
+  public var versionOrdering: MigrationVersion.Ordering {
+    switch self {
+    case .dbmate, .golangMigrate, .goose, .sqlMigrate, .sqlx, .bundle: .numeric
+    case .diesel: .text
+    case .flyway: .dotted
+    }
+  }
+
+  /// The version `text` names in this format (`--to`, `baseline`'s version), compared as the
+  /// format's tool compares versions.
+  /// - Throws: ``MigrationVersionError`` when `text` is not a version of this format.
+  public func version(_ text: String) throws -> MigrationVersion {
+    try MigrationVersion(text: text, ordering: versionOrdering)
   }
 
   /// Whether `.up.sql`/`.down.sql` pairs belong to the format.
   var readsPairs: Bool { self == .dbmate || self == .golangMigrate || self == .sqlx }
 
   /// Whether `<version>_<name>.sql` files with both parts (or the whole file as up) belong to it.
-  var readsWholeFiles: Bool { self != .golangMigrate }
+  var readsWholeFiles: Bool { self != .golangMigrate && self != .diesel }
 }

@@ -18,7 +18,7 @@ public struct MigrationStatus: Hashable, Sendable, Codable {
   }
 
   /// The migration's version.
-  public let version: Int64
+  public let version: MigrationVersion
   /// The migration's name (from its file, or from the history when there is no file).
   public let name: String
   /// Applied, pending, changed, unknown or out of order.
@@ -38,14 +38,14 @@ public struct MigrationPlan: Hashable, Sendable, Codable {
   /// Sorted by version.
   public let migrations: [MigrationStatus]
   /// The newest applied version; 0 when none is applied.
-  public let currentVersion: Int64
+  public let currentVersion: MigrationVersion
   /// Other tools' histories that record applied migrations, when strata's history is empty.
   public let otherToolHistories: [ForeignHistory]
 
   init(set: MigrationSet, applied: [AppliedMigration], otherTools: [ForeignHistory] = []) {
     let otherTool = otherTools.first?.covered(in: set) ?? []
     let appliedByVersion = Dictionary(uniqueKeysWithValues: applied.map { ($0.version, $0) })
-    let newestApplied = applied.map(\.version).max() ?? 0
+    let newestApplied = applied.map(\.version).max() ?? .zero
     var entries: [MigrationStatus] = []
     for migration in set.migrations {
       if let record = appliedByVersion[migration.version] {

@@ -3,7 +3,7 @@ import Foundation
 /// What `migrate` may do beyond applying pending migrations in order.
 public struct MigrateOptions: Sendable {
   /// Migrate up or down to this version (0: an empty database).
-  public var target: Int64?
+  public var target: MigrationVersion?
   /// All pending migrations in one transaction: all applied, or none.
   public var singleTransaction = false
   /// Plan only; the database is not opened for writing.
@@ -18,7 +18,7 @@ public struct MigrateOptions: Sendable {
   /// Options for `migrate`; the defaults apply every pending migration, each in its own
   /// transaction, and refuse changed, unknown and out-of-order migrations.
   public init(
-    target: Int64? = nil,
+    target: MigrationVersion? = nil,
     singleTransaction: Bool = false,
     dryRun: Bool = false,
     allowChanged: Bool = false,
@@ -44,7 +44,7 @@ public struct MigrationStep: Hashable, Sendable, Codable {
     case down
   }
   /// The migration's version.
-  public let version: Int64
+  public let version: MigrationVersion
   /// The migration's name.
   public let name: String
   /// The file whose part ran, as the user named it.
@@ -80,9 +80,9 @@ extension MigrationStep {
 /// What `migrate` or `rollback` did.
 public struct MigrationReport: Hashable, Sendable, Codable {
   /// The version before the run.
-  public let fromVersion: Int64
+  public let fromVersion: MigrationVersion
   /// The version after the run (in a dry run, the version it would reach).
-  public let toVersion: Int64
+  public let toVersion: MigrationVersion
   /// Each migration applied or rolled back, in the order it ran.
   public let steps: [MigrationStep]
   /// True when nothing ran: the steps say what would have.

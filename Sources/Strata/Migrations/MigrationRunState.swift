@@ -3,7 +3,7 @@
 public struct MigrationRunState: Hashable, Sendable {
   /// The newest applied version now; nil when it could not be read (the history itself failed,
   /// or another connection still holds the lock).
-  public let databaseVersion: Int64?
+  public let databaseVersion: MigrationVersion?
   /// The steps the run committed before it failed (all applied, or all rolled back), which
   /// stay as they are.
   public let completed: [MigrationStep]

@@ -10,12 +10,12 @@ extension MigrationSet {
       let isBare: Bool
     }
 
-    let version: Int64
+    let version: MigrationVersion
     var whole: [File] = []
     var up: File?
     var down: File?
 
-    init(version: Int64) { self.version = version }
+    init(version: MigrationVersion) { self.version = version }
 
     /// Adds a file; two `.up.sql` (or `.down.sql`) files of one version are refused at once.
     mutating func add(_ file: File) throws {
@@ -121,7 +121,7 @@ extension MigrationSet {
 
   /// One version's files, read.
   struct LoadedGroup: Sendable {
-    let version: Int64
+    let version: MigrationVersion
     let whole: LoadedFile?
     let up: LoadedFile?
     let down: LoadedFile?
@@ -176,6 +176,14 @@ extension MigrationSet {
           format: format,
           reason: "golang-migrate reads only <version>_<name>.up.sql and .down.sql files, so it "
             + "would skip this one"
+        )
+      case .diesel:
+        throw MigrationError.formatProblem(
+          file: shown,
+          line: 1,
+          format: format,
+          reason: "diesel reads one folder per migration (<version>_<name>/up.sql), so it "
+            + "would not run this file"
         )
       case .flyway:
         throw MigrationError.formatProblem(

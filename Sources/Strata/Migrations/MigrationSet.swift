@@ -23,6 +23,13 @@ public struct MigrationSet: Sendable {
     self.format = .dbmate
   }
 
+  /// Migrations already read, sorted and checked.
+  init(sorted migrations: [Migration], directory: String, format: MigrationFormat) {
+    self.migrations = migrations
+    self.directory = directory
+    self.format = format
+  }
+
   /// Reads every `.sql` file of `url`, rejecting the whole folder on the first bad file, so
   /// nothing touches the database while the files are wrong.
   ///
@@ -62,7 +69,7 @@ public struct MigrationSet: Sendable {
         reason: "the folder cannot be opened (\(DirectoryReader.openError))"
       )
     }
-    try self.init(fileNames: names, directory: shown, format: format) { name in
+    let readFile: FileRead = { name in
       if let problem = folderFileProblem(
         folder: url.path,
         name: name,
@@ -71,6 +78,14 @@ public struct MigrationSet: Sendable {
         return .failure(FileReadFailure(stringLiteral: problem))
       }
       return folder.read(name).map { .success($0) } ?? .failure("permission denied or not a file")
+    }
+    let isDiesel =
+      format == .diesel
+      || (format == nil && !DieselReader.migrationFolders(in: url.path, names: names).isEmpty)
+    if isDiesel {
+      try self.init(dieselFolder: url.path, names: names, directory: shown, read: readFile)
+    } else {
+      try self.init(fileNames: names, directory: shown, format: format, read: readFile)
     }
   }
 
@@ -108,7 +123,7 @@ public struct MigrationSet: Sendable {
     format chosen: MigrationFormat?,
     read readFile: FileRead
   ) throws {
-    var byVersion: [Int64: FileGroup] = [:]
+    var byVersion: [MigrationVersion: FileGroup] = [:]
     for name in fileNames.sorted() where !name.hasPrefix(".") && name.lowercased().hasSuffix(".sql")
     {
       let file = shown + "/" + name
@@ -121,9 +136,10 @@ public struct MigrationSet: Sendable {
       }
       guard parsed.version > 0 else { throw MigrationError.versionZero(file: file) }
       let entry = FileGroup.File(name: name, shown: file, parsed: parsed, isBare: bare != nil)
-      var group = byVersion[parsed.version, default: FileGroup(version: parsed.version)]
+      let version = MigrationVersion(integer: parsed.version)
+      var group = byVersion[version, default: FileGroup(version: version)]
       try group.add(entry)
-      byVersion[parsed.version] = group
+      byVersion[version] = group
     }
     // Names are checked in order first; reading and parsing the files is spread over the
     // cores, and the first failure in version order is the one reported.
@@ -152,7 +168,7 @@ public struct MigrationSet: Sendable {
   }
 
   /// The migration with `version`, if the folder has it.
-  public func migration(version: Int64) -> Migration? {
+  public func migration(version: MigrationVersion) -> Migration? {
     migrations.first { $0.version == version }
   }
 

@@ -96,6 +96,13 @@ public struct MigrationVersion: Hashable, Comparable, Sendable, Codable, CustomS
     }
   }
 
+  /// The same text read with `ordering` (another tool's history matched with this folder's
+  /// files); unchanged when the text is not a version of that ordering.
+  func read(as ordering: Ordering) -> MigrationVersion {
+    guard ordering != self.ordering else { return self }
+    return (try? MigrationVersion(text: text, ordering: ordering)) ?? self
+  }
+
   /// The number, for a numeric version; nil for the others.
   public var integerValue: Int64? {
     if case .numeric(let number) = key { return number }
@@ -161,6 +168,14 @@ public struct MigrationVersion: Hashable, Comparable, Sendable, Codable, CustomS
         try self.init(diesel: text)
       }
     }
+  }
+}
+
+extension MigrationVersion: ExpressibleByIntegerLiteral {
+  /// A numeric version written as a number (`MigrateOptions(target: 3)`), as versions were
+  /// written before they had a type.
+  public init(integerLiteral value: Int64) {
+    self.init(integer: value)
   }
 }
 

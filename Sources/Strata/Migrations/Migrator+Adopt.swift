@@ -3,7 +3,7 @@ public struct Adoption: Hashable, Sendable, Codable {
   /// The history adopted.
   public let history: ForeignHistory
   /// The versions recorded in strata's history as applied, ascending.
-  public let recorded: [Int64]
+  public let recorded: [MigrationVersion]
 }
 
 extension Migrator {

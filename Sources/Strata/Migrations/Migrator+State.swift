@@ -1,12 +1,12 @@
 extension Migrator {
   // MARK: - State
 
-  func databaseVersion(_ connection: Connection) throws -> Int64 {
+  func databaseVersion(_ connection: Connection) throws -> MigrationVersion {
     try History.currentVersion(connection)
   }
 
-  func checkTarget(_ target: Int64, plan: MigrationPlan) throws {
-    guard target == 0 || plan.migrations.contains(where: { $0.version == target }) else {
+  func checkTarget(_ target: MigrationVersion, plan: MigrationPlan) throws {
+    guard target.isZero || plan.migrations.contains(where: { $0.version == target }) else {
       throw MigrationError.unknownTarget(version: target)
     }
   }
@@ -25,7 +25,7 @@ extension Migrator {
     } catch {
       let done = completed()
       let failure: MigrationError
-      let version: Int64?
+      let version: MigrationVersion?
       switch error {
       case let error as MigrationError:
         failure = error

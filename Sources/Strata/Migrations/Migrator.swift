@@ -91,8 +91,9 @@ public struct Migrator: Sendable {
     let wanted = Set(
       plan.migrations.filter { $0.state == .pending || $0.state == .outOfOrder }.map(\.version)
     )
-    let toApply = migrations.migrations.filter {
-      wanted.contains($0.version) && $0.version <= (options.target ?? .max)
+    let toApply = migrations.migrations.filter { migration in
+      wanted.contains(migration.version)
+        && (options.target.map { migration.version <= $0 } ?? true)
     }.map(MigrationPart.init(applying:))
     let remaining = wanted.count - toApply.count
     if options.dryRun {
@@ -130,7 +131,7 @@ public struct Migrator: Sendable {
   public func rollback(
     _ connection: Connection,
     steps: Int = 1,
-    to version: Int64? = nil,
+    to version: MigrationVersion? = nil,
     dryRun: Bool = false,
     allowChanged: Bool = false
   ) throws -> MigrationReport {
@@ -162,7 +163,7 @@ public struct Migrator: Sendable {
       toRevert.append(MigrationPart(migration, down, .down))
     }
     if dryRun {
-      let remaining = applied.dropFirst(toRevert.count).first?.version ?? 0
+      let remaining = applied.dropFirst(toRevert.count).first?.version ?? .zero
       return MigrationReport(
         fromVersion: plan.currentVersion,
         toVersion: remaining,
@@ -190,7 +191,7 @@ public struct Migrator: Sendable {
   /// - Throws: `MigrationError`: an unknown version, a database that already has history, or an
   ///   SQLite failure while recording.
   @discardableResult
-  public func baseline(_ connection: Connection, version: Int64) throws -> [Migration] {
+  public func baseline(_ connection: Connection, version: MigrationVersion) throws -> [Migration] {
     guard migrations.migration(version: version) != nil else {
       throw MigrationError.unknownTarget(version: version)
     }

@@ -49,6 +49,18 @@ extension MigrationSet {
       )
     }
     let existing = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
+    let isDiesel =
+      chosen == .diesel
+      || (chosen == nil
+        && !DieselReader.migrationFolders(in: directory.path, names: existing).isEmpty)
+    if isDiesel {
+      return try write(
+        newFiles(.diesel, pairs: false),
+        stem: "\(utcStamp(now, "yyyy-MM-dd-HHmmss"))_\(name)",
+        in: directory,
+        folderIsNew: folderIsNew
+      )
+    }
     var newest: Int64 = 0
     var newestFile = ""
     var width = 4
@@ -70,11 +82,7 @@ extension MigrationSet {
     }
     let versionText: String
     if width >= 14 {
-      let formatter = DateFormatter()
-      formatter.dateFormat = "yyyyMMddHHmmss"
-      formatter.timeZone = TimeZone(identifier: "UTC")
-      formatter.locale = Locale(identifier: "en_US_POSIX")
-      let stamp = Int64(formatter.string(from: now)) ?? newest + 1
+      let stamp = Int64(utcStamp(now, "yyyyMMddHHmmss")) ?? newest + 1
       versionText = String(max(stamp, newest + 1))
     } else {
       let next = String(newest + 1)
@@ -82,9 +90,50 @@ extension MigrationSet {
     }
     let format = try chosen ?? detectFormat(directory, names: existing)
     let hasPairs = existing.contains { MigrationParser.parseFileName($0)?.part == .up }
+    return try write(
+      newFiles(format, pairs: hasPairs),
+      stem: "\(versionText)_\(name)",
+      in: directory,
+      folderIsNew: folderIsNew
+    )
+  }
+
+  /// `now` in UTC as `format` lays it out.
+  private static func utcStamp(_ now: Date, _ format: String) -> String {
+    let formatter = DateFormatter()
+    formatter.dateFormat = format
+    formatter.timeZone = TimeZone(identifier: "UTC")
+    formatter.locale = Locale(identifier: "en_US_POSIX")
+    return formatter.string(from: now)
+  }
+
+  /// Writes each of `files` (name ending, content) as `stem` + ending, never over an existing
+  /// file, and syncs them and their folders; an ending starting with `/` puts the files in a
+  /// new folder named `stem` (diesel's).
+  private static func write(
+    _ files: [(String, String)],
+    stem: String,
+    in directory: URL,
+    folderIsNew: Bool
+  ) throws -> [URL] {
+    var folders = [directory]
+    if files.first?.0.hasPrefix("/") == true {
+      let folder = directory.appendingPathComponent(stem)
+      do {
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: false)
+      } catch {
+        let exists = pathStatus(atPath: folder.path) != .missing
+        let reason =
+          exists
+          ? "a folder with that name already exists"
+          : (error as NSError).localizedFailureReason ?? error.localizedDescription
+        throw MigrationError.notCreated(file: folder.path, reason: reason, exists: exists)
+      }
+      folders.insert(folder, at: 0)
+    }
     var urls: [URL] = []
-    for (suffix, content) in newFiles(format, pairs: hasPairs) {
-      let url = directory.appendingPathComponent("\(versionText)_\(name)\(suffix)")
+    for (suffix, content) in files {
+      let url = directory.appendingPathComponent("\(stem)\(suffix)")
       // Never over a file that appeared since the folder was listed (another `new`, an editor).
       do {
         try Data(content.utf8).write(to: url, options: .withoutOverwriting)
@@ -95,6 +144,7 @@ extension MigrationSet {
           ? "a file with that name already exists"
           : (error as NSError).localizedFailureReason ?? error.localizedDescription
         for written in urls { try? FileManager.default.removeItem(at: written) }
+        if folders.count > 1 { try? FileManager.default.removeItem(at: folders[0]) }
         throw MigrationError.notCreated(file: url.path, reason: reason, exists: exists)
       }
       urls.append(url)
@@ -103,7 +153,7 @@ extension MigrationSet {
     // its parent is): without it a power cut after "Created …" can leave no file.
     do {
       for url in urls { try Durability.syncFile(at: url.path) }
-      try Durability.syncDirectory(directory)
+      for folder in folders { try Durability.syncDirectory(folder) }
       if folderIsNew { try Durability.syncDirectory(directory.deletingLastPathComponent()) }
     } catch let error as FileSyncError {
       for url in urls { try? FileManager.default.removeItem(at: url) }
@@ -126,6 +176,12 @@ extension MigrationSet {
       ]
     case .sqlx: [(".sql", "-- Add migration script here\n")]
     case .bundle, .flyway: [(".sql", "\n")]
+    // What `diesel migration generate` writes.
+    case .diesel:
+      [
+        ("/up.sql", "-- Your SQL goes here\n"),
+        ("/down.sql", "-- This file should undo anything in `up.sql`\n"),
+      ]
     }
   }
 

@@ -260,11 +260,11 @@ public struct SetupReport: Hashable, Sendable, Codable {
   /// The template copied, if any.
   public let template: String?
   /// The version before this call (the template's version when it was just copied).
-  public let fromVersion: Int64
+  public let fromVersion: MigrationVersion
   /// The version now.
-  public let version: Int64
+  public let version: MigrationVersion
   /// The migrations this call applied.
-  public let appliedVersions: [Int64]
+  public let appliedVersions: [MigrationVersion]
   /// The seed files this call loaded.
   public let seedFilesLoaded: [String]
 

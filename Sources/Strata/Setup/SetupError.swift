@@ -10,14 +10,20 @@ public enum SetupError: StrataError, Equatable {
   case templateDisagrees(path: String, problem: String)
   /// The database has versions the app's migrations don't know: the app must not run on a
   /// schema it does not understand.
-  case databaseIsNewer(path: String, versions: [Int64], newestKnown: Int64?)
+  case databaseIsNewer(path: String, versions: [MigrationVersion], newestKnown: MigrationVersion?)
   /// Copying the template failed; no database was created.
   case copyFailed(path: String, reason: String)
   /// `strata template` could not write its output; an older template there is unchanged.
   case templateNotWritten(path: String, reason: String)
   /// The database was set up (created, migrated) but loading the seeds failed; no seed row was
   /// written.
-  case seedingFailed(path: String, created: Bool, version: Int64, problem: String, help: String)
+  case seedingFailed(
+    path: String,
+    created: Bool,
+    version: MigrationVersion,
+    problem: String,
+    help: String
+  )
 
   /// What failed, and what state the database is in (usually: not created or not changed).
   public var message: String {
@@ -31,7 +37,7 @@ public enum SetupError: StrataError, Equatable {
     case .templateDisagrees(let path, let problem):
       "template \(path) was built from other migrations: \(problem); no database was created"
     case .databaseIsNewer(let path, let versions, let newestKnown):
-      "\(path) has migration version(s) \(versions.map(String.init).joined(separator: ", ")) "
+      "\(path) has migration version(s) \(versions.map(\.text).joined(separator: ", ")) "
         + "that this app does not know (its newest is \(newestKnown.map(String.init) ?? "none")): "
         + "the database was written by a newer version of the app; it was not changed"
     case .copyFailed(let path, let reason):

@@ -14,7 +14,7 @@ public enum TemplateBuilder {
     /// The template file written.
     public let path: String
     /// The version the template is at: its newest migration.
-    public let version: Int64
+    public let version: MigrationVersion
     /// How many migrations the template has applied.
     public let migrations: Int
     /// The template's size in bytes.

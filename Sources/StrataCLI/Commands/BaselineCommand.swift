@@ -4,11 +4,9 @@ import StrataArguments
 /// `strata baseline --version V`: adopt a database that predates strata; `--from TOOL`: adopt
 /// another migration tool's history.
 enum BaselineCommand: Command {
-  static let version = Option<Int64?>.integer(
+  static let version = VersionOption.declare(
     "version",
-    "version",
-    help: "The newest version the database already has.",
-    minimum: 1
+    help: "The newest version the database already has."
   )
   /// `auto`, or the tool (nil: not given).
   static let from = Option<String?>(
@@ -51,7 +49,14 @@ enum BaselineCommand: Command {
       mustExist: true
     )
     let database = CommonOptions.shown(location.url, context)
-    guard let version = arguments[Self.version] else {
+    guard
+      let version = try VersionOption.parse(
+        arguments[Self.version],
+        name: "version",
+        in: migrations,
+        allowsZero: false
+      )
+    else {
       let adoption = try Migrator(migrations).adopt(
         connection,
         from: from == "auto" ? nil : from.flatMap(ForeignTool.init(rawValue:))
@@ -67,8 +72,8 @@ enum BaselineCommand: Command {
     case .json:
       struct Report: Encodable {
         let database: String
-        let version: Int64
-        let recorded: [Int64]
+        let version: MigrationVersion
+        let recorded: [MigrationVersion]
       }
       try context.printJSON(
         Report(database: database, version: version, recorded: recorded.map(\.version))
@@ -92,7 +97,7 @@ enum BaselineCommand: Command {
     _ context: CommandContext
   ) throws -> Int32 {
     let history = adoption.history
-    let versions = adoption.recorded.map(String.init).joined(separator: ", ")
+    let versions = adoption.recorded.map(\.text).joined(separator: ", ")
     context.finished(
       "\(history.tool.displayName)'s history was adopted: \(adoption.recorded.count) "
         + "migration(s) were recorded as applied in \(database)."
@@ -103,7 +108,7 @@ enum BaselineCommand: Command {
         let database: String
         let from: String
         let table: String
-        let recorded: [Int64]
+        let recorded: [MigrationVersion]
       }
       try context.printJSON(
         Report(

@@ -4,11 +4,9 @@ import StrataArguments
 
 /// `strata migrate`: applies pending migrations in order, each in its own transaction.
 enum MigrateCommand: Command {
-  static let target = Option<Int64?>.integer(
+  static let target = VersionOption.declare(
     "to",
-    "version",
-    help: "Migrate up or down to this version (0: empty).",
-    minimum: 0
+    help: "Migrate up or down to this version (0: empty)."
   )
   static let singleTransaction = Flag(
     "single-transaction",
@@ -38,15 +36,20 @@ enum MigrateCommand: Command {
   )
 
   static func run(_ arguments: ParsedArguments, _ context: CommandContext) throws -> Int32 {
+    let migrations = try CommonOptions.loadMigrations(arguments, context)
     let options = MigrateOptions(
-      target: arguments[Self.target],
+      target: try VersionOption.parse(
+        arguments[Self.target],
+        name: "to",
+        in: migrations,
+        allowsZero: true
+      ),
       singleTransaction: arguments[Self.singleTransaction],
       dryRun: arguments[Self.dryRun],
       allowChanged: arguments[Self.allowChanged],
       allowUnknown: arguments[Self.allowUnknown],
       allowOutOfOrder: arguments[Self.allowOutOfOrder]
     )
-    let migrations = try CommonOptions.loadMigrations(arguments, context)
     let location = try CommonOptions.databaseURL(arguments, context)
     let connection = try DatabaseSession.open(
       location,

@@ -26,7 +26,13 @@ enum NewCommand: Command {
       name: arguments.positionals[0],
       format: arguments[CommonOptions.migrationFormat]
     )
-    let files = urls.map { "\(directory.shown)/\($0.lastPathComponent)" }
+    // Inside the folder: `0005_x.sql`, or diesel's `<version>_<name>/up.sql`.
+    let base = directory.url.path + "/"
+    let files = urls.map { url in
+      let inside =
+        url.path.hasPrefix(base) ? String(url.path.dropFirst(base.count)) : url.lastPathComponent
+      return "\(directory.shown)/\(inside)"
+    }
     context.finished("Created \(files.joined(separator: " and ")).")
     switch arguments[CommonOptions.format] {
     case .json:

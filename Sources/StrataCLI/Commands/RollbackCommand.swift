@@ -9,11 +9,9 @@ enum RollbackCommand: Command {
     help: "How many migrations to revert (default: 1).",
     minimum: 1
   )
-  static let target = Option<Int64?>.integer(
+  static let target = VersionOption.declare(
     "to",
-    "version",
-    help: "Revert every migration above this version (0: all).",
-    minimum: 0
+    help: "Revert every migration above this version (0: all)."
   )
   static let dryRun = Flag(
     "dry-run",
@@ -37,6 +35,7 @@ enum RollbackCommand: Command {
       throw UsageError(message: "--steps and --to cannot be used together")
     }
     let migrations = try CommonOptions.loadMigrations(arguments, context)
+    let version = try VersionOption.parse(target, name: "to", in: migrations, allowsZero: true)
     let location = try CommonOptions.databaseURL(arguments, context)
     let connection = try DatabaseSession.open(
       location,
@@ -48,7 +47,7 @@ enum RollbackCommand: Command {
     let report = try Migrator(migrations).rollback(
       connection,
       steps: Int(steps ?? 1),
-      to: target,
+      to: version,
       dryRun: arguments[Self.dryRun],
       allowChanged: arguments[Self.allowChanged]
     )

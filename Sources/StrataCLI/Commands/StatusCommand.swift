@@ -17,7 +17,7 @@ enum StatusCommand: Command {
   struct Report: Encodable {
     let database: String
     let exists: Bool
-    let currentVersion: Int64
+    let currentVersion: MigrationVersion
     /// How the migration files are written (`MigrationFormat`'s name).
     let migrationFormat: String
     let migrations: [MigrationStatus]
@@ -94,7 +94,7 @@ enum StatusCommand: Command {
     context.print()
     let rows = plan.migrations.map { entry in
       [
-        String(entry.version), entry.state.rawValue, entry.file.map(fileName) ?? entry.name,
+        entry.version.text, entry.state.rawValue, entry.file.map(fileName) ?? entry.name,
         entry.appliedAt ?? "",
       ]
     }

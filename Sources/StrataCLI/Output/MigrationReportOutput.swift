@@ -4,8 +4,8 @@ import Strata
 enum MigrationReportOutput {
   struct JSONReport: Encodable {
     let database: String
-    let fromVersion: Int64
-    let toVersion: Int64
+    let fromVersion: MigrationVersion
+    let toVersion: MigrationVersion
     let dryRun: Bool
     let pendingCount: Int
     let steps: [MigrationStep]
