@@ -9,6 +9,9 @@ public struct MigrationSet: Sendable {
   /// How the folder's files are written (detected from them unless the caller named it);
   /// strata's own for migrations built in code.
   public let format: MigrationFormat
+  /// Flyway's repeatable migrations (`R__<description>.sql`), in the order Flyway runs them
+  /// (by description); empty for every other format.
+  public private(set) var repeatables: [RepeatableMigration] = []
 
   /// Migrations built in code; they must have unique versions.
   ///
@@ -85,7 +88,13 @@ public struct MigrationSet: Sendable {
     if isDiesel {
       try self.init(dieselFolder: url.path, names: names, directory: shown, read: readFile)
     } else {
-      try self.init(fileNames: names, directory: shown, format: format, read: readFile)
+      try self.init(
+        fileNames: names,
+        directory: shown,
+        format: format,
+        flyway: { try FlywaySettings.read(folder: url, shown: shown).0 },
+        read: readFile
+      )
     }
   }
 
@@ -100,7 +109,15 @@ public struct MigrationSet: Sendable {
       files.map { ($0.name, $0.bytes) },
       uniquingKeysWith: { first, _ in first }
     )
-    try self.init(fileNames: Array(byName.keys), directory: directory, format: format) { name in
+    let conf = byName["flyway.conf"].map {
+      FlywaySettings.ConfigFile(shown: directory + "/flyway.conf", bytes: $0)
+    }
+    try self.init(
+      fileNames: Array(byName.keys),
+      directory: directory,
+      format: format,
+      flyway: { try conf.map(FlywaySettings.settings(of:)) ?? FlywaySettings() }
+    ) { name in
       byName[name].map { .success($0) } ?? .failure("no such file")
     }
   }
@@ -121,8 +138,22 @@ public struct MigrationSet: Sendable {
     fileNames: [String],
     directory shown: String,
     format chosen: MigrationFormat?,
+    flyway: () throws -> FlywaySettings,
     read readFile: FileRead
   ) throws {
+    if let (migrations, repeatables) = try Self.flywayFolder(
+      names: fileNames,
+      directory: shown,
+      chosen: chosen,
+      settings: flyway,
+      read: readFile
+    ) {
+      self.migrations = migrations
+      self.repeatables = repeatables
+      self.directory = shown
+      self.format = .flyway
+      return
+    }
     var byVersion: [MigrationVersion: FileGroup] = [:]
     for name in fileNames.sorted() where !name.hasPrefix(".") && name.lowercased().hasSuffix(".sql")
     {
