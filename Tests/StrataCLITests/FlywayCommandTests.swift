@@ -61,6 +61,22 @@ import Testing
     #expect(try userTables(project) == ["PERSON"])
   }
 
+  /// The template is built by `migrate`, so it holds the repeatable migration's view and its
+  /// history row.
+  @Test func templateHoldsTheRepeatableMigration() throws {
+    let project = try Project(Self.folder)
+    let result = try project.strata("template", "--output", "template.sqlite3")
+    #expect(result.exitCode == 0, "\(result.standardError)")
+    let template = project.dir.path("template.sqlite3")
+    #expect(try DatabaseProbe.integer(template, "SELECT count(*) FROM PEOPLE") == 1)
+    #expect(
+      try DatabaseProbe.integer(
+        template,
+        "SELECT count(*) FROM strata_migrations WHERE kind = 'repeatable' AND name = 'People_view'"
+      ) == 1
+    )
+  }
+
   @Test func changedRepeatableIsShownAndAppliedAgain() throws {
     let project = try Project(Self.folder)
     #expect(try project.strata("migrate", "--database", "app.sqlite3").exitCode == 0)
@@ -133,6 +149,16 @@ import Testing
     let unwritten = try project.strata("migrate", "--database", "app.sqlite3")
     #expect(unwritten.exitCode == 1)
     #expect(unwritten.standardError.contains("migrations/V2__add_users.sql"))
+    #expect(unwritten.standardError.contains("Help: Write the migration's SQL in the file"))
+    try project.write("V2__add_users.sql", "create table users (x);\n")
+    let irreversible = try project.strata("rollback", "--database", "app.sqlite3")
+    #expect(irreversible.exitCode == 1)
+    #expect(
+      irreversible.standardError.contains(
+        "Help: Write Flyway's undo file for it (U1__<description>.sql beside it)"
+      ),
+      "\(irreversible.standardError)"
+    )
     let mixed = try Project(["V1__a.sql": "select 1;\n", "0002_b.sql": "select 2;\n"])
     let refused = try mixed.strata("migrate", "--database", "app.sqlite3")
     #expect(refused.exitCode == 1)

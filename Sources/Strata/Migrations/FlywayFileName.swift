@@ -51,6 +51,12 @@ struct FlywayFileName: Equatable, Sendable {
     }
   }
 
+  /// True when the file a message names is a Flyway migration (`…/V1__a.sql`), so its help
+  /// speaks of Flyway's files.
+  static func isFlywayPath(_ path: String) -> Bool {
+    looksLikeFlyway(path.split(separator: "/").last.map(String.init) ?? path)
+  }
+
   /// Parses a migration file's name; nil when no suffix of the settings ends it.
   ///
   /// - Throws: `MigrationError.formatProblem` naming the file for a callback script, or a name

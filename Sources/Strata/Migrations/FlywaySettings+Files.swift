@@ -35,9 +35,12 @@ extension FlywaySettings {
     return (FlywaySettings(), nil)
   }
 
-  private static func parentShown(_ shown: String) -> String {
-    let parent = (shown as NSString).deletingLastPathComponent
-    return parent.isEmpty ? "" : parent + "/"
+  /// How messages name the folder's parent, ending in `/` (empty for the current folder).
+  static func parentShown(_ shown: String) -> String {
+    var folder = Substring(shown)
+    while folder.count > 1, folder.hasSuffix("/") { folder = folder.dropLast() }
+    guard let slash = folder.lastIndex(of: "/") else { return "" }
+    return String(folder[...slash])
   }
 
   /// The settings a configuration file sets, applied over Flyway's defaults.

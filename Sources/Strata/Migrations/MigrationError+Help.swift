@@ -38,6 +38,8 @@ extension MigrationError {
         + "0003_add_email.up.sql and 0003_add_email.down.sql."
     case .unreadable:
       return "Check the file's permissions and that it is UTF-8 text."
+    case .emptyMigration(let file) where FlywayFileName.isFlywayPath(file):
+      return "Write the migration's SQL in the file, or delete it."
     case .emptyMigration:
       return "Write the migration's SQL after '-- migrate:up', or delete the file."
     case .invalidMarker:
@@ -96,6 +98,9 @@ extension MigrationError {
         + "NOT EXISTS), fix the file, and run 'strata \(isRollback ? "rollback" : "migrate")' again."
     case .noTransactionInSingleTransaction:
       return "Run without --single-transaction."
+    case .irreversible(let version, let file) where FlywayFileName.isFlywayPath(file):
+      return "Write Flyway's undo file for it (U\(version)__<description>.sql beside it), or "
+        + "restore from a backup."
     case .irreversible:
       return "Add a '-- migrate:down' part to the file, or restore from a backup."
     case .rollbackFileMissing:

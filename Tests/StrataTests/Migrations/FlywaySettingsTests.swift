@@ -137,6 +137,14 @@ import Testing
     #expect(refused?.file == "flyway.toml" && refused?.line == 2)
   }
 
+  /// The parent folder where `flyway.conf` may sit, as messages name it.
+  @Test func parentFolderIsNamedAsTheUserNamedTheFolder() {
+    #expect(FlywaySettings.parentShown("m") == "")
+    #expect(FlywaySettings.parentShown("db/migration") == "db/")
+    #expect(FlywaySettings.parentShown("db/migration/") == "db/")
+    #expect(FlywaySettings.parentShown("/srv/app/sql") == "/srv/app/")
+  }
+
   @Test func scriptSettingsAndPlaceholders() throws {
     let options = try FlywayScript.options(
       conf: Array("# comment\nexecuteInTransaction=false\nencoding=UTF-8\n".utf8),
