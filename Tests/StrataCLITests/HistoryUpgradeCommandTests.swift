@@ -17,15 +17,9 @@ import Testing
     do {
       let db = try Connection(path: project.database.path, mode: .readWriteCreate)
       // strata's History.createSQL before this change, exactly, and the row it wrote.
+      try db.execute(historyFirstLayoutSQL)
       try db.execute(
         """
-        CREATE TABLE IF NOT EXISTS strata_migrations (
-          version     INTEGER PRIMARY KEY,
-          name        TEXT NOT NULL,
-          checksum    TEXT NOT NULL,
-          applied_at  TEXT NOT NULL,
-          duration_ms INTEGER NOT NULL
-        );
         CREATE TABLE a (x);
         INSERT INTO strata_migrations VALUES (1, 'a', '\(checksum)', '2024-01-02T03:04:05Z', 3);
         """

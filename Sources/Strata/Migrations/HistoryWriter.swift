@@ -19,6 +19,9 @@ final class HistoryWriter {
   /// Creates `strata_migrations` when missing, or rebuilds a first-layout table in the current
   /// layout (call inside the transaction).
   func createTableIfNeeded() throws {
+    guard layout != .current else { return }
+    // Read again inside the transaction: another process may have made or rebuilt it since.
+    layout = try History.layout(connection)
     switch layout {
     case .current: return
     case .none: try History.create(connection)

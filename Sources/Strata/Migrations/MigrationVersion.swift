@@ -51,7 +51,7 @@ public struct MigrationVersion: Hashable, Comparable, Sendable, Codable, CustomS
   /// A diesel version: the folder name up to its first `_`, with `-` removed, compared as text.
   ///
   /// Give the folder's version part (`2024-01-02-030405`); the dashes are dropped here.
-  /// - Throws: ``MigrationVersionError/empty`` when nothing is left.
+  /// - Throws: ``MigrationVersionError/empty(_:)`` when nothing is left.
   public init(diesel folderVersion: String) throws {
     let text = folderVersion.filter { $0 != "-" }
     guard !text.isEmpty else { throw MigrationVersionError.empty(folderVersion) }
@@ -112,14 +112,18 @@ public struct MigrationVersion: Hashable, Comparable, Sendable, Codable, CustomS
   /// True for ``zero``.
   public var isZero: Bool { self == .zero }
 
+  /// The version's text, as output shows it.
   public var description: String { text }
 
+  /// Equal as the tool compares them: Flyway's `1` equals `1.0`.
   public static func == (lhs: MigrationVersion, rhs: MigrationVersion) -> Bool {
     lhs.key == rhs.key
   }
 
+  /// Hashes what equality decides on, so `1` and `1.0` (Flyway) hash alike.
   public func hash(into hasher: inout Hasher) { hasher.combine(key) }
 
+  /// Before, as the tool orders versions (see ``Ordering``).
   public static func < (lhs: MigrationVersion, rhs: MigrationVersion) -> Bool {
     switch (lhs.key, rhs.key) {
     case (.numeric(let left), .numeric(let right)): return left < right
@@ -144,6 +148,7 @@ public struct MigrationVersion: Hashable, Comparable, Sendable, Codable, CustomS
 
   /// A numeric version encodes as a JSON number (as versions always have); the others as their
   /// text.
+  /// - Throws: `EncodingError` when the encoder refuses the value.
   public func encode(to encoder: any Encoder) throws {
     var container = encoder.singleValueContainer()
     if let number = integerValue {
@@ -199,6 +204,7 @@ public enum MigrationVersionError: Error, Hashable, Sendable, CustomStringConver
   /// A dotted (Flyway) version has an empty part or something other than digits.
   case notDotted(String)
 
+  /// What is wrong with the text, in words.
   public var description: String {
     switch self {
     case .empty(let text): "\"\(text)\" is not a version: it is empty"

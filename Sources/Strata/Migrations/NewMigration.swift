@@ -108,6 +108,16 @@ extension MigrationSet {
     )
   }
 
+  /// Why `url` (a `kind`: file or folder) could not be created: it exists, or what failed.
+  private static func notCreated(_ url: URL, _ error: any Error, _ kind: String) -> MigrationError {
+    let exists = pathStatus(atPath: url.path) != .missing
+    let reason =
+      exists
+      ? "a \(kind) with that name already exists"
+      : (error as NSError).localizedFailureReason ?? error.localizedDescription
+    return .notCreated(file: url.path, reason: reason, exists: exists)
+  }
+
   /// `now` in UTC as `format` lays it out.
   private static func utcStamp(_ now: Date, _ format: String) -> String {
     let formatter = DateFormatter()
@@ -132,12 +142,7 @@ extension MigrationSet {
       do {
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: false)
       } catch {
-        let exists = pathStatus(atPath: folder.path) != .missing
-        let reason =
-          exists
-          ? "a folder with that name already exists"
-          : (error as NSError).localizedFailureReason ?? error.localizedDescription
-        throw MigrationError.notCreated(file: folder.path, reason: reason, exists: exists)
+        throw notCreated(folder, error, "folder")
       }
       folders.insert(folder, at: 0)
     }
@@ -148,14 +153,9 @@ extension MigrationSet {
       do {
         try Data(content.utf8).write(to: url, options: .withoutOverwriting)
       } catch {
-        let exists = pathStatus(atPath: url.path) != .missing
-        let reason =
-          exists
-          ? "a file with that name already exists"
-          : (error as NSError).localizedFailureReason ?? error.localizedDescription
         for written in urls { try? FileManager.default.removeItem(at: written) }
         if folders.count > 1 { try? FileManager.default.removeItem(at: folders[0]) }
-        throw MigrationError.notCreated(file: url.path, reason: reason, exists: exists)
+        throw notCreated(url, error, "file")
       }
       urls.append(url)
     }

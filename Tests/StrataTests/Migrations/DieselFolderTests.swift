@@ -47,12 +47,7 @@ import Testing
     ".hidden/notes.txt": "x\n",
   ]
 
-  func tables(_ db: Connection) throws -> [String] {
-    try db.rows(
-      "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'strata_%' "
-        + "ORDER BY name"
-    ).compactMap { $0[0].textValue }
-  }
+  func tables(_ db: Connection) throws -> [String] { try MigratorTests().tables(db) }
 
   @Test func theDocumentedFolderAppliesRollsBackAndAppliesAgain() throws {
     let fixture = try MigrationFixture(Self.documented)

@@ -8,17 +8,6 @@ import Testing
 /// KEY`) is rebuilt in place by the first run that writes, rows byte for byte; read-only calls
 /// read it as it is; an older strata's queries keep working on the new layout.
 @Suite struct HistoryUpgradeTests {
-  /// History.createSQL as strata wrote it up to this change, exactly.
-  static let firstLayoutSQL = """
-    CREATE TABLE IF NOT EXISTS strata_migrations (
-      version     INTEGER PRIMARY KEY,
-      name        TEXT NOT NULL,
-      checksum    TEXT NOT NULL,
-      applied_at  TEXT NOT NULL,
-      duration_ms INTEGER NOT NULL
-    )
-    """
-
   static let files = [
     "0001_a.sql": "-- migrate:up\nCREATE TABLE a (x);\n-- migrate:down\nDROP TABLE a;\n",
     "0002_b.sql": "-- migrate:up\nCREATE TABLE b (x);\n-- migrate:down\nDROP TABLE b;\n",
@@ -33,7 +22,7 @@ import Testing
   func oldDatabase(_ fixture: MigrationFixture) throws -> Connection {
     let db = try fixture.open()
     let set = try fixture.migrator().migrations
-    try db.execute(Self.firstLayoutSQL)
+    try db.execute(historyFirstLayoutSQL)
     try db.execute("CREATE TABLE a (x); CREATE TABLE b (x);")
     for (migration, at) in zip(
       set.migrations.prefix(2),
@@ -156,5 +145,29 @@ import Testing
     #expect(try fixture.migrator().rollback(db).steps.map(\.version) == [2])
     #expect(try History.layout(db) == .integerOnly)
     #expect(try History.read(db).map(\.version) == [1])
+  }
+
+  /// Two runs that both saw the old table: the second finds it rebuilt inside its own
+  /// transaction and leaves it (and the rows the first wrote) alone.
+  @Test func aSecondWriterDoesNotRebuildTheTableAgain() throws {
+    let fixture = try MigrationFixture(Self.files)
+    let db = try oldDatabase(fixture)
+    let first = try HistoryWriter(db)
+    let second = try HistoryWriter(db)
+    let script = MigrationScript(sql: "SELECT 1;", file: "x", firstLine: 1, isTransactional: true)
+    let dotted = Migration(
+      version: try MigrationVersion(flyway: "2.5"),
+      name: "x",
+      up: script,
+      down: nil,
+      checksum: "c"
+    )
+    try db.transaction(.immediate) {
+      try first.record(dotted, appliedAt: Date(), durationMs: 0)
+    }
+    let sql = try tableSQL(db)
+    try db.transaction(.immediate) { try second.createTableIfNeeded() }
+    #expect(try tableSQL(db) == sql)
+    #expect(try History.read(db).map(\.version.text) == ["1", "2", "2.5"])
   }
 }
