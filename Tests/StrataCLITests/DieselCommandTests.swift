@@ -79,7 +79,9 @@ import Testing
     #expect(lines[1].hasSuffix("_add_tags/down.sql"))
     let migrate = try project.strata("migrate", "--database", "app.sqlite3")
     #expect(migrate.exitCode == 1)
-    #expect(migrate.standardError.contains("_add_tags/up.sql:2: the up part is still the empty template"))
+    #expect(
+      migrate.standardError.contains("_add_tags/up.sql:2: the up part is still the empty template")
+    )
     #expect(!FileManager.default.fileExists(atPath: project.database.path))
   }
 

@@ -154,7 +154,7 @@ import Testing
     #expect(
       forced.standardError.contains("migrations/00001_a.sql:1: '-- +goose Up' is a goose marker")
     )
-    let bad = try project.strata("status", "--migration-format", "flyway")
+    let bad = try project.strata("status", "--migration-format", "liquibase")
     #expect(bad.exitCode == 64)
     #expect(bad.standardError.contains("--migration-format must be one of dbmate, golang-migrate"))
     let named = try project.strata(

@@ -67,6 +67,11 @@ public struct DriftCheck: Sendable {
       connection == nil
       ? [] : migrations.migrations.filter { !hasHistory || wanted.contains($0.version) }
     let known = Set(migrations.migrations.map(\.version))
+    // Flyway's repeatable migrations replay after the versioned ones, as `migrate` runs them.
+    let appliedRepeatables = try connection.map { Set(try History.readRepeatables($0).map(\.name)) }
+    let repeatables = migrations.repeatables.filter {
+      connection != nil && (!hasHistory || appliedRepeatables?.contains($0.name) == true)
+    }
     // Outside the `do`: a configuration that fails is its own error, not the replay's.
     let replay = try MigrationReplay(
       directory: migrations.directory,
@@ -74,7 +79,7 @@ public struct DriftCheck: Sendable {
       configuration: configuration
     )
     do {
-      var failure = try replay.replay(replayed)
+      var failure = try replay.replay(replayed + repeatables.map(\.asMigration))
       let compared = live != nil && failure == nil && !replay.stopped
       var differences: [SchemaDifference] = []
       if compared, let live {
@@ -89,7 +94,11 @@ public struct DriftCheck: Sendable {
               && MigrationReplay.userTablesAreEmpty(replay.scratch)
           } ?? true
         let done = Set(replayed.map(\.version))
-        failure = try replay.replay(migrations.migrations.filter { !done.contains($0.version) })
+        let replayedNames = Set(repeatables.map(\.name))
+        failure = try replay.replay(
+          migrations.migrations.filter { !done.contains($0.version) }
+            + migrations.repeatables.filter { !replayedNames.contains($0.name) }.map(\.asMigration)
+        )
       }
       let report = DriftReport(
         migrationsDirectory: migrations.directory,

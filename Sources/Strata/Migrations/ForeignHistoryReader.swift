@@ -123,26 +123,39 @@ enum ForeignHistoryReader {
       "SELECT version, type, success FROM flyway_schema_history WHERE version IS NOT NULL "
         + "AND type <> 'SCHEMA' ORDER BY installed_rank"
     ) { ($0.string(at: 0) ?? "", $0.string(at: 1) ?? "", $0.int64(at: 2) != 0) }
-    var state: [String: (type: String, success: Bool)] = [:]
-    var order: [String] = []
-    for (version, type, success) in entries {
+    // Versions as Flyway compares them (`1` and `1.0` are one; `2_1` is `2.1`).
+    var state: [MigrationVersion: (type: String, success: Bool, text: String)] = [:]
+    var order: [MigrationVersion] = []
+    var unmappable: [String] = []
+    for (text, type, success) in entries {
+      guard let version = try? MigrationVersion(flyway: text) else {
+        unmappable.append(text)
+        continue
+      }
       if state[version] == nil { order.append(version) }
-      state[version] = (type, success)
+      state[version] = (type, success, text)
     }
-    var recorded: [SQLValue] = []
+    var recorded: [MigrationVersion] = []
     var through: MigrationVersion?
     var failed: String?
     for version in order {
-      guard let (type, success) = state[version] else { continue }
+      guard let (type, success, text) = state[version] else { continue }
       if !success {
-        failed = failed ?? "version \(version)"
-      } else if type == "BASELINE", let number = Int64(version) {
-        through = max(through ?? .zero, MigrationVersion(integer: number))
+        failed = failed ?? "version \(text)"
+      } else if type == "BASELINE" {
+        through = max(through ?? version, version)
       } else if !type.hasPrefix("UNDO"), type != "DELETE" {
-        recorded.append(.text(version))
+        recorded.append(version)
       }
     }
-    return history(.flyway, recorded: recorded, through: through, failed: failed)
+    return ForeignHistory(
+      tool: .flyway,
+      table: ForeignTool.flyway.table,
+      versions: recorded.sorted(),
+      through: through,
+      failed: failed,
+      unmappable: unmappable.sorted()
+    )
   }
 
   /// GRDB names migrations freely (`v1`, `createAuthors`); only a name that is a number, or

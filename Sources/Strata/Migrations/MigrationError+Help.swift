@@ -41,6 +41,8 @@ extension MigrationError {
         + "0003_add_email.up.sql and 0003_add_email.down.sql."
     case .unreadable:
       return "Check the file's permissions and that it is UTF-8 text."
+    case .emptyMigration(let file) where FlywayFileName.isFlywayPath(file):
+      return "Write the migration's SQL in the file, or delete it."
     case .emptyMigration:
       return "Write the migration's SQL, or delete the file."
     case .unwrittenPart:
@@ -132,6 +134,9 @@ extension MigrationError {
         + "again."
     case .ownTransactionFailed(_, _, _, _, _, let isRollback):
       return "Fix the file and run 'strata \(isRollback ? "rollback" : "migrate")' again."
+    case .irreversible(let version, _, .flyway):
+      return "Write Flyway's undo file for it (U\(version)__<description>.sql beside it), or "
+        + "restore from a backup."
     case .irreversible(_, _, let format):
       return format.downPartAdvice
     case .rollbackFileMissing:

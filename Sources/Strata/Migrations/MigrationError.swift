@@ -87,7 +87,11 @@ public enum MigrationError: StrataError, Equatable {
   )
   /// A part marked to run outside a transaction (`transaction:false`, or `format`'s own
   /// option) cannot run inside `--single-transaction`.
-  case noTransactionInSingleTransaction(version: MigrationVersion, file: String, format: MigrationFormat)
+  case noTransactionInSingleTransaction(
+    version: MigrationVersion,
+    file: String,
+    format: MigrationFormat
+  )
   /// A part that manages its own transaction (`BEGIN` … `COMMIT` in the file, `line`: its first
   /// `BEGIN`) cannot run inside `--single-transaction`; nothing was applied.
   case ownTransactionInSingleTransaction(version: MigrationVersion, file: String, line: Int)

@@ -62,7 +62,7 @@ extension MigrationFormat {
     switch marked.first {
     case .goose?, .sqlMigrate?: others = [.plain, .pair, .bare]
     case .sqlx?, .dbmate?: others = [.bare]
-    case .golangMigrate?, .bundle?, .diesel?: others = []
+    case .golangMigrate?, .bundle?, .diesel?, .flyway?: others = []
     case nil:
       if first(.bare) != nil {
         if first(.pair) != nil { throw mixed(.bare, .pair) }

@@ -8,6 +8,7 @@ extension MigrationFormat {
     case .sqlMigrate: "notransaction"
     case .sqlx: "-- no-transaction"
     case .diesel: "run_in_transaction = false (in metadata.toml)"
+    case .flyway: "executeInTransaction=false (in the script's .sql.conf)"
     case .golangMigrate, .bundle: nil
     }
   }
@@ -21,6 +22,7 @@ extension MigrationFormat {
     case .sqlMigrate: "mark the part '-- +migrate Up notransaction' (or 'Down notransaction')"
     case .sqlx: "make '-- no-transaction' the file's first line"
     case .diesel: "add 'run_in_transaction = false' to metadata.toml in the migration's folder"
+    case .flyway: "write 'executeInTransaction=false' in a file named like it plus .conf beside it"
     case .golangMigrate, .bundle:
       "\(tool) has no per-file option to run outside a transaction, so run the statement outside "
         + "the migrations (by hand, or from the app)"
@@ -39,6 +41,9 @@ extension MigrationFormat {
     case .sqlx:
       "sqlx reads no down part in a single file: write the migration as an .up.sql/.down.sql "
         + "pair with the same version and name, or restore from a backup."
+    case .flyway:
+      "Write Flyway's undo file for it (U<version>__<description>.sql beside it), or restore "
+        + "from a backup."
     case .diesel:
       "Add a down.sql file to the migration's folder, or restore from a backup."
     case .bundle:

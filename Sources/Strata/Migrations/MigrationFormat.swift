@@ -25,6 +25,9 @@ public enum MigrationFormat: String, CaseIterable, Sendable, Codable {
   /// iOS bundles (SQLiteMigrationManager, FMDBMigrationManager): `<version>.sql` or
   /// `<version>_<name>.sql`, the whole file being the up part, with no down part.
   case bundle
+  /// Flyway: `V<version>__<description>.sql`, `U<version>__…` undo files as down parts,
+  /// `R__<description>.sql` repeatable migrations; `flyway.conf` read or refused.
+  case flyway
 
   /// The format named `name` (its raw value; `strata` is another name for `dbmate`); nil for
   /// any other name.
@@ -48,6 +51,7 @@ public enum MigrationFormat: String, CaseIterable, Sendable, Codable {
     case .sqlx: "sqlx (<version>_<name>.sql, .up.sql / .down.sql, -- no-transaction)"
     case .bundle: "bundle (iOS <version>.sql, the whole file is the up part)"
     case .diesel: "diesel (<version>_<name>/up.sql and down.sql folders)"
+    case .flyway: "flyway (V<version>__<description>.sql, U… undo, R__… repeatable)"
     }
   }
 
@@ -56,6 +60,7 @@ public enum MigrationFormat: String, CaseIterable, Sendable, Codable {
     switch self {
     case .dbmate: "strata (dbmate)"
     case .golangMigrate, .goose, .sqlMigrate, .sqlx, .diesel: rawValue
+    case .flyway: "Flyway"
     case .bundle: "an iOS bundle's migration manager"
     }
   }
@@ -65,6 +70,7 @@ public enum MigrationFormat: String, CaseIterable, Sendable, Codable {
     switch self {
     case .dbmate, .golangMigrate, .goose, .sqlMigrate, .sqlx, .bundle: .numeric
     case .diesel: .text
+    case .flyway: .dotted
     }
   }
 

@@ -6,6 +6,9 @@ struct MigrationPart {
   let migration: Migration
   let script: MigrationScript
   let direction: MigrationStep.Direction
+  /// A repeatable migration (`Migrator+Repeatables.swift`): pending while its checksum differs
+  /// from the recorded one, and recorded by name.
+  var isRepeatable = false
 
   /// The up part, to apply `migration`.
   init(applying migration: Migration) {
@@ -133,6 +136,12 @@ struct MigrationPartRunner {
   func isPending(_ part: MigrationPart) throws -> Bool {
     if part.isRollback { return try history.isApplied(part.migration.version) }
     try history.createTableIfNeeded()
+    if part.isRepeatable {
+      let recorded = try History.readRepeatables(connection).first {
+        $0.name == part.migration.name
+      }
+      return recorded?.checksum != part.migration.checksum
+    }
     return try !history.isApplied(part.migration.version)
   }
 
@@ -206,7 +215,14 @@ struct MigrationPartRunner {
 
   /// Records an applied migration, or removes a rolled-back one.
   func writeHistory(_ part: MigrationPart, started: ContinuousClock.Instant) throws {
-    if part.isRollback {
+    if part.isRepeatable {
+      try history.recordRepeatable(
+        name: part.migration.name,
+        checksum: part.migration.checksum,
+        appliedAt: Date(),
+        durationMs: milliseconds(ContinuousClock.now - started)
+      )
+    } else if part.isRollback {
       try history.remove(part.migration.version)
     } else {
       let duration = milliseconds(ContinuousClock.now - started)

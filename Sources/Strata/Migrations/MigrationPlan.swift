@@ -41,6 +41,8 @@ public struct MigrationPlan: Hashable, Sendable, Codable {
   public let currentVersion: MigrationVersion
   /// Other tools' histories that record applied migrations, when strata's history is empty.
   public let otherToolHistories: [ForeignHistory]
+  /// Flyway's repeatable migrations, by name; empty for every other format.
+  public internal(set) var repeatables: [RepeatableStatus] = []
 
   init(set: MigrationSet, applied: [AppliedMigration], otherTools: [ForeignHistory] = []) {
     let otherTool = otherTools.first?.covered(in: set) ?? []
@@ -102,5 +104,6 @@ public struct MigrationPlan: Hashable, Sendable, Codable {
   /// Nothing pending, changed, unknown or out of order.
   public var isUpToDate: Bool {
     migrations.allSatisfy { $0.state == .applied }
+      && repeatables.allSatisfy { $0.state == .applied }
   }
 }

@@ -183,6 +183,14 @@ extension MigrationSet {
           reason: "diesel reads one folder per migration (<version>_<name>/up.sql), so it "
             + "would not run this file"
         )
+      case .flyway:
+        throw MigrationError.formatProblem(
+          file: shown,
+          line: 1,
+          format: format,
+          reason: "Flyway reads only V<version>__<description>.sql, U… and R__… files, so it "
+            + "would skip this one"
+        )
       }
       return Migration(
         version: version,

@@ -9,6 +9,9 @@ public struct MigrationSet: Sendable {
   /// How the folder's files are written (detected from them unless the caller named it);
   /// strata's own for migrations built in code.
   public let format: MigrationFormat
+  /// Flyway's repeatable migrations (`R__<description>.sql`), in the order Flyway runs them
+  /// (by description); empty for every other format.
+  public private(set) var repeatables: [RepeatableMigration] = []
 
   /// Migrations built in code; they must have unique versions. `format` says how their parts
   /// run where formats differ (which parts may manage their own transaction); strata's own by
@@ -105,6 +108,7 @@ public struct MigrationSet: Sendable {
         directory: shown,
         format: format,
         excluding: exclusion,
+        flyway: { try FlywaySettings.read(folder: url, shown: shown).0 },
         read: readFile
       )
     }
@@ -122,11 +126,15 @@ public struct MigrationSet: Sendable {
       files.map { ($0.name, $0.bytes) },
       uniquingKeysWith: { first, _ in first }
     )
+    let conf = byName["flyway.conf"].map {
+      FlywaySettings.ConfigFile(shown: directory + "/flyway.conf", bytes: $0)
+    }
     try self.init(
       fileNames: Array(byName.keys),
       directory: directory,
       format: format,
-      excluding: exclusion
+      excluding: exclusion,
+      flyway: { try conf.map(FlywaySettings.settings(of:)) ?? FlywaySettings() }
     ) { name in
       byName[name].map { .success($0) } ?? .failure("no such file")
     }
@@ -149,12 +157,26 @@ public struct MigrationSet: Sendable {
     directory shown: String,
     format chosen: MigrationFormat?,
     excluding exclusion: MigrationFileExclusion,
+    flyway: () throws -> FlywaySettings,
     read readFile: FileRead
   ) throws {
+    let fileNames = fileNames.filter { !exclusion.excludes(name: $0, shown: shown + "/" + $0) }
+    if let (migrations, repeatables) = try Self.flywayFolder(
+      names: fileNames,
+      directory: shown,
+      chosen: chosen,
+      settings: flyway,
+      read: readFile
+    ) {
+      self.migrations = migrations
+      self.repeatables = repeatables
+      self.directory = shown
+      self.format = .flyway
+      return
+    }
     var byVersion: [MigrationVersion: FileGroup] = [:]
     for name in fileNames.sorted() where !name.hasPrefix(".") {
       let file = shown + "/" + name
-      if exclusion.excludes(name: name, shown: file) { continue }
       guard name.lowercased().hasSuffix(".sql") else {
         if MigrationFileExclusion.isUnrunnableMigration(name) {
           throw MigrationError.notSQL(file: file)

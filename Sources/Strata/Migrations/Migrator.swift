@@ -19,11 +19,18 @@ public struct Migrator: Sendable {
   /// - Throws: `SQLiteError` when the history (or another tool's) cannot be read.
   public func plan(_ connection: Connection) throws -> MigrationPlan {
     let applied = try History.read(connection)
-    return MigrationPlan(
+    var plan = MigrationPlan(
       set: migrations,
       applied: applied,
       otherTools: applied.isEmpty ? try otherToolHistories(connection) : []
     )
+    if !migrations.repeatables.isEmpty {
+      plan.repeatables = Self.repeatableStatuses(
+        migrations.repeatables,
+        applied: try History.readRepeatables(connection)
+      )
+    }
+    return plan
   }
 
   /// The problems that stop `migrate`: changed, unknown and out-of-order migrations.
@@ -96,6 +103,7 @@ public struct Migrator: Sendable {
         && (options.target.map { migration.version <= $0 } ?? true)
     }.map(MigrationPart.init(applying:))
     let remaining = wanted.count - toApply.count
+    let parts = toApply + repeatableParts(plan, target: options.target)
     if options.dryRun {
       try reportingState(connection) {
         try checkOwnTransactions(toApply, singleTransaction: options.singleTransaction)
@@ -104,7 +112,7 @@ public struct Migrator: Sendable {
         fromVersion: plan.currentVersion,
         toVersion: toApply.last.map { max($0.migration.version, plan.currentVersion) }
           ?? plan.currentVersion,
-        steps: toApply.map { $0.step(sql: $0.script.sql) },
+        steps: parts.map { $0.step(sql: $0.script.sql) },
         dryRun: true,
         pendingCount: remaining
       )
@@ -112,8 +120,8 @@ public struct Migrator: Sendable {
     let baseline = ForeignKeyBaseline()
     let steps =
       options.singleTransaction
-      ? try runAllInOneTransaction(toApply, connection, baseline: baseline)
-      : try runEach(toApply, connection, baseline: baseline)
+      ? try runAllInOneTransaction(parts, connection, baseline: baseline)
+      : try runEach(parts, connection, baseline: baseline)
     return MigrationReport(
       fromVersion: plan.currentVersion,
       toVersion: try databaseVersion(connection),

@@ -109,6 +109,16 @@ extension MigrationSet {
       let next = String(newest + 1)
       versionText = String(repeating: "0", count: max(0, width - next.count)) + next
     }
+    if chosen == .flyway
+      || (chosen == nil && existing.contains { FlywayFileName.looksLikeFlyway($0) })
+    {
+      return try write(
+        try flywayNewFiles(in: directory, names: existing, name: name, now: now),
+        stem: "",
+        in: directory,
+        folderIsNew: folderIsNew
+      )
+    }
     let format = try chosen ?? detectFormat(directory, names: existing)
     let hasPairs = existing.contains { MigrationParser.parseFileName($0)?.part == .up }
     return try write(
@@ -198,7 +208,7 @@ extension MigrationSet {
         (".down.sql", "-- Add down migration script here\n\(todo)\n"),
       ]
     case .sqlx: [(".sql", "-- Add migration script here\n\(todo)\n")]
-    case .bundle: [(".sql", "\(todo)\n")]
+    case .bundle, .flyway: [(".sql", "\(todo)\n")]
     // What `diesel migration generate` writes, and the line that keeps it refused until written.
     case .diesel:
       [

@@ -29,15 +29,16 @@ struct OwnTransaction {
   /// Whether `script` may manage its own transaction in a folder of `format`: a part marked to
   /// run outside a transaction in any format, and every part of a format whose files cannot
   /// say so (golang-migrate and dbmate pair files, sqlx, iOS bundles). A transactional part of
-  /// dbmate, goose, sql-migrate or diesel holding `BEGIN` is refused as before: its own tool
-  /// fails on it too, and its marker (diesel: `metadata.toml`) can take it out of a transaction.
+  /// dbmate, goose, sql-migrate, diesel or Flyway holding `BEGIN` is refused as before: its own
+  /// tool fails on it too, and its marker (diesel's `metadata.toml`, Flyway's script `.conf`)
+  /// can take it out of a transaction.
   static func mayManage(_ script: MigrationScript, format: MigrationFormat) -> Bool {
     if !script.isTransactional { return true }
     switch format {
     case .golangMigrate, .sqlx, .bundle: return true
     case .dbmate, .goose, .sqlMigrate:
       return script.file.hasSuffix(".up.sql") || script.file.hasSuffix(".down.sql")
-    case .diesel: return false
+    case .diesel, .flyway: return false
     }
   }
 

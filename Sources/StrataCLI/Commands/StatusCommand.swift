@@ -24,6 +24,8 @@ enum StatusCommand: Command {
     let counts: [String: Int]
     /// Other tools' histories, when strata has none: what `migrate` refuses to run again.
     let otherToolHistories: [ForeignHistory]
+    /// Flyway's repeatable migrations; absent for every other format.
+    let repeatables: [RepeatableStatus]?
   }
 
   static func run(_ arguments: ParsedArguments, _ context: CommandContext) throws -> Int32 {
@@ -54,7 +56,8 @@ enum StatusCommand: Command {
           migrationFormat: migrations.format.rawValue,
           migrations: plan.migrations,
           counts: counts,
-          otherToolHistories: plan.otherToolHistories
+          otherToolHistories: plan.otherToolHistories,
+          repeatables: plan.repeatables.isEmpty ? nil : plan.repeatables
         )
       )
     case .text:
@@ -82,7 +85,8 @@ enum StatusCommand: Command {
   ) {
     let state = exists ? "version \(plan.currentVersion)" : "does not exist yet"
     context.print("Database:   \(database) (\(state))")
-    context.print("Migrations: \(migrations.directory) (\(migrations.migrations.count) files)")
+    let files = migrations.migrations.count + migrations.repeatables.count
+    context.print("Migrations: \(migrations.directory) (\(files) files)")
     context.print("Format:     \(migrations.format.summary)")
     for history in plan.otherToolHistories {
       context.print(
@@ -105,6 +109,7 @@ enum StatusCommand: Command {
       }
       .joined(separator: ", ")
     context.print(summary)
+    renderRepeatables(plan.repeatables, context)
     if let history = plan.otherToolHistories.first {
       let refusal = ForeignHistoryError.notAdopted(history)
       context.print("Warning: \(refusal.message)")
@@ -114,6 +119,30 @@ enum StatusCommand: Command {
       context.print("Warning: \(problem.message)")
       context.print("Help: \(problem.commandLineHelp)")
     }
+  }
+
+  /// Flyway's repeatable migrations, after the versioned ones: a changed one is applied again
+  /// by the next `migrate`, which is not a problem.
+  private static func renderRepeatables(
+    _ repeatables: [RepeatableStatus],
+    _ context: CommandContext
+  ) {
+    guard !repeatables.isEmpty else { return }
+    context.print()
+    let rows = repeatables.map {
+      [$0.name, $0.state.rawValue, fileName($0.file), $0.appliedAt ?? ""]
+    }
+    TextTable.print(["REPEATABLE", "STATE", "MIGRATION", "APPLIED AT"], rows, context)
+    context.print()
+    let counts = [RepeatableStatus.State.applied, .pending, .changed].compactMap { state in
+      let count = repeatables.filter { $0.state == state }.count
+      return count > 0 || state == .applied ? "\(count) \(state.rawValue)" : nil
+    }
+    let due = repeatables.contains { $0.state != .applied }
+    context.print(
+      "Repeatable: \(counts.joined(separator: ", "))"
+        + (due ? " ('strata migrate' applies them after the versioned migrations)" : "")
+    )
   }
 
   private static func fileName(_ path: String) -> String {

@@ -87,6 +87,25 @@ enum DocSamples {
       },
       commands: ["strata migrate --database app.sqlite3"]
     ),
+    DocSample(
+      name: "flyway-session",
+      style: .console,
+      fixture: {
+        for (name, sql) in [
+          ("V1__Create_person.sql", "CREATE TABLE person (id INTEGER PRIMARY KEY, name TEXT);\n"),
+          ("U1__Create_person.sql", "DROP TABLE person;\n"),
+          ("V1.1__Add_city.sql", "ALTER TABLE person ADD COLUMN city TEXT;\n"),
+          ("V2_1__Add_people.sql", "INSERT INTO person (name) VALUES ('Axel');\n"),
+          (
+            "R__People_view.sql",
+            "DROP VIEW IF EXISTS people;\nCREATE VIEW people AS SELECT name FROM person;\n"
+          ),
+        ] {
+          try $0.write("migrations/" + name, sql)
+        }
+      },
+      commands: ["strata status --database app.sqlite3", "strata migrate --database app.sqlite3"]
+    ),
   ]
 
   /// An iOS app's database migrated by SQLiteMigrationManager.swift (its table as that library

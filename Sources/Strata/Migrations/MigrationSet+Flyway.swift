@@ -1,0 +1,44 @@
+extension MigrationSet {
+  /// A Flyway folder's migrations, when the folder is Flyway's (`chosen`, or detected from
+  /// names such as `V1__init.sql`); nil for any other folder.
+  ///
+  /// - Parameters:
+  ///   - settings: the folder's `flyway.conf` or `flyway.toml` settings, read only for a
+  ///     Flyway folder (a refused setting is an error then, and only then).
+  /// - Throws: `MigrationError`: a folder that mixes Flyway's names with another format's,
+  ///   a refused setting, or what `FlywayReader` refuses.
+  static func flywayFolder(
+    names: [String],
+    directory shown: String,
+    chosen: MigrationFormat?,
+    settings: () throws -> FlywaySettings,
+    read readFile: FileRead
+  ) throws -> (migrations: [Migration], repeatables: [RepeatableMigration])? {
+    guard chosen == nil || chosen == .flyway else { return nil }
+    let visible = names.sorted().filter { !$0.hasPrefix(".") }
+    let detected = (try? settings()) ?? FlywaySettings()
+    let flyway = visible.filter { FlywayFileName.looksLikeFlyway($0, settings: detected) }
+    guard chosen == .flyway || !flyway.isEmpty else { return nil }
+    if chosen == nil {
+      for name in visible where name.lowercased().hasSuffix(".sql") && !flyway.contains(name) {
+        let bare = bareVersion(name) != nil
+        guard let parsed = MigrationParser.parseFileName(name) ?? bareVersion(name) else {
+          continue
+        }
+        let other: MigrationFormat.Signal =
+          bare ? .bare : parsed.part == .whole ? .plain : .pair
+        throw MigrationError.mixedFormats(
+          directory: shown,
+          formats: [MigrationFormat.flyway.rawValue, other.name],
+          files: [shown + "/" + flyway[0], shown + "/" + name]
+        )
+      }
+    }
+    return try FlywayReader.read(
+      names: visible,
+      directory: shown,
+      settings: try settings(),
+      read: readFile
+    )
+  }
+}
