@@ -1,0 +1,65 @@
+import Foundation
+import Testing
+
+/// The real folders themselves, unchanged, where a copy is at hand: `STRATA_REAL_FOLDERS`
+/// names a folder holding them under the names in Tests/Fixtures/RealFolders/README.md
+/// (they are not kept in this repository; the README says where each comes from).
+@Suite(
+  "Real project folders, unchanged",
+  .enabled(if: ProcessInfo.processInfo.environment["STRATA_REAL_FOLDERS"] != nil)
+)
+struct UnpackedRealFolderTests {
+  struct Case: CustomTestStringConvertible, Sendable {
+    let name: String
+    let format: ReferenceFormat
+    var options: [String] = []
+    let applied: Int
+    let rolledBack: Int
+    var reapplied = true
+    var testDescription: String { name }
+  }
+
+  /// Each project's folder, and how far its down parts go.
+  static let cases: [Case] = [
+    Case(name: "goose-mjrwtf", format: .goose, applied: 3, rolledBack: 3),
+    Case(name: "golang-migrate-url-shortener", format: .golangMigrate, applied: 1, rolledBack: 1),
+    Case(
+      name: "golang-migrate-sdxtra",
+      format: .golangMigrate,
+      applied: 1,
+      rolledBack: 1,
+      reapplied: false
+    ),
+    Case(name: "sqlx-Y", format: .sqlx, applied: 1, rolledBack: 0),
+    Case(name: "bundle-sqlitemigrationmanager-example", format: .bundle, applied: 1, rolledBack: 0),
+    Case(
+      name: "dbmate-sematic",
+      format: .dbmate,
+      options: ["--exclude", "*.py"],
+      applied: 40,
+      rolledBack: 40
+    ),
+    Case(
+      name: "sql-migrate-go-ssb-room",
+      format: .sqlMigrate,
+      applied: 5,
+      rolledBack: 4,
+      reapplied: false
+    ),
+    Case(name: "diesel-wealthfolio", format: .diesel, applied: 29, rolledBack: 29),
+    Case(name: "flyway-flywaytest", format: .flyway, applied: 3, rolledBack: 0),
+  ]
+
+  @Test(arguments: cases)
+  func appliesRollsBackAndReapplies(_ entry: Case) throws {
+    let root = URL(fileURLWithPath: ProcessInfo.processInfo.environment["STRATA_REAL_FOLDERS"]!)
+    let folder = root.appendingPathComponent(entry.name)
+    try #require(FileManager.default.fileExists(atPath: folder.path), "\(folder.path) is missing")
+    let outcome = try RealFolderCheck(folder: folder, format: entry.format, options: entry.options)
+      .run()
+    #expect(
+      outcome
+        == .init(applied: entry.applied, rolledBack: entry.rolledBack, reapplied: entry.reapplied)
+    )
+  }
+}
