@@ -31,10 +31,10 @@ INSERT INTO pins (name) VALUES
 ('HouseRules');
 
 INSERT INTO notices (title, content, language)  VALUES
-('Welcome', 'Say hello; -- this is text, not a comment', 'en-GB'),
+('Welcome', 'Say hello -- this is text, not a comment', 'en-GB'),
 ('House rules', 'Please:
 * be kind
-* be patient;
+* be patient; we all are
 * ask first
 ', 'en-GB'),
 ('Willkommen', 'Hallo!', 'de-DE');
