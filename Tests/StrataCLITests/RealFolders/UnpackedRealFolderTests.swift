@@ -1,4 +1,5 @@
 import Foundation
+import StrataTestSupport
 import Testing
 
 /// The real folders themselves, unchanged, where a copy is at hand: `STRATA_REAL_FOLDERS`
@@ -16,6 +17,9 @@ struct UnpackedRealFolderTests {
     let applied: Int
     let rolledBack: Int
     var reapplied = true
+    /// What strata says when it does not read the folder yet (docs/real-folders.md, "What
+    /// strata still does not read"): the test then checks that it refuses, changing nothing.
+    var refusal: String? = nil
     var testDescription: String { name }
   }
 
@@ -44,7 +48,15 @@ struct UnpackedRealFolderTests {
       format: .sqlMigrate,
       applied: 5,
       rolledBack: 4,
-      reapplied: false
+      reapplied: false,
+      refusal: "01-consolidated.sql: file name must start with a version number and a name"
+    ),
+    Case(
+      name: "bundle-sqlitemigrationmanager-tests",
+      format: .bundle,
+      applied: 3,
+      rolledBack: 0,
+      refusal: "malformed.sql: file name must start with a version number and a name"
     ),
     Case(
       name: "diesel-wealthfolio",
@@ -61,6 +73,17 @@ struct UnpackedRealFolderTests {
     let root = URL(fileURLWithPath: ProcessInfo.processInfo.environment["STRATA_REAL_FOLDERS"]!)
     let folder = root.appendingPathComponent(entry.name)
     try #require(FileManager.default.fileExists(atPath: folder.path), "\(folder.path) is missing")
+    if let refusal = entry.refusal {
+      let dir = try TemporaryDirectory()
+      let run = try StrataProcess.run(
+        ["migrate", "--database", "app.sqlite3", "--migrations", folder.path] + entry.options,
+        in: dir.url
+      )
+      #expect(run.exitCode == 1)
+      #expect(run.standardError.contains(refusal), "\(run.standardError)")
+      #expect(!FileManager.default.fileExists(atPath: dir.path("app.sqlite3").path))
+      return
+    }
     let outcome = try RealFolderCheck(folder: folder, format: entry.format, options: entry.options)
       .run()
     #expect(
