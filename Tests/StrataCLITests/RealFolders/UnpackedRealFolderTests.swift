@@ -26,6 +26,7 @@ struct UnpackedRealFolderTests {
   /// Each project's folder, and how far its down parts go.
   static let cases: [Case] = [
     Case(name: "goose-mjrwtf", format: .goose, applied: 3, rolledBack: 3),
+    Case(name: "goose-url-shortener", format: .goose, applied: 2, rolledBack: 2),
     Case(name: "golang-migrate-url-shortener", format: .golangMigrate, applied: 1, rolledBack: 1),
     Case(
       name: "golang-migrate-sdxtra",
