@@ -29,7 +29,7 @@ struct ReferenceDatabase {
 
   /// The schema (every `sqlite_master` row but the history tables and their indexes, spaces
   /// collapsed) and every row of every table, as the sqlite3 shell prints them.
-  static func fingerprint(_ file: URL) throws -> [String] {
+  static func fingerprint(_ file: URL, rows compareRows: Bool = true) throws -> [String] {
     let excluded = historyTables.map { "'\($0)'" }.joined(separator: ",")
     let schema = try shell(
       [
@@ -43,7 +43,7 @@ struct ReferenceDatabase {
       $0.split(whereSeparator: { $0 == " " || $0 == "\t" }).joined(separator: " ")
     }
     var rows: [String] = []
-    for line in lines where line.hasPrefix("table | ") {
+    for line in lines where compareRows && line.hasPrefix("table | ") {
       let name = line.split(separator: "|")[1].trimmingCharacters(in: .whitespaces)
       let quoted = "\"" + name.replacingOccurrences(of: "\"", with: "\"\"") + "\""
       let data = try shell(
