@@ -20,8 +20,9 @@ struct UnpackedRealFolderTests {
     /// What strata says when it does not read the folder yet (docs/real-folders.md, "What
     /// strata still does not read"): the test then checks that it refuses, changing nothing.
     var refusal: String? = nil
-    /// false: the folder's migrations write random values or the clock into rows, so only the
-    /// schemas are compared.
+    /// false: the folder's migrations write random values or the clock into rows (a
+    /// `DEFAULT CURRENT_TIMESTAMP` column filled while migrating), so only the schemas are
+    /// compared.
     var comparesRows = true
     var testDescription: String { name }
   }
@@ -38,14 +39,15 @@ struct UnpackedRealFolderTests {
       rolledBack: 1,
       reapplied: false
     ),
-    Case(name: "sqlx-Y", format: .sqlx, applied: 1, rolledBack: 0),
+    Case(name: "sqlx-Y", format: .sqlx, applied: 1, rolledBack: 0, comparesRows: false),
     Case(name: "bundle-sqlitemigrationmanager-example", format: .bundle, applied: 1, rolledBack: 0),
     Case(
       name: "dbmate-sematic",
       format: .dbmate,
       options: ["--exclude", "*.py"],
-      applied: 40,
-      rolledBack: 24
+      applied: 41,
+      rolledBack: 24,
+      reapplied: false
     ),
     Case(
       name: "sql-migrate-go-ssb-room",
