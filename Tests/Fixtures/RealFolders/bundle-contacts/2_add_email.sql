@@ -1,0 +1,2 @@
+alter table contacts
+  add column email text not null default 'UNKNOWN' collate nocase;

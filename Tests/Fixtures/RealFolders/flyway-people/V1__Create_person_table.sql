@@ -1,0 +1,4 @@
+create table PERSON (
+    ID int not null,
+    NAME varchar(100) not null
+);

@@ -1,0 +1,1 @@
+delete from PERSON where id=1;

@@ -1,0 +1,5 @@
+DROP TABLE IF EXISTS job_params;
+
+DROP TABLE IF EXISTS jobs;
+
+DROP TABLE IF EXISTS files;
