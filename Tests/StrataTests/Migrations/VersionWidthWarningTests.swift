@@ -40,4 +40,36 @@ import Testing
       ]
     )
   }
+
+  /// diesel runs versions as text, so the surprise is the numbers: a shorter version runs later.
+  @Test func dieselNamesAVersionThatRunsLaterThoughItIsSmaller() throws {
+    let fixture = try MigrationFixture([
+      "2024-01-02-030405_a/up.sql": "SELECT 1;",
+      "2024-01-03_b/up.sql": "SELECT 1;",
+      "2024-01-04-000000_c/up.sql": "SELECT 1;",
+    ])
+    let warnings = try fixture.migrator().migrations.versionWidthWarnings
+    #expect(
+      warnings.map { [$0.earlier, $0.later] } == [
+        ["migrations/2024-01-02-030405_a/up.sql", "migrations/2024-01-03_b/up.sql"]
+      ]
+    )
+    #expect(warnings.first?.message.contains("as diesel orders versions as text") == true)
+  }
+
+  /// Flyway compares each part as a number: `1.9` runs before `1.10`, which sorts first as text.
+  @Test func flywayNamesPartsOfDifferentWidths() throws {
+    let fixture = try MigrationFixture([
+      "V1.9__a.sql": "SELECT 1;",
+      "V1.10__b.sql": "SELECT 1;",
+      "V2__c.sql": "SELECT 1;",
+    ])
+    let warnings = try fixture.migrator().migrations.versionWidthWarnings
+    #expect(
+      warnings.map { [$0.earlier, $0.later] } == [
+        ["migrations/V1.9__a.sql", "migrations/V1.10__b.sql"]
+      ]
+    )
+    #expect(warnings.first?.message.contains("Flyway compares each part") == true)
+  }
 }
