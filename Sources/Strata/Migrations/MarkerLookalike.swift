@@ -162,6 +162,22 @@ enum MarkerLookalike {
     return nil
   }
 
+  /// Which part a near-miss comment names: `.up` for `-- Up migration`, `.down` for
+  /// `--- Down migration` or `-- rollback`; nil when it names both or neither.
+  static func direction(_ line: ArraySlice<UInt8>) -> MigrationParser.FileName.Part? {
+    let trimmed = line.drop { $0 == 0x20 || $0 == 0x09 }
+    let words = normalized(String(decoding: trimmed, as: UTF8.self))
+      .split { !$0.isLetter && !$0.isNumber }
+    let up = words.contains { upWords.contains($0) }
+    let down = words.contains { downWords.contains($0) }
+    return up == down ? nil : (up ? .up : .down)
+  }
+
+  private static let upWords: Set<Substring> = ["up", "ups", "forward", "do"]
+  private static let downWords: Set<Substring> = [
+    "down", "downs", "rollback", "undo", "revert", "reverse", "backward", "backwards",
+  ]
+
   /// The line as written, at most 80 characters, with an invisible or look-alike character
   /// (a no-break space, a full-width colon) spelled as its code point so the user sees it.
   private static func shown(_ text: String) -> String {

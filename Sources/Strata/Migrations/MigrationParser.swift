@@ -167,12 +167,16 @@ package enum MigrationParser {
   /// Refuses a file that is one part as a whole (a file of an `.up.sql`/`.down.sql` pair, a
   /// bundle's or sqlx's file) when it holds a marker line, since a `-- migrate:down` inside one
   /// would run as part of it, or a line that looks like one. `firstLineIsOption` skips sqlx's
-  /// `-- no-transaction` first line.
+  /// `-- no-transaction` first line. A near miss that names the part the file already is
+  /// (`-- Up migration` atop an up file, `--- Down migration` atop a down file: `part`) is a
+  /// title, not a section: the file holds one part, so it cannot mean another and is read as
+  /// the comment it is, as the file's own tool reads it.
   static func refuseMarkers(
     bytes: [UInt8],
     file: String,
     format: MigrationFormat = .dbmate,
     isPairFile: Bool = true,
+    part: MigrationParser.FileName.Part = .up,
     firstLineIsOption: Bool = false
   ) throws {
     var lineStart = 0
@@ -196,7 +200,7 @@ package enum MigrationParser {
         throw markerProblem(file: file, line: lineNumber, format: format, reason: reason)
       }
       if !(firstLineIsOption && lineNumber == 1) {
-        try refuseLookalike(line, file: file, line: lineNumber, format: format)
+        try refuseLookalike(line, file: file, line: lineNumber, format: format, titling: part)
       }
       lineStart = lineEnd + 1
       lineNumber += 1
@@ -211,13 +215,17 @@ package enum MigrationParser {
 
   /// Throws for a line that looks like a marker the folder's format does not read
   /// (`MarkerLookalike`): a near miss of its own, or another tool's.
+  /// With `titling`, the part a single-part file holds: a near miss naming that part is its
+  /// title and passes.
   static func refuseLookalike(
     _ line: ArraySlice<UInt8>,
     file: String,
     line lineNumber: Int,
-    format: MigrationFormat = .dbmate
+    format: MigrationFormat = .dbmate,
+    titling part: MigrationParser.FileName.Part? = nil
   ) throws {
     guard let (found, marker) = MarkerLookalike.match(line) else { return }
+    if found == nil, !isMarker(line), let part, MarkerLookalike.direction(line) == part { return }
     let tool = format != .dbmate && isMarker(line) ? "dbmate (strata)" : found
     let reason: String
     switch (format, tool) {

@@ -105,6 +105,7 @@ extension MigrationSet {
         file: file.shown,
         format: format,
         isPairFile: file.parsed.part != .whole,
+        part: file.parsed.part == .down ? .down : .up,
         firstLineIsOption: noTransaction
       )
       let sql = String(decoding: text, as: UTF8.self)

@@ -121,3 +121,49 @@ import Testing
     }
   }
 }
+
+/// A file that holds one part may carry a title naming that part (wealthfolio's diesel folder
+/// opens `up.sql` with `-- Up migration` and `down.sql` with `--- Down migration`); a near miss
+/// naming the other part is still refused, since it may be a section meant to start there.
+@Suite struct PartTitleTests {
+  @Test(arguments: [
+    ("m/0001_a.up.sql", "-- Up migration\nCREATE TABLE a (x);\n"),
+    ("m/0001_a.down.sql", "--- Down migration\nDROP TABLE a;\n"),
+    ("m/2024-01-01-000000_a/up.sql", "-- Up migration\nCREATE TABLE a (x);\n"),
+    ("m/2024-01-01-000000_a/down.sql", "-- Down migration\nDROP TABLE a;\n"),
+    ("m/0001_a.sql", "-- no-transaction\n-- Up migration\nCREATE TABLE a (x);\n"),
+  ])
+  func aTitleNamingTheFilesOwnPartIsAComment(path: String, sql: String) throws {
+    let dir = try TemporaryDirectory()
+    if !path.hasSuffix("0001_a.sql") {
+      let folder = path.hasPrefix("m/2024") ? "m/2024-01-01-000000_a/" : "m/0001_a."
+      try dir.write(folder + "up.sql", "CREATE TABLE a (x);\n")
+      try dir.write(folder + "down.sql", "DROP TABLE a;\n")
+    }
+    try dir.write(path, sql)
+    let set = try MigrationSet(directory: dir.path("m"), displayPath: "m")
+    #expect(set.migrations.count == 1)
+  }
+
+  @Test(arguments: [
+    ("m/0001_a.up.sql", "-- Down migration\nDROP TABLE a;\n", 1),
+    ("m/0001_a.down.sql", "CREATE TABLE b (x);\n-- Up migration\n", 2),
+    ("m/2024-01-01-000000_a/up.sql", "CREATE TABLE a (x);\n-- Down migration\nDROP TABLE a;\n", 2),
+  ])
+  func aTitleNamingTheOtherPartIsRefused(path: String, sql: String, line: Int) throws {
+    let dir = try TemporaryDirectory()
+    let folder = path.hasPrefix("m/2024") ? "m/2024-01-01-000000_a/" : "m/0001_a."
+    try dir.write(folder + "up.sql", "CREATE TABLE a (x);\n")
+    try dir.write(folder + "down.sql", "DROP TABLE a;\n")
+    try dir.write(path, sql)
+    let error = #expect(throws: MigrationError.self) {
+      try MigrationSet(directory: dir.path("m"), displayPath: "m")
+    }
+    guard case .formatProblem(let file, let number, _, _)? = error else {
+      Issue.record("\(String(describing: error))")
+      return
+    }
+    #expect(file == path)
+    #expect(number == line)
+  }
+}
