@@ -85,8 +85,13 @@ enum StatusCommand: Command {
   ) {
     let state = exists ? "version \(plan.currentVersion)" : "does not exist yet"
     context.print("Database:   \(database) (\(state))")
-    let files = migrations.migrations.count + migrations.repeatables.count
-    context.print("Migrations: \(migrations.directory) (\(files) files)")
+    // Counted as migrations, not files: a pair's two files, or a diesel folder's, are one.
+    let count = migrations.migrations.count
+    let repeatables = migrations.repeatables.count
+    context.print(
+      "Migrations: \(migrations.directory) (\(count) migration\(count == 1 ? "" : "s")"
+        + (repeatables == 0 ? "" : ", \(repeatables) repeatable") + ")"
+    )
     context.print("Format:     \(migrations.format.summary)")
     for history in plan.otherToolHistories {
       context.print(
