@@ -62,4 +62,25 @@ struct RealFolderTests {
   @Test func bundleNamesAsSQLiteMigrationManagerReadsThem() throws {
     #expect(try check("bundle-contacts", .bundle) == .init(applied: 4, rolledBack: 0))
   }
+
+  /// A Python data migration among the SQL files (dbmate skips it, and `--exclude '*.py'`
+  /// tells strata so), and an up part of comments only whose down part re-adds a column that
+  /// is still there: rollback stops at it in both, as dbmate's own rollback does.
+  @Test func dbmateCommentOnlyUpAndPythonFile() throws {
+    #expect(
+      try check("dbmate-pipelines", .dbmate, options: ["--exclude", "*.py"])
+        == .init(applied: 8, rolledBack: 3)
+    )
+  }
+
+  /// One folder per migration beside a `.keep` file, a data migration into key/value rows and
+  /// back, `PRAGMA foreign_keys` around a table rebuild inside the migration's transaction.
+  @Test func dieselFolders() throws {
+    #expect(try check("diesel-portfolio", .diesel) == .init(applied: 3, rolledBack: 3))
+  }
+
+  /// Flyway's `V<version>__<description>.sql` files, with no undo files: nothing rolls back.
+  @Test func flywayVersionedFiles() throws {
+    #expect(try check("flyway-people", .flyway) == .init(applied: 3, rolledBack: 0))
+  }
 }
