@@ -81,8 +81,21 @@ enum History {
   }
 
   /// Rebuilds a first-layout table as ``createSQL``'s, rows and their bytes unchanged (call
-  /// inside the writing transaction: it all commits or none of it does).
+  /// inside the writing transaction: it all commits or none of it does). Indexes and triggers
+  /// a user put on the old table go with it when it is dropped, so they are made again on the
+  /// new one from their own SQL; if one cannot be, the whole upgrade rolls back.
   static func upgrade(_ connection: Connection) throws {
+    var attached: [String] = []
+    do {
+      let statement = try connection.prepare(
+        "SELECT sql FROM sqlite_master WHERE tbl_name = 'strata_migrations' "
+          + "AND type IN ('index', 'trigger') AND sql IS NOT NULL ORDER BY type, rowid"
+      )
+      defer { statement.reset() }
+      while try statement.step() {
+        if let sql = statement.string(at: 0) { attached.append(sql) }
+      }
+    }
     try connection.execute(createSQL.replacingOccurrences(of: table, with: table + "_upgrade"))
     try connection.execute(
       "INSERT INTO strata_migrations_upgrade (version, name, checksum, applied_at, duration_ms, "
@@ -96,6 +109,7 @@ enum History {
     try connection.execute("PRAGMA legacy_alter_table = ON")
     defer { _ = try? connection.execute("PRAGMA legacy_alter_table = \(legacy)") }
     try connection.execute("ALTER TABLE strata_migrations_upgrade RENAME TO strata_migrations")
+    for sql in attached { try connection.execute(sql) }
   }
 
   /// Every applied versioned migration, by version; empty when the table does not exist.

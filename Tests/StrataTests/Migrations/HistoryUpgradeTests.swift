@@ -83,6 +83,31 @@ import Testing
     #expect(try fixture.migrator().migrate(db).steps.count == 3)
   }
 
+  /// Dropping the old table drops what hangs on it: a user's index and trigger on it are made
+  /// again on the new table, and the trigger keeps firing.
+  @Test func theUsersIndexesAndTriggersOnTheTableSurviveTheUpgrade() throws {
+    let fixture = try MigrationFixture(Self.files)
+    let db = try oldDatabase(fixture)
+    try db.execute(
+      """
+      CREATE TABLE mlog (v);
+      CREATE TRIGGER mt AFTER INSERT ON strata_migrations BEGIN
+        INSERT INTO mlog VALUES (new.version);
+      END;
+      CREATE INDEX sm_name ON strata_migrations (name);
+      """
+    )
+    try fixture.migrator().migrate(db)
+    #expect(try History.layout(db) == .current)
+    #expect(
+      try db.rows(
+        "SELECT type, name FROM sqlite_master WHERE tbl_name = 'strata_migrations' "
+          + "AND sql IS NOT NULL AND type <> 'table' ORDER BY name"
+      ) == [[.text("trigger"), .text("mt")], [.text("index"), .text("sm_name")]]
+    )
+    #expect(try db.rows("SELECT v FROM mlog") == [[.integer(3)]])
+  }
+
   @Test func anOlderStrataQueriesStillWorkOnTheNewLayout() throws {
     let fixture = try MigrationFixture(Self.files)
     let db = try oldDatabase(fixture)
