@@ -60,7 +60,9 @@ public struct DriftCheck: Sendable {
     replayingPending: Bool
   ) throws -> (report: DriftReport, failure: ReplayFailure?) {
     let live = try connection.map { try SchemaInspector($0).inspect() }
-    let applied = try connection.map { try History.read($0).map(\.version) } ?? []
+    let ordering = migrations.format.versionOrdering
+    let applied =
+      try connection.map { try History.read($0).map { $0.version.read(as: ordering) } } ?? []
     let hasHistory = try connection.map { try History.exists($0) } ?? false
     let wanted = Set(applied)
     let replayed =

@@ -27,6 +27,19 @@ public struct AppliedRepeatable: Hashable, Sendable, Codable {
   public let durationMs: Int64
 }
 
+extension AppliedMigration {
+  /// The same row with its version read in `ordering` (the folder's).
+  func read(as ordering: MigrationVersion.Ordering) -> AppliedMigration {
+    AppliedMigration(
+      version: version.read(as: ordering),
+      name: name,
+      checksum: checksum,
+      appliedAt: appliedAt,
+      durationMs: durationMs
+    )
+  }
+}
+
 /// strata's history table, `strata_migrations`: never a name another tool uses.
 ///
 /// Its `version` column has no declared type, so an integer version is stored as an INTEGER
@@ -168,10 +181,14 @@ enum History {
     try read(connection).last?.version ?? .zero
   }
 
-  /// A stored version: an INTEGER is numeric; TEXT compares as its row's `kind` says.
+  /// A stored version, compared as its row's `kind` says (an INTEGER without a kind, in the
+  /// first layout, is numeric).
   private static func version(_ value: SQLValue, kind: String) throws -> MigrationVersion {
     switch value {
-    case .integer(let number): return MigrationVersion(integer: number)
+    case .integer(let number):
+      let ordering = MigrationVersion.Ordering(rawValue: kind) ?? .numeric
+      guard ordering != .numeric else { return MigrationVersion(integer: number) }
+      return try MigrationVersion(text: String(number), ordering: ordering)
     default:
       let ordering = MigrationVersion.Ordering(rawValue: kind) ?? .text
       return try MigrationVersion(text: value.textValue ?? "", ordering: ordering)
@@ -179,7 +196,13 @@ enum History {
   }
 
   /// How `version` is stored: an integer as INTEGER, any other version as its text.
+  /// Stored as an INTEGER whenever the text is one as written (`1` in a numeric, diesel or
+  /// Flyway folder alike), so a folder that moves to another format finds its versions;
+  /// otherwise as the text (`1.1`, diesel's `00000000000000`).
   static func value(_ version: MigrationVersion) -> SQLValue {
-    version.integerValue.map { .integer($0) } ?? .text(version.text)
+    if let number = version.integerValue ?? Int64(version.text), String(number) == version.text {
+      return .integer(number)
+    }
+    return .text(version.text)
   }
 }

@@ -69,8 +69,8 @@ import Testing
     #expect(
       try db.rows("SELECT version, typeof(version), kind FROM strata_migrations ORDER BY 1")
         == [
-          [.text("20151219180527"), .text("text"), .text("text")],
-          [.text("20160107082941"), .text("text"), .text("text")],
+          [.integer(20_151_219_180_527), .text("integer"), .text("text")],
+          [.integer(20_160_107_082_941), .text("integer"), .text("text")],
         ]
     )
     #expect(try fixture.migrator().plan(db).isUpToDate)
