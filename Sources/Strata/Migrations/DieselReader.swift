@@ -28,6 +28,7 @@ enum DieselReader {
   ///   `false`.
   static func runsInTransaction(metadata bytes: [UInt8], file: String) throws -> Bool {
     var runsInTransaction = true
+    var seenOnLine: Int?
     let text = String(decoding: MigrationParser.normalize(bytes), as: UTF8.self)
     for (index, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
       func problem(_ reason: String) -> MigrationError {
@@ -52,6 +53,13 @@ enum DieselReader {
             + "rather than ignored, since strata would not do what it asks"
         )
       }
+      if let first = seenOnLine {
+        throw problem(
+          "run_in_transaction is set again here (first on line \(first)); TOML refuses a key "
+            + "set twice, and so does diesel"
+        )
+      }
+      seenOnLine = index + 1
       switch value {
       case "true": runsInTransaction = true
       case "false": runsInTransaction = false

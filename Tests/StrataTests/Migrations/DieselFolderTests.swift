@@ -117,6 +117,7 @@ import Testing
     ("run_in_transaction = true\nschema = \"x\"\n", 2, "'schema' is refused"),
     ("[migration]\n", 1, "is not a key and a value"),
     ("run_in_transaction = maybe\n", 1, "takes true or false"),
+    ("run_in_transaction = true\nrun_in_transaction = false\n", 2, "first on line 1"),
   ])
   func metadataKeysStrataDoesNotReadAreRefusedAtTheirLine(
     toml: String,
