@@ -18,7 +18,7 @@ public struct Migrator: Sendable {
   ///
   /// - Throws: `SQLiteError` when the history (or another tool's) cannot be read.
   public func plan(_ connection: Connection) throws -> MigrationPlan {
-    let applied = try History.read(connection)
+    let applied = recordedByName(try History.read(connection))
     var plan = MigrationPlan(
       set: migrations,
       applied: applied,
@@ -74,6 +74,7 @@ public struct Migrator: Sendable {
     _ connection: Connection,
     options: MigrateOptions = MigrateOptions()
   ) throws -> MigrationReport {
+    if !options.dryRun { try rewriteNumberedRows(connection) }
     let plan = try self.plan(connection)
     try refuseUnadoptedHistory(plan)
     if let target = options.target {
@@ -146,6 +147,7 @@ public struct Migrator: Sendable {
     dryRun: Bool = false,
     allowChanged: Bool = false
   ) throws -> MigrationReport {
+    if !dryRun { try rewriteNumberedRows(connection) }
     let plan = try self.plan(connection)
     let applied = plan.migrations.filter { $0.appliedAt != nil }.sorted { $0.version > $1.version }
     let chosen: [MigrationStatus]
