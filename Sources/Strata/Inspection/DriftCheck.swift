@@ -60,7 +60,11 @@ public struct DriftCheck: Sendable {
     replayingPending: Bool
   ) throws -> (report: DriftReport, failure: ReplayFailure?) {
     let live = try connection.map { try SchemaInspector($0).inspect() }
-    let applied = try connection.map { try History.read($0).map(\.version) } ?? []
+    let applied =
+      try connection.map {
+        try Migrator(migrations).recordedByName(History.read($0)).map(\.version)
+      }
+      ?? []
     let hasHistory = try connection.map { try History.exists($0) } ?? false
     let wanted = Set(applied)
     let replayed =

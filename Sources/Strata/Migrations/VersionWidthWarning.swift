@@ -22,7 +22,9 @@ extension MigrationSet {
     }
     return zip(migrations, migrations.dropFirst()).compactMap { first, second in
       let (a, b) = (digits(first), digits(second))
-      guard Array(b.utf8).lexicographicallyPrecedes(Array(a.utf8)) else { return nil }
+      guard !b.isEmpty, Array(b.utf8).lexicographicallyPrecedes(Array(a.utf8)) else {
+        return nil
+      }
       let padded = String(repeating: "0", count: max(0, b.count - a.count)) + a
       return VersionWidthWarning(
         earlier: first.up.file,
