@@ -119,6 +119,27 @@ import Testing
     #expect(throws: MigrationError.self) { try twice.migrator() }
   }
 
+  /// Two `<version>_<name>.sql` files of one number, and version 0, which strata's rule refuses
+  /// and sql-migrate runs: the folder is versioned by name, in sql-migrate's order, whether
+  /// detected or named.
+  @Test(arguments: [nil, MigrationFormat.sqlMigrate])
+  func sharedNumbersAndZeroAreReadByName(format: MigrationFormat?) throws {
+    let fixture = try MigrationFixture([
+      "1_b.sql": Self.file("b"), "1_a.sql": Self.file("a"), "0_init.sql": Self.file("init"),
+    ])
+    let set = try MigrationSet(
+      directory: fixture.dir.path("migrations"),
+      displayPath: "migrations",
+      format: format
+    )
+    #expect(set.migrations.map(\.version.text) == ["0_init.sql", "1_a.sql", "1_b.sql"])
+    let db = try fixture.open()
+    try Migrator(set).migrate(db)
+    #expect(try tables(db) == ["a", "b", "init"])
+    try Migrator(set).rollback(db, to: .zero)
+    #expect(try tables(db) == [])
+  }
+
   /// A database strata migrated while the folder's names were all `<version>_<name>.sql`
   /// (numbers recorded) reads as applied once the folder holds sql-migrate's names; the rows
   /// are rewritten to the file names at the next run, and nothing runs twice.
