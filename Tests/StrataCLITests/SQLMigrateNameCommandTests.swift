@@ -123,4 +123,26 @@ import Testing
     #expect(result.exitCode == 0, "\(result.standardError)")
     #expect(result.standardOutput == "Created migrations/04_next.sql\n")
   }
+
+  /// A database migrated while every name was `<version>_<name>.sql` (numbers recorded) keeps
+  /// its migrations applied once a sql-migrate name joins the folder.
+  @Test func numberedHistoryStaysAppliedWhenTheFolderTakesNames() throws {
+    let project = try Project(["0001_a.sql": Self.file("a"), "2_b.sql": Self.file("b")])
+    #expect(try project.strata("migrate", "--database", "app.sqlite3").exitCode == 0)
+    #expect(try project.versions() == [1, 2])
+    try project.write("03-c.sql", Self.file("c"))
+    let status = try project.strata("status", "--database", "app.sqlite3")
+    #expect(status.standardOutput.contains("2 applied, 1 pending"), "\(status.standardOutput)")
+    let migrate = try project.strata("migrate", "--database", "app.sqlite3")
+    #expect(migrate.exitCode == 0, "\(migrate.standardError)")
+    #expect(
+      migrate.standardOutput.hasPrefix("Applied migrations/03-c.sql"),
+      "\(migrate.standardOutput)"
+    )
+    let rows = try DatabaseProbe.rows(
+      project.database,
+      "SELECT version FROM strata_migrations ORDER BY rowid"
+    ).map { $0[0].textValue ?? "" }
+    #expect(rows == ["0001_a.sql", "2_b.sql", "03-c.sql"])
+  }
 }

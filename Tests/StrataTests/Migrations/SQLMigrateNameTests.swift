@@ -196,4 +196,18 @@ import Testing
     let report = try migrator.migrate(db)
     #expect(report.steps.map(\.version.text) == ["10-later.sql", "seed.sql"])
   }
+
+  /// Where the folder's versions are numbers, a gorp id named `<version>_<name>.sql` is adopted
+  /// as its number.
+  @Test func gorpIDsAdoptNumbersInANumberedFolder() throws {
+    let fixture = try MigrationFixture(["1_a.sql": Self.file("a"), "2_b.sql": Self.file("b")])
+    let db = try fixture.open()
+    try db.execute(
+      "CREATE TABLE gorp_migrations (id varchar(255) not null primary key, applied_at datetime);"
+        + "INSERT INTO gorp_migrations VALUES ('1_a.sql', NULL); CREATE TABLE a (id);"
+    )
+    let migrator = try fixture.migrator()
+    #expect(try migrator.adopt(db, from: .sqlMigrate).recorded == [1])
+    #expect(try migrator.migrate(db).steps.map(\.version) == [2])
+  }
 }
