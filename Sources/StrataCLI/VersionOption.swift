@@ -22,7 +22,7 @@ enum VersionOption {
   ) throws -> MigrationVersion? {
     guard let text else { return nil }
     let minimum = allowsZero ? 0 : 1
-    if migrations.format.versionOrdering == .numeric {
+    if migrations.versionOrdering == .numeric {
       guard let number = Int64(text), number >= minimum else {
         throw UsageError(
           message: "--\(name) takes a whole number of at least \(minimum); got "
@@ -33,7 +33,7 @@ enum VersionOption {
     }
     if allowsZero, text == "0" { return .zero }
     do {
-      return try migrations.format.version(text)
+      return try migrations.version(text)
     } catch let error as MigrationVersionError {
       throw UsageError(
         message: "--\(name) takes a version as \(migrations.format.rawValue) writes it: "

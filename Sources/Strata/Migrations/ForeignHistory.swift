@@ -18,6 +18,9 @@ public enum ForeignTool: String, CaseIterable, Sendable, Codable {
   case diesel
   /// Flyway: `flyway_schema_history`, one row per run of a versioned or repeatable script.
   case flyway
+  /// sql-migrate: `gorp_migrations (id, applied_at)`, one row per migration, its id being the
+  /// file name.
+  case sqlMigrate = "sql-migrate"
   /// GRDB's `DatabaseMigrator`: `grdb_migrations (identifier TEXT)`, names rather than numbers.
   case grdb
   /// FMDBMigrationManager: `schema_migrations (version INTEGER UNIQUE NOT NULL)`.
@@ -37,6 +40,7 @@ public enum ForeignTool: String, CaseIterable, Sendable, Codable {
     case .diesel: "Diesel"
     case .flyway: "Flyway"
     case .grdb: "GRDB"
+    case .sqlMigrate: "sql-migrate"
     case .fmdb: "FMDBMigrationManager"
     case .sqliteMigrationManager: "SQLiteMigrationManager"
     case .userVersion: "PRAGMA user_version"
@@ -52,6 +56,7 @@ public enum ForeignTool: String, CaseIterable, Sendable, Codable {
     case .diesel: "__diesel_schema_migrations"
     case .flyway: "flyway_schema_history"
     case .grdb: "grdb_migrations"
+    case .sqlMigrate: "gorp_migrations"
     case .userVersion: "PRAGMA user_version"
     }
   }
@@ -108,7 +113,7 @@ public struct ForeignHistory: Hashable, Sendable, Codable {
   /// The versions of `set` this history covers: those it records, and every one up to
   /// ``through``.
   func covered(in set: MigrationSet) -> Set<MigrationVersion> {
-    let ordering = set.format.versionOrdering
+    let ordering = set.versionOrdering
     var covered = Set(versions.map { $0.read(as: ordering) })
     if let through = through?.read(as: ordering) {
       for migration in set.migrations where migration.version <= through {
@@ -121,7 +126,7 @@ public struct ForeignHistory: Hashable, Sendable, Codable {
   /// The recorded versions that no file of `set` has.
   func missing(in set: MigrationSet) -> [MigrationVersion] {
     let known = Set(set.migrations.map(\.version))
-    let ordering = set.format.versionOrdering
+    let ordering = set.versionOrdering
     return (versions + (through.map { [$0] } ?? [])).filter {
       !known.contains($0.read(as: ordering))
     }

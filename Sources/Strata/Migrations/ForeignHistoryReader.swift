@@ -16,6 +16,7 @@ enum ForeignHistoryReader {
     if tables["__diesel_schema_migrations"] != nil { found.append(try readDiesel(connection)) }
     if tables["flyway_schema_history"] != nil { found.append(try readFlyway(connection)) }
     if tables["grdb_migrations"] != nil { found.append(try readGRDB(connection)) }
+    if tables["gorp_migrations"] != nil { found.append(try readSQLMigrate(connection)) }
     if found.isEmpty, try !History.exists(connection),
       let version = try connection.scalar("PRAGMA user_version")?.integerValue, version > 0
     {
@@ -28,7 +29,7 @@ enum ForeignHistoryReader {
     let statement = try connection.prepare(
       "SELECT name, sql FROM sqlite_master WHERE type = 'table' AND name IN "
         + "('schema_migrations', 'goose_db_version', '_sqlx_migrations', "
-        + "'__diesel_schema_migrations', 'flyway_schema_history', 'grdb_migrations')"
+        + "'__diesel_schema_migrations', 'flyway_schema_history', 'grdb_migrations', 'gorp_migrations')"
     )
     var tables: [String: String] = [:]
     while try statement.step() {
@@ -171,6 +172,29 @@ enum ForeignHistoryReader {
         ? .integer(Int64(prefix) ?? -1) : .text(name)
     }
     return history(.grdb, recorded: values)
+  }
+
+  /// sql-migrate records each migration by its id, the file name (`01-consolidated.sql`);
+  /// strata reads the id as the version of the file with that name.
+  private static func readSQLMigrate(_ connection: Connection) throws -> ForeignHistory {
+    let ids = try rows(connection, "SELECT id FROM gorp_migrations") { $0.value(at: 0) }
+    var versions: [MigrationVersion] = []
+    var unmappable: [String] = []
+    for id in ids {
+      if case .text(let name) = id, let version = try? MigrationVersion(sqlMigrate: name) {
+        versions.append(version)
+      } else {
+        unmappable.append(text(id))
+      }
+    }
+    return ForeignHistory(
+      tool: .sqlMigrate,
+      table: ForeignTool.sqlMigrate.table,
+      versions: versions.sorted(),
+      through: nil,
+      failed: nil,
+      unmappable: unmappable.sorted()
+    )
   }
 
   // MARK: - Helpers

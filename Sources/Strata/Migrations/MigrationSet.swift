@@ -175,6 +175,10 @@ public struct MigrationSet: Sendable {
       return
     }
     var byVersion: [MigrationVersion: FileGroup] = [:]
+    // A name strata's rule refuses, or two files of one version, may still be a sql-migrate
+    // folder's: the first such problem is kept and thrown unless the folder is read as one.
+    var nameProblem: MigrationError?
+    var sqlNames: [String] = []
     for name in fileNames.sorted() where !name.hasPrefix(".") {
       let file = shown + "/" + name
       guard name.lowercased().hasSuffix(".sql") else {
@@ -183,19 +187,39 @@ public struct MigrationSet: Sendable {
         }
         continue
       }
+      sqlNames.append(name)
       let bare = Self.bareVersion(name)
       guard let parsed = MigrationParser.parseFileName(name) ?? bare else {
         if MigrationParser.hasOversizedVersion(name) {
           throw MigrationError.versionTooLarge(file: file)
         }
-        throw MigrationError.invalidFileName(file: file)
+        nameProblem = nameProblem ?? .invalidFileName(file: file)
+        continue
       }
-      guard parsed.version > 0 else { throw MigrationError.versionZero(file: file) }
+      guard parsed.version > 0 else {
+        nameProblem = nameProblem ?? .versionZero(file: file)
+        continue
+      }
       let entry = FileGroup.File(name: name, shown: file, parsed: parsed, isBare: bare != nil)
       let version = MigrationVersion(integer: parsed.version)
       var group = byVersion[version, default: FileGroup(version: version)]
+      if group.whole.count + (group.up == nil ? 0 : 1) > 0, parsed.part != .down {
+        let files = group.whole.map(\.shown) + [group.up?.shown].compactMap { $0 } + [file]
+        nameProblem = nameProblem ?? .duplicateVersion(version: version, files: files)
+      }
       try group.add(entry)
       byVersion[version] = group
+    }
+    if let problem = nameProblem {
+      guard chosen == nil || chosen == .sqlMigrate,
+        let idGroups = try Self.sqlMigrateGroups(
+          sqlNames,
+          directory: shown,
+          named: chosen == .sqlMigrate,
+          read: readFile
+        )
+      else { throw problem }
+      byVersion = idGroups
     }
     // Names are checked in order first; reading and parsing the files is spread over the
     // cores, and the first failure in version order is the one reported.
@@ -208,6 +232,7 @@ public struct MigrationSet: Sendable {
         loaded.flatMap { group in group.files.map { ($0.file.shown, $0.signal) } },
         directory: shown
       )
+    if let problem = nameProblem, format != .sqlMigrate { throw problem }
     let parsed = loaded.concurrentMap { group in try group.migration(format: format) }
     self.migrations = try parsed.compactMap { try $0.get() }
     self.directory = shown
@@ -221,6 +246,19 @@ public struct MigrationSet: Sendable {
       let version = Int64(stem)
     else { return nil }
     return MigrationParser.FileName(version: version, name: "", part: .whole)
+  }
+
+  /// How this folder's versions compare: its format's ordering, or sql-migrate's ids where a
+  /// sql-migrate folder is known by its file names.
+  public var versionOrdering: MigrationVersion.Ordering {
+    migrations.first?.version.ordering ?? format.versionOrdering
+  }
+
+  /// The version `text` names in this folder (`--to`, `baseline`'s version): a number, a
+  /// Flyway or diesel version, or a sql-migrate file name with or without `.sql`.
+  /// - Throws: ``MigrationVersionError`` when `text` is not a version of this folder.
+  public func version(_ text: String) throws -> MigrationVersion {
+    try MigrationVersion(text: text, ordering: versionOrdering)
   }
 
   /// The migration with `version`, if the folder has it.

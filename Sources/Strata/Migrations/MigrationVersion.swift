@@ -3,12 +3,14 @@
 ///
 /// Tools disagree on what a version is. strata, dbmate, golang-migrate, goose, sql-migrate, sqlx
 /// and iOS bundles read the leading digits as a number; diesel orders its folders by the version
-/// text; Flyway splits `1.1` and `2_1` into numeric parts. A version keeps its text (what output
+/// text; Flyway splits `1.1` and `2_1` into numeric parts; a sql-migrate folder whose names are
+/// not all `<digits>_<name>.sql` with distinct numbers is known by its file names, as sql-migrate
+/// records them. A version keeps its text (what output
 /// shows) and its tool's ordering, so a folder runs in the order its tool runs it.
 ///
 /// Versions of one ordering compare among themselves as their tool compares them. Versions of
 /// different orderings never come from one folder; between them, numeric versions come first,
-/// then text, then dotted, so ``zero`` (the numeric 0 meaning "no migration applied") is below
+/// then text, then dotted, then sql-migrate ids, so ``zero`` (the numeric 0 meaning "no migration applied") is below
 /// every version.
 public struct MigrationVersion: Hashable, Comparable, Sendable, Codable, CustomStringConvertible {
   /// How a version compares with another of the same ordering.
@@ -21,6 +23,9 @@ public struct MigrationVersion: Hashable, Comparable, Sendable, Codable, CustomS
     /// As numbers separated by dots, missing trailing parts being zero: `1` equals `1.0`,
     /// `1.10` is after `1.9` (Flyway).
     case dotted
+    /// As sql-migrate orders its file names (its ids): by the number a name starts with, then
+    /// by the name as bytes; names without a leading number after every numbered one.
+    case sqlMigrate = "sql-migrate"
   }
 
   /// The version as its tool writes it: `1`, `20240102030405`, `1.1` (Flyway's `2_1` reads
@@ -36,6 +41,8 @@ public struct MigrationVersion: Hashable, Comparable, Sendable, Codable, CustomS
     case text(String)
     /// Each part without leading zeros, trailing zero parts removed (Flyway's `1.0` is `1`).
     case dotted([String])
+    /// The leading number (nil without one) and the whole file name.
+    case sqlMigrate(Int64?, String)
   }
 
   /// The version no migration has: what a database with nothing applied is at.
@@ -82,6 +89,28 @@ public struct MigrationVersion: Hashable, Comparable, Sendable, Codable, CustomS
     key = .dotted(numbers)
   }
 
+  /// A sql-migrate version: the migration's id, its file name (`01-consolidated.sql`);
+  /// `.sql` is added when `id` lacks it, so `01-consolidated` names the same migration.
+  ///
+  /// Compared as sql-migrate's `Migration.Less` compares ids: by the leading number, then by
+  /// the name as bytes; a name without a leading number comes after every numbered one.
+  /// - Throws: ``MigrationVersionError/empty(_:)`` for an empty id;
+  ///   ``MigrationVersionError/notNumeric(_:)`` when the leading number exceeds 64 bits (which
+  ///   sql-migrate cannot read either).
+  public init(sqlMigrate id: String) throws {
+    guard !id.isEmpty, id != ".sql" else { throw MigrationVersionError.empty(id) }
+    let text = id.hasSuffix(".sql") ? id : id + ".sql"
+    let digits = text.prefix { $0.isASCII && $0.isNumber }
+    var number: Int64?
+    if !digits.isEmpty {
+      guard let parsed = Int64(digits) else { throw MigrationVersionError.notNumeric(id) }
+      number = parsed
+    }
+    self.text = text
+    ordering = .sqlMigrate
+    key = .sqlMigrate(number, text)
+  }
+
   /// The version stored as `text` with `ordering`, as read back from the history table.
   /// - Throws: ``MigrationVersionError`` when the text is not a version of that ordering.
   public init(text: String, ordering: Ordering) throws {
@@ -93,6 +122,7 @@ public struct MigrationVersion: Hashable, Comparable, Sendable, Codable, CustomS
       self.init(integer: number)
     case .text: try self.init(diesel: text)
     case .dotted: try self.init(flyway: text)
+    case .sqlMigrate: try self.init(sqlMigrate: text)
     }
   }
 
@@ -100,6 +130,13 @@ public struct MigrationVersion: Hashable, Comparable, Sendable, Codable, CustomS
   /// files); unchanged when the text is not a version of that ordering.
   func read(as ordering: Ordering) -> MigrationVersion {
     guard ordering != self.ordering else { return self }
+    // A sql-migrate id named as strata names files (`0001_init.sql`) is that number in a
+    // folder whose versions are numbers.
+    if ordering == .numeric, self.ordering == .sqlMigrate,
+      let name = MigrationParser.parseFileName(text), name.part == .whole
+    {
+      return MigrationVersion(integer: name.version)
+    }
     return (try? MigrationVersion(text: text, ordering: ordering)) ?? self
   }
 
@@ -130,6 +167,13 @@ public struct MigrationVersion: Hashable, Comparable, Sendable, Codable, CustomS
     case (.text(let left), .text(let right)):
       return Array(left.utf8).lexicographicallyPrecedes(right.utf8)
     case (.dotted(let left), .dotted(let right)): return dottedPrecedes(left, right)
+    case (.sqlMigrate(let leftNumber, let left), .sqlMigrate(let rightNumber, let right)):
+      switch (leftNumber, rightNumber) {
+      case (let a?, let b?) where a != b: return a < b
+      case (.some, nil): return true
+      case (nil, .some): return false
+      default: return Array(left.utf8).lexicographicallyPrecedes(right.utf8)
+      }
     default: return lhs.ordering.rank < rhs.ordering.rank
     }
   }
@@ -159,7 +203,7 @@ public struct MigrationVersion: Hashable, Comparable, Sendable, Codable, CustomS
   }
 
   /// A number decodes as a numeric version; a string of digits and dots (or `_`) as a dotted one,
-  /// and any other string as a text version.
+  /// a string ending in `.sql` as a sql-migrate id, and any other string as a text version.
   /// - Throws: `DecodingError` when the value is neither a number nor a string.
   public init(from decoder: any Decoder) throws {
     let container = try decoder.singleValueContainer()
@@ -169,6 +213,8 @@ public struct MigrationVersion: Hashable, Comparable, Sendable, Codable, CustomS
       let text = try container.decode(String.self)
       if let dotted = try? MigrationVersion(flyway: text) {
         self = dotted
+      } else if text.hasSuffix(".sql") {
+        try self.init(sqlMigrate: text)
       } else {
         try self.init(diesel: text)
       }
@@ -191,6 +237,7 @@ extension MigrationVersion.Ordering {
     case .numeric: 0
     case .text: 1
     case .dotted: 2
+    case .sqlMigrate: 3
     }
   }
 }

@@ -21,8 +21,8 @@ public struct Migrator: Sendable {
     // Read in the folder's ordering: version 1 recorded from `1_a.up.sql` is the `1_a/` of a
     // diesel folder or the `V1__a.sql` of a Flyway one, not an unknown version beside a
     // pending one (which would apply the migration twice).
-    let ordering = migrations.format.versionOrdering
-    let applied = try History.read(connection).map { $0.read(as: ordering) }
+    let ordering = migrations.versionOrdering
+    let applied = recordedByName(try History.read(connection)).map { $0.read(as: ordering) }
     var plan = MigrationPlan(
       set: migrations,
       applied: applied,
@@ -78,6 +78,7 @@ public struct Migrator: Sendable {
     _ connection: Connection,
     options: MigrateOptions = MigrateOptions()
   ) throws -> MigrationReport {
+    if !options.dryRun { try rewriteNumberedRows(connection) }
     let plan = try self.plan(connection)
     try refuseUnadoptedHistory(plan)
     if let target = options.target {
@@ -150,6 +151,7 @@ public struct Migrator: Sendable {
     dryRun: Bool = false,
     allowChanged: Bool = false
   ) throws -> MigrationReport {
+    if !dryRun { try rewriteNumberedRows(connection) }
     let plan = try self.plan(connection)
     let applied = plan.migrations.filter { $0.appliedAt != nil }.sorted { $0.version > $1.version }
     let chosen: [MigrationStatus]

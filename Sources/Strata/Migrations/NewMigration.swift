@@ -86,9 +86,18 @@ extension MigrationSet {
         }
         continue
       }
+      // sql-migrate's names (`10-later.sql`) count by the number they start with, as
+      // sql-migrate orders them.
+      let digits = file.prefix { $0.isASCII && $0.isNumber }
+      let leading = file.hasSuffix(".sql") ? Int64(digits) : nil
       guard let parsed = MigrationParser.parseFileName(file) ?? bareVersion(file) else {
         if MigrationParser.hasOversizedVersion(file) {
           throw MigrationError.versionTooLarge(file: directory.appendingPathComponent(file).path)
+        }
+        if let version = leading, version >= newest {
+          newest = version
+          newestFile = file
+          width = digits.count
         }
         continue
       }

@@ -46,7 +46,9 @@ extension MigrationSet {
     a: String,
     b: String
   ) -> VersionWidthWarning? {
-    guard Array(b.utf8).lexicographicallyPrecedes(Array(a.utf8)) else { return nil }
+    // A sql-migrate name without a number (`seed.sql`) runs after the numbered ones, as its
+    // tool runs it: no width is involved.
+    guard !b.isEmpty, Array(b.utf8).lexicographicallyPrecedes(Array(a.utf8)) else { return nil }
     let advice =
       format == .flyway
       ? "Flyway compares each part of a version as a number, so write parts of one width (such "

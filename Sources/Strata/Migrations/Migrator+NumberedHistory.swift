@@ -1,0 +1,59 @@
+extension Migrator {
+  // MARK: - A sql-migrate folder's numbered history
+
+  /// `applied` with each row strata recorded by number for a file of this sql-migrate folder
+  /// given that file's version (its name).
+  ///
+  /// A sql-migrate folder whose names are all `<version>_<name>.sql` with distinct numbers is
+  /// versioned by those numbers, as strata always read it; once it holds another name
+  /// (`03-config.sql`, a second file of one number) every version is the file name, as
+  /// sql-migrate records it. A row recorded by number then still names its file: the one whose
+  /// name gives that number and that name. Such a row reads as applied, never as pending.
+  func recordedByName(_ applied: [AppliedMigration]) -> [AppliedMigration] {
+    applied.map { row in
+      guard let version = fileVersion(ofNumbered: row) else { return row }
+      return AppliedMigration(
+        version: version,
+        name: row.name,
+        checksum: row.checksum,
+        appliedAt: row.appliedAt,
+        durationMs: row.durationMs
+      )
+    }
+  }
+
+  /// Rewrites the rows ``recordedByName(_:)`` maps, so that the history names each file as the
+  /// folder now versions it (in one transaction; nothing else changes). A no-op for any other
+  /// folder.
+  ///
+  /// - Throws: `SQLiteError` when the history cannot be read or written.
+  func rewriteNumberedRows(_ connection: Connection) throws {
+    guard migrations.versionOrdering == .sqlMigrate else { return }
+    try connection.transaction(.immediate) {
+      let renamed = try History.read(connection).compactMap { row in
+        fileVersion(ofNumbered: row).map { (row.version, $0) }
+      }
+      guard !renamed.isEmpty else { return }
+      try HistoryWriter(connection).createTableIfNeeded()
+      for (number, name) in renamed {
+        let update = try connection.prepare(
+          "UPDATE strata_migrations SET version = ?, kind = ? WHERE version = ?"
+        )
+        try update.bind([History.value(name), .text(name.ordering.rawValue), History.value(number)])
+        _ = try update.step()
+      }
+    }
+  }
+
+  /// The file a numbered row stands for in a folder versioned by sql-migrate's names: the one
+  /// file whose name is `<that number>_<the row's name>.sql`.
+  private func fileVersion(ofNumbered row: AppliedMigration) -> MigrationVersion? {
+    guard migrations.versionOrdering == .sqlMigrate, let number = row.version.integerValue
+    else { return nil }
+    let files = migrations.migrations.filter { migration in
+      MigrationParser.parseFileName(migration.version.text)
+        == MigrationParser.FileName(version: number, name: row.name, part: .whole)
+    }
+    return files.count == 1 ? files[0].version : nil
+  }
+}
