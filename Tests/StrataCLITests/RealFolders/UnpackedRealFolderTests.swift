@@ -54,8 +54,7 @@ struct UnpackedRealFolderTests {
       format: .sqlMigrate,
       applied: 5,
       rolledBack: 4,
-      reapplied: false,
-      refusal: "01-consolidated.sql: file name must start with a version number and a name"
+      reapplied: false
     ),
     Case(
       name: "bundle-sqlitemigrationmanager-tests",
