@@ -91,6 +91,25 @@ import Testing
     let json = try project.strata("status", "--database", "app.sqlite3", "--format", "json")
     #expect(json.standardOutput.contains("\"repeatables\""), "\(json.standardOutput)")
     #expect(json.standardOutput.contains("\"state\" : \"changed\""), "\(json.standardOutput)")
+    // The database holds what the old text made: not drift, but not comparable until migrate.
+    let validate = try project.strata("validate", "--database", "app.sqlite3")
+    #expect(validate.exitCode == 0, "\(validate.standardError)\(validate.standardOutput)")
+    #expect(!validate.standardError.contains("drift"), "\(validate.standardError)")
+    #expect(
+      validate.standardError.contains(
+        "migrations/R__People_view.sql changed since it was applied, and the next migration run "
+          + "applies it again"
+      ),
+      "\(validate.standardError)"
+    )
+    let diff = try project.strata("inspect", "--database", "app.sqlite3", "--diff")
+    #expect(diff.exitCode == 1)
+    #expect(
+      diff.standardOutput.hasPrefix(
+        "Not compared: migrations/R__People_view.sql changed since it was applied"
+      ),
+      "\(diff.standardOutput)"
+    )
     let migrate = try project.strata("migrate", "--database", "app.sqlite3")
     #expect(migrate.exitCode == 0, "\(migrate.standardError)")
     #expect(migrate.standardOutput.contains("Applied migrations/R__People_view.sql"))
@@ -102,6 +121,8 @@ import Testing
         == 2
     )
     #expect(try project.strata("status", "--database", "app.sqlite3", "--check").exitCode == 0)
+    let after = try project.strata("inspect", "--database", "app.sqlite3", "--diff")
+    #expect(after.exitCode == 0, "\(after.standardOutput)")
   }
 
   @Test func placeholderAndRefusedSettingStopEverything() throws {

@@ -12,9 +12,14 @@ public struct DriftReport: Codable, Equatable, Sendable {
   /// Statements the replay did not run (it never reaches a file, and has none of the
   /// database's rows), so they were not checked.
   public let notChecked: [UncheckedStatement]
-  /// False when the replay stopped before the end, so the schemas were not compared and
-  /// `differences` is empty for want of a comparison.
+  /// False when the replay stopped before the end, or a repeatable migration changed since it
+  /// was applied, so the schemas were not compared and `differences` is empty for want of a
+  /// comparison.
   public let schemaCompared: Bool
+  /// Flyway's repeatable migrations whose file changed since they were applied (their files):
+  /// the database holds what the old text made, which the replay cannot rebuild, and the next
+  /// migration run applies them again, so the schema is not compared until then.
+  public var changedRepeatables: [String] = []
 
   /// True when the database differs from its migrations (`strata inspect --diff` exits 1).
   public var hasDrift: Bool { !differences.isEmpty }
@@ -75,7 +80,13 @@ public struct DriftCheck: Sendable {
       ? [] : migrations.migrations.filter { !hasHistory || wanted.contains($0.version) }
     let known = Set(migrations.migrations.map(\.version))
     // Flyway's repeatable migrations replay after the versioned ones, as `migrate` runs them.
-    let appliedRepeatables = try connection.map { Set(try History.readRepeatables($0).map(\.name)) }
+    let recordedRepeatables = try connection.map { try History.readRepeatables($0) } ?? []
+    let appliedRepeatables = connection.map { _ in Set(recordedRepeatables.map(\.name)) }
+    let changedRepeatables = migrations.repeatables.filter { repeatable in
+      recordedRepeatables.contains {
+        $0.name == repeatable.name && $0.checksum != repeatable.checksum
+      }
+    }.map(\.script.file)
     let repeatables = migrations.repeatables.filter {
       connection != nil && (!hasHistory || appliedRepeatables?.contains($0.name) == true)
     }
@@ -87,7 +98,8 @@ public struct DriftCheck: Sendable {
     )
     do {
       var failure = try replay.replay(replayed + repeatables.map(\.asMigration))
-      let compared = live != nil && failure == nil && !replay.stopped
+      let compared =
+        live != nil && failure == nil && !replay.stopped && changedRepeatables.isEmpty
       var differences: [SchemaDifference] = []
       if compared, let live {
         let expected = try SchemaInspector(replay.scratch).inspect()
@@ -113,7 +125,8 @@ public struct DriftCheck: Sendable {
         unreplayableVersions: applied.filter { !known.contains($0) },
         differences: differences,
         notChecked: replay.unchecked,
-        schemaCompared: compared
+        schemaCompared: compared,
+        changedRepeatables: changedRepeatables
       )
       return (report, failure)
     } catch let error as any StrataError {

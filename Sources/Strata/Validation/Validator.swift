@@ -135,11 +135,16 @@ public struct Validator: Sendable {
     }
     var notChecked = drift.notChecked
     if connection != nil, !drift.schemaCompared, failure == nil {
+      let changed = drift.changedRepeatables
       notChecked.append(
         UncheckedStatement(
           wholeFile: migrations.directory,
-          reason: "the schema of \(name) was not compared with the migrations, because the "
-            + "replay of the migrations stopped"
+          reason: changed.isEmpty
+            ? "the schema of \(name) was not compared with the migrations, because the "
+              + "replay of the migrations stopped"
+            : "the schema of \(name) was not compared with the migrations: "
+              + "\(changed.joined(separator: ", ")) changed since it was applied, and the next "
+              + "migration run applies it again; compare the schema after that"
         )
       )
     }

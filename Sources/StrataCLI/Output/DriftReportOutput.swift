@@ -30,6 +30,14 @@ enum DriftReportOutput {
     if quiet { return code }
     let replayed = plural(report.replayedVersions.count, "migration")
     guard report.schemaCompared else {
+      if !report.changedRepeatables.isEmpty {
+        context.print(
+          "Not compared: \(report.changedRepeatables.joined(separator: ", ")) changed since it "
+            + "was applied, and 'strata migrate' applies it again; compare after that. "
+            + "\(database) was only read."
+        )
+        return code
+      }
       context.print(
         "Not compared: the replay of \(report.migrationsDirectory) (in memory) stopped, so "
           + "drift between \(database) and its migrations is unknown; \(database) was only read."
