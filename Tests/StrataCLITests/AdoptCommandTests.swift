@@ -166,6 +166,14 @@ import Testing
     )
     #expect(result.standardError.contains("Help: Repair the database with golang-migrate first"))
     #expect(try DatabaseFingerprint.of(project.database) == before)
+    // migrate and status do not send the user to a baseline that would be refused.
+    for command in ["migrate", "status"] {
+      let told = try project.strata(command, "--database", "app.sqlite3")
+      let output = told.standardError + told.standardOutput
+      #expect(output.contains("Repair the database with golang-migrate first"), "\(output)")
+      #expect(!output.contains("Help: Run 'strata baseline"), "\(output)")
+    }
+    #expect(try DatabaseFingerprint.of(project.database) == before)
   }
 
   @Test func twoHistoriesMakeAutoRefuse() throws {

@@ -61,6 +61,10 @@ public enum ForeignHistoryError: StrataError, Equatable {
   /// What to do next, in the library's words (the CLI names its own command).
   public var help: String {
     switch self {
+    case .notAdopted(let history) where history.failed != nil:
+      // Adopting it is refused while a migration is marked failed: repair comes first.
+      return ForeignHistoryError.failedHalfWay(tool: history.tool, migration: history.failed ?? "")
+        .help
     case .notAdopted(let history):
       return "Adopt \(history.tool.displayName)'s history first: strata then records the "
         + "versions it applied as applied, without running them, and applies only the newer "

@@ -4,6 +4,10 @@ extension ForeignHistoryError {
   /// The library's help in the CLI's words: which `strata baseline` to run.
   var commandLineHelp: String {
     switch self {
+    case .notAdopted(let history) where history.failed != nil:
+      return "Repair the database with \(history.tool.displayName) first (finish or undo "
+        + "\(history.failed ?? "that migration") and clear its failed mark), then run 'strata "
+        + "baseline --from \(history.tool.rawValue)'."
     case .notAdopted(let history):
       return "Run 'strata baseline --from \(history.tool.rawValue)' to record the versions "
         + "\(history.tool.displayName) applied as applied (without running them); 'strata "
