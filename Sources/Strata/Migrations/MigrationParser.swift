@@ -237,6 +237,11 @@ package enum MigrationParser {
         "'\(marker)' looks like a marker but is not one: strata, like dbmate, reads exactly "
         + "'-- migrate:up' and '-- migrate:down' (lowercase, with the colon, ASCII only); none of "
         + "the file was run"
+    case (.sqlx, "sqlx") where lineNumber == 1:
+      reason =
+        "'\(marker)' is not sqlx's option as sqlx reads it: only '-- no-transaction' exactly "
+        + "(two dashes, a space) starts a file that runs outside a transaction, so sqlx would "
+        + "take this line as a comment; none of the file was run"
     case (.sqlx, "sqlx"):
       reason =
         "'\(marker)' is sqlx's option, but sqlx reads it only at the very start of a "

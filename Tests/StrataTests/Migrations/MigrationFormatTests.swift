@@ -211,6 +211,27 @@ import Testing
     #expect(try objects(db) == ["a", "b"])
   }
 
+  /// sqlx's option is `-- no-transaction` exactly; without the space it is a comment to sqlx,
+  /// and the message says that, not that the line is misplaced.
+  @Test func sqlxOptionWithoutItsSpaceIsNamedForWhatItIs() throws {
+    let fixture = try MigrationFixture([
+      "1_a.up.sql": "--no-transaction\nCREATE TABLE a (x);\n", "1_a.down.sql": "DROP TABLE a;\n",
+    ])
+    let error = #expect(throws: MigrationError.self) {
+      try MigrationSet(
+        directory: fixture.dir.path("migrations"),
+        displayPath: "migrations",
+        format: .sqlx
+      )
+    }
+    guard case .formatProblem(_, 1, .sqlx, let reason)? = error else {
+      Issue.record("\(String(describing: error))")
+      return
+    }
+    #expect(reason.contains("only '-- no-transaction' exactly"), "\(reason)")
+    #expect(!reason.contains("very start"), "\(reason)")
+  }
+
   @Test func pairsAloneAreGolangMigrate() throws {
     let fixture = try MigrationFixture([
       "1_a.up.sql": "CREATE TABLE a (x);\n", "1_a.down.sql": "DROP TABLE a;\n",
