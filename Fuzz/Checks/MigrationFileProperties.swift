@@ -204,6 +204,12 @@ enum MigrationFileProperties {
             || line == 2),
         "'\(path)' refused as unwritten without a '-- strata:todo' line on line \(line)"
       )
+    case .notSQL(let path):
+      // A name with a version whose extension is not .sql: a step of another runner.
+      try require(
+        MigrationFileExclusion.isUnrunnableMigration(try file(path).name),
+        "'\(path)' refused as a versioned file that is not SQL, but its name is not one"
+      )
     case .invalidMarker(let path, let line, _):
       let text = MigrationParser.normalize(try file(path).bytes)
       let lineCount = text.count { $0 == 0x0A } + 1

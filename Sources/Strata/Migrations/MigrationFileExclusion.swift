@@ -23,7 +23,7 @@ public struct MigrationFileExclusion: Sendable, Hashable {
 
   /// True when `name` carries a migration version (leading digits, then `_` or `.`, with an
   /// extension after) but is not a `.sql` file: what strata must not skip silently.
-  static func isUnrunnableMigration(_ name: String) -> Bool {
+  package static func isUnrunnableMigration(_ name: String) -> Bool {
     guard !name.lowercased().hasSuffix(".sql") else { return false }
     let digits = name.prefix { $0.isASCII && $0.isNumber }
     let rest = name.dropFirst(digits.count)
