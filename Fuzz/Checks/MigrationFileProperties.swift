@@ -157,8 +157,12 @@ enum MigrationFileProperties {
         "'\(path)' refused as too large a version"
       )
     case .versionZero(let path):
+      // `0_a.sql`, or a bare `0.sql` (an iOS bundle's name).
+      let name = try file(path).name
+      let stem = name.lowercased().hasSuffix(".sql") ? String(name.dropLast(4)) : name
       try require(
-        MigrationParser.parseFileName(try file(path).name)?.version == 0,
+        MigrationParser.parseFileName(name)?.version == 0
+          || (!stem.isEmpty && stem.allSatisfy { $0.isASCII && $0.isNumber } && Int(stem) == 0),
         "'\(path)' refused as version 0"
       )
     case .duplicateVersion(let version, let paths):
