@@ -214,6 +214,17 @@ enum MigrationFileProperties {
         MigrationFileExclusion.isUnrunnableMigration(try file(path).name),
         "'\(path)' refused as a versioned file that is not SQL, but its name is not one"
       )
+    case .formatProblem(let path, let line, _, _):
+      // The format's own reading (a marker in a pair file, a goose annotation): a line of it.
+      let text = MigrationParser.normalize(try file(path).bytes)
+      let lineCount = text.count { $0 == 0x0A } + 1
+      try require(
+        line >= 1 && line <= lineCount,
+        "format problem at line \(line) of '\(path)', which has \(lineCount) lines"
+      )
+    case .mixedFormats(_, let formats, let paths):
+      try require(formats.count == 2 && paths.count == 2, "a mixed folder names two formats")
+      for path in paths { _ = try file(path) }
     case .invalidMarker(let path, let line, _):
       let text = MigrationParser.normalize(try file(path).bytes)
       let lineCount = text.count { $0 == 0x0A } + 1
