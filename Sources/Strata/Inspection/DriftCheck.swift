@@ -65,14 +65,7 @@ public struct DriftCheck: Sendable {
     replayingPending: Bool
   ) throws -> (report: DriftReport, failure: ReplayFailure?) {
     let live = try connection.map { try SchemaInspector($0).inspect() }
-    let ordering = migrations.versionOrdering
-    let applied =
-      try connection.map {
-        try Migrator(migrations).recordedByName(History.read($0)).map {
-          $0.version.read(as: ordering)
-        }
-      }
-      ?? []
+    let applied = try connection.map { try Migrator(migrations).applied($0).map(\.version) } ?? []
     let hasHistory = try connection.map { try History.exists($0) } ?? false
     let wanted = Set(applied)
     let replayed =

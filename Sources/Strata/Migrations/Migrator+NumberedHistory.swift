@@ -1,4 +1,16 @@
 extension Migrator {
+  /// The applied migrations as this folder names them: rows recorded by number for a sql-migrate
+  /// folder read by names (``recordedByName(_:)``), every version read in the folder's ordering
+  /// (version 1 recorded from `1_a.up.sql` is diesel's `1_a/` or Flyway's `V1__a.sql`, not an
+  /// unknown version beside a pending one, which would apply the migration twice). The one
+  /// reading of the history that plans, drift checks and template checks share.
+  ///
+  /// - Throws: `SQLiteError`; `MigrationVersionError` for a row whose version is not one.
+  func applied(_ connection: Connection) throws -> [AppliedMigration] {
+    let ordering = migrations.versionOrdering
+    return recordedByName(try History.read(connection)).map { $0.read(as: ordering) }
+  }
+
   // MARK: - A sql-migrate folder's numbered history
 
   /// `applied` with each row strata recorded by number for a file of this sql-migrate folder

@@ -18,11 +18,7 @@ public struct Migrator: Sendable {
   ///
   /// - Throws: `SQLiteError` when the history (or another tool's) cannot be read.
   public func plan(_ connection: Connection) throws -> MigrationPlan {
-    // Read in the folder's ordering: version 1 recorded from `1_a.up.sql` is the `1_a/` of a
-    // diesel folder or the `V1__a.sql` of a Flyway one, not an unknown version beside a
-    // pending one (which would apply the migration twice).
-    let ordering = migrations.versionOrdering
-    let applied = recordedByName(try History.read(connection)).map { $0.read(as: ordering) }
+    let applied = try self.applied(connection)
     var plan = MigrationPlan(
       set: migrations,
       applied: applied,

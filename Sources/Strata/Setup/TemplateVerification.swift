@@ -29,7 +29,7 @@ enum TemplateVerification {
             + "built (it may hold rows)"
         )
       }
-      applied = try History.read(existing).map { $0.read(as: migrations.versionOrdering) }
+      applied = try Migrator(migrations).applied(existing)
     } catch let error as SQLiteError {
       throw refuse("could not be read to check it is a template (\(error.message))")
     }
