@@ -21,7 +21,7 @@ enum DatabaseSession {
       throw DatabaseOpenError.missing(path: location.url.path)
     }
     if forWriting {
-      return try openDatabase(
+      return try Connection.open(
         at: location.url,
         access: .create,
         busyTimeout: busyTimeout,
@@ -30,7 +30,7 @@ enum DatabaseSession {
       )
     }
     if missing { return try configuration.openInMemory() }
-    return try openDatabase(
+    return try Connection.open(
       at: location.url,
       access: .read,
       busyTimeout: busyTimeout,

@@ -32,7 +32,7 @@ import Glibc
     // The write lock is held, so run() may give up on it; what matters is what it leaves.
     _ = try? setup.run()
     for access in [DatabaseAccess.read, .write, .create] {
-      _ = try? openDatabase(at: database, access: access, busyTimeout: 200)
+      _ = try? Connection.open(at: database, access: access, busyTimeout: 200)
     }
     // Asked to write a template over it, strata looks at it and refuses.
     #expect(throws: OutputFileError.self) {

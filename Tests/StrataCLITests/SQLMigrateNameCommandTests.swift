@@ -85,7 +85,7 @@ import Testing
   /// sql-migrate's own history, as `sql-migrate up` leaves it, is adopted by file name.
   @Test func baselineFromSQLMigrateAdoptsGorpMigrations() throws {
     let project = try Project(Self.folder)
-    try openDatabase(at: project.database, access: .create).execute(
+    try Connection.open(at: project.database, access: .create).execute(
       "CREATE TABLE IF NOT EXISTS \"gorp_migrations\" (\"id\" varchar(255) not null primary "
         + "key, \"applied_at\" datetime);"
         + "INSERT INTO gorp_migrations VALUES ('01-consolidated.sql', '2024-01-01 00:00:00');"

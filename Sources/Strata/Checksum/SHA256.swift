@@ -1,7 +1,7 @@
 /// SHA-256 (FIPS 180-4), written here because the package takes no outside dependencies.
 ///
 /// Streaming: feed bytes with `update`, read the digest with `finalize`.
-public struct SHA256: Sendable {
+package struct SHA256: Sendable {
   private static let k: [UInt32] = [
     0x428a_2f98, 0x7137_4491, 0xb5c0_fbcf, 0xe9b5_dba5, 0x3956_c25b, 0x59f1_11f1, 0x923f_82a4,
     0xab1c_5ed5, 0xd807_aa98, 0x1283_5b01, 0x2431_85be, 0x550c_7dc3, 0x72be_5d74, 0x80de_b1fe,
@@ -23,10 +23,10 @@ public struct SHA256: Sendable {
   private var totalBytes: UInt64 = 0
 
   /// An empty hash, ready for ``update(_:)``.
-  public init() {}
+  package init() {}
 
   /// Adds bytes to the message.
-  public mutating func update<Bytes: Sequence>(_ bytes: Bytes) where Bytes.Element == UInt8 {
+  package mutating func update<Bytes: Sequence>(_ bytes: Bytes) where Bytes.Element == UInt8 {
     let handled: Void? = bytes.withContiguousStorageIfAvailable { update(buffer: $0) }
     if handled == nil {
       let copy = Array(bytes)
@@ -36,7 +36,7 @@ public struct SHA256: Sendable {
 
   /// Adds bytes straight from memory: whole blocks are compressed in place, only a partial
   /// block is kept.
-  public mutating func update(buffer: UnsafeBufferPointer<UInt8>) {
+  package mutating func update(buffer: UnsafeBufferPointer<UInt8>) {
     var offset = 0
     if !pending.isEmpty {
       let take = min(64 - pending.count, buffer.count)
@@ -58,7 +58,7 @@ public struct SHA256: Sendable {
   }
 
   /// The 32-byte digest of everything added so far.
-  public func finalize() -> [UInt8] {
+  package func finalize() -> [UInt8] {
     var copy = self
     let bitLength = (copy.totalBytes &+ UInt64(copy.pending.count)) &* 8
     var tail = copy.pending
@@ -86,14 +86,14 @@ public struct SHA256: Sendable {
   }
 
   /// The digest of `bytes`, as 64 lowercase hex digits.
-  public static func hex<Bytes: Sequence>(_ bytes: Bytes) -> String where Bytes.Element == UInt8 {
+  package static func hex<Bytes: Sequence>(_ bytes: Bytes) -> String where Bytes.Element == UInt8 {
     var hasher = SHA256()
     hasher.update(bytes)
     return hasher.finalizeHex()
   }
 
   /// The digest as 64 lowercase hex digits.
-  public func finalizeHex() -> String {
+  package func finalizeHex() -> String {
     let digits = Array("0123456789abcdef".utf8)
     var out: [UInt8] = []
     out.reserveCapacity(64)

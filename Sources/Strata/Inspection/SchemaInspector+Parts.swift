@@ -98,7 +98,7 @@ func isInternal(_ name: String) -> Bool {
 }
 
 /// strata's own tables: `strata_migrations`, `strata_seeds` and any later `strata_*`.
-public func isStrataTable(_ name: String) -> Bool {
+package func isStrataTable(_ name: String) -> Bool {
   asciiLowercased(name).hasPrefix("strata_")
 }
 

@@ -1,7 +1,7 @@
 /// A name as a person reads it: bare when it is a plain word, SQL-quoted when it holds
 /// anything else (spaces, quotes, punctuation) or starts with a digit, so it is never
 /// ambiguous. Non-ASCII letters are plain, as SQLite reads them.
-public func displayIdentifier(_ name: String) -> String {
+package func displayIdentifier(_ name: String) -> String {
   guard let first = name.unicodeScalars.first else { return quoteIdentifier(name) }
   let plain = name.unicodeScalars.allSatisfy { scalar in
     scalar == "_" || (scalar.isASCII ? isASCIIAlphanumeric(scalar) : scalar.properties.isAlphabetic)

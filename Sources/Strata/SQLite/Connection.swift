@@ -40,7 +40,7 @@ public final class Connection {
   }()
 
   /// How long a connection waits for another process's lock, in milliseconds, unless told
-  /// otherwise: the one default for apps, `DatabaseSetup`, `openDatabase` and the CLI.
+  /// otherwise: the one default for apps, `DatabaseSetup`, `Connection.open(at:)` and the CLI.
   public static let defaultBusyTimeout = 10_000
 
   /// Opens `path`. The default busy timeout lets a second process wait for a writer.
@@ -214,11 +214,11 @@ public final class Connection {
 }
 
 /// Quotes an SQL identifier, doubling embedded double quotes: `a"b` → `"a""b"`.
-public func quoteIdentifier(_ name: String) -> String {
+package func quoteIdentifier(_ name: String) -> String {
   "\"" + name.replacingOccurrences(of: "\"", with: "\"\"") + "\""
 }
 
 /// Quotes an SQL string literal, doubling embedded single quotes.
-public func quoteLiteral(_ text: String) -> String {
+package func quoteLiteral(_ text: String) -> String {
   "'" + text.replacingOccurrences(of: "'", with: "''") + "'"
 }

@@ -13,7 +13,7 @@ internal import SQLite3
 #endif
 
 /// What is at a database path before strata opens it.
-public enum DatabaseFileKind: Equatable, Sendable {
+package enum DatabaseFileKind: Equatable, Sendable {
   /// Nothing: opening would create a new database.
   case missing
   /// A directory: never a database, never written into.
@@ -36,7 +36,7 @@ let sqliteHeader: [UInt8] = Array("SQLite format 3".utf8) + [0]
 /// A regular file this process may not read has no header to look at and is `notSQLite` here;
 /// `checkDatabasePath`, which every opener calls first, reports it as permission denied
 /// (asked with `faccessat`, which opens nothing).
-public func databaseFileKind(at path: String) -> DatabaseFileKind {
+package func databaseFileKind(at path: String) -> DatabaseFileKind {
   var info = stat()
   guard stat(path, &info) == 0 else { return .missing }
   switch info.st_mode & S_IFMT {
@@ -51,7 +51,7 @@ public func databaseFileKind(at path: String) -> DatabaseFileKind {
 
 /// Whether the file at `path` is a database in WAL mode (its header's read and write format
 /// versions, bytes 18 and 19, are 2). Read as `databaseFileKind` reads, keeping every lock.
-public func isWALDatabase(at path: String) -> Bool {
+package func isWALDatabase(at path: String) -> Bool {
   guard databaseFileKind(at: path) == .sqlite,
     let head = readDatabaseHeader(at: path, count: 20)
   else { return false }

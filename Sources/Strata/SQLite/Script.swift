@@ -141,12 +141,12 @@ extension Connection {
 }
 
 /// True when `sql` holds anything besides white space, comments and empty statements.
-public func containsSQL(_ sql: String) -> Bool {
+package func containsSQL(_ sql: String) -> Bool {
   containsSQL(Array(sql.utf8)[...])
 }
 
 /// True when the UTF-8 bytes hold anything besides white space, comments and empty statements.
-public func containsSQL<Bytes: Collection>(_ bytes: Bytes) -> Bool where Bytes.Element == UInt8 {
+package func containsSQL<Bytes: Collection>(_ bytes: Bytes) -> Bool where Bytes.Element == UInt8 {
   var copy = Array(bytes)
   let count = copy.count
   copy.append(0)

@@ -3,7 +3,7 @@ import Foundation
 /// What strata does to every connection it opens for the caller, before anything else runs on
 /// it: loads SQLite extensions, then runs the app's own preparation (registering the Swift
 /// functions its migrations call, see `Connection.registerFunction`). `DatabaseSetup`,
-/// `openDatabase`, `DriftCheck`, `Validator` (their replays of the migrations) and
+/// `Connection.open(at:)`, `DriftCheck`, `Validator` (their replays of the migrations) and
 /// `TemplateBuilder` take one, so a migration that calls an app's function works in each.
 ///
 /// ```swift

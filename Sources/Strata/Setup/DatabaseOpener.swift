@@ -151,48 +151,50 @@ public enum DatabaseAccess: Sendable {
   case create
 }
 
-/// Opens a database for strata, checking the path first so that a directory, a file that is
-/// not SQLite or a read-only file is reported clearly and never changed.
-///
-/// Foreign keys are turned on, as an app's connection would have them.
-///
-/// - Parameter url: the database file.
-/// - Parameter access: read, write, or create when missing.
-/// - Parameter busyTimeout: how long to wait for another process's lock, in milliseconds.
-/// - Parameter createsFolder: with `.create`, make the file's folder when it is missing (the
-///   default documents folder); otherwise a missing folder is an error.
-/// - Parameter configuration: the extensions and functions every connection gets; when it
-///   fails on a file this call created, the (empty) file is removed again.
-/// - Throws: `DatabaseOpenError` for a missing file or folder, a directory, a file that is not
-///   SQLite, a read-only file or folder, or an SQLite failure while opening;
-///   `ExtensionLoadError` or the configuration's own error when the configuration fails.
-public func openDatabase(
-  at url: URL,
-  access: DatabaseAccess,
-  busyTimeout: Int = Connection.defaultBusyTimeout,
-  createsFolder: Bool = false,
-  configuration: ConnectionConfiguration = .none
-) throws -> Connection {
-  let path = url.path
-  try checkDatabasePath(url)
-  let wasMissing = databaseFileKind(at: path) == .missing
-  do {
-    return try open(
-      url,
-      access: access,
-      busyTimeout: busyTimeout,
-      createsFolder: createsFolder,
-      configuration: configuration
-    )
-  } catch {
-    // An empty file SQLite created for this call goes again: nothing was changed.
-    if wasMissing, databaseFileKind(at: path) == .empty { unlink(path) }
-    throw error
+extension Connection {
+  /// Opens a database for strata, checking the path first so that a directory, a file that is
+  /// not SQLite or a read-only file is reported clearly and never changed.
+  ///
+  /// Foreign keys are turned on, as an app's connection would have them.
+  ///
+  /// - Parameter url: the database file.
+  /// - Parameter access: read, write, or create when missing.
+  /// - Parameter busyTimeout: how long to wait for another process's lock, in milliseconds.
+  /// - Parameter createsFolder: with `.create`, make the file's folder when it is missing (the
+  ///   default documents folder); otherwise a missing folder is an error.
+  /// - Parameter configuration: the extensions and functions every connection gets; when it
+  ///   fails on a file this call created, the (empty) file is removed again.
+  /// - Throws: `DatabaseOpenError` for a missing file or folder, a directory, a file that is not
+  ///   SQLite, a read-only file or folder, or an SQLite failure while opening;
+  ///   `ExtensionLoadError` or the configuration's own error when the configuration fails.
+  public static func open(
+    at url: URL,
+    access: DatabaseAccess,
+    busyTimeout: Int = Connection.defaultBusyTimeout,
+    createsFolder: Bool = false,
+    configuration: ConnectionConfiguration = .none
+  ) throws -> Connection {
+    let path = url.path
+    try checkDatabasePath(url)
+    let wasMissing = databaseFileKind(at: path) == .missing
+    do {
+      return try openChecked(
+        url,
+        access: access,
+        busyTimeout: busyTimeout,
+        createsFolder: createsFolder,
+        configuration: configuration
+      )
+    } catch {
+      // An empty file SQLite created for this call goes again: nothing was changed.
+      if wasMissing, databaseFileKind(at: path) == .empty { unlink(path) }
+      throw error
+    }
   }
 }
 
-/// `openDatabase`'s work, after the path was checked.
-private func open(
+/// `Connection.open(at:…)`'s work, after the path was checked.
+private func openChecked(
   _ url: URL,
   access: DatabaseAccess,
   busyTimeout: Int,
@@ -333,7 +335,7 @@ func prepareFolder(for url: URL, creating: Bool) throws {
 ///
 /// - Throws: `DatabaseOpenError.notAFile` for a FIFO or a device, `.unreachable` for a path that
 ///   cannot be looked at, `.unreadable` for a file this process may not read.
-public func checkDatabasePath(_ url: URL) throws {
+package func checkDatabasePath(_ url: URL) throws {
   switch pathStatus(atPath: url.path) {
   case .directory, .missing:
     return

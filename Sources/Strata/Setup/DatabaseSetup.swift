@@ -159,7 +159,7 @@ public struct DatabaseSetup: Sendable {
     }
     // Copied here, or about to be created empty by opening it.
     let created = templateCopied || databaseFileKind(at: path) == .missing
-    let connection = try openDatabase(
+    let connection = try Connection.open(
       at: database,
       access: .create,
       busyTimeout: busyTimeout,

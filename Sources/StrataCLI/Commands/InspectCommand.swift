@@ -109,7 +109,7 @@ enum InspectCommand: Command {
     configuration: ConnectionConfiguration
   ) throws -> Connection {
     do {
-      return try openDatabase(
+      return try Connection.open(
         at: url,
         access: .read,
         busyTimeout: busyTimeout,

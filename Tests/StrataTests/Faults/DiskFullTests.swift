@@ -161,7 +161,7 @@ import Testing
   func seedIsAllOrNothing(margin: Int) throws {
     let dir = try TemporaryDirectory()
     let database = dir.path("app.sqlite3")
-    let connection = try openDatabase(at: database, access: .create)
+    let connection = try Connection.open(at: database, access: .create)
     try connection.execute(
       """
       CREATE TABLE item (id INTEGER PRIMARY KEY, code TEXT NOT NULL UNIQUE, note TEXT);

@@ -31,7 +31,7 @@ struct MigrationFixture {
   }
 
   func open() throws -> Connection {
-    try openDatabase(at: database, access: .create)
+    try Connection.open(at: database, access: .create)
   }
 }
 

@@ -60,9 +60,9 @@ private let withTwice = ConnectionConfiguration { connection in
     let folder = try TemporaryDirectory()
     let migrator = Migrator(try MigrationSet(directory: try writeMigrations(in: folder)))
     let url = folder.path("app.sqlite3")
-    let plain = try openDatabase(at: url, access: .create)
+    let plain = try Connection.open(at: url, access: .create)
     #expect(throws: MigrationError.self) { try migrator.migrate(plain) }
-    let db = try openDatabase(at: url, access: .write, configuration: withTwice)
+    let db = try Connection.open(at: url, access: .write, configuration: withTwice)
     #expect(try migrator.migrate(db).toVersion == 2)
     #expect(try migrator.rollback(db, steps: 2).toVersion == 0)
     #expect(
@@ -73,7 +73,7 @@ private let withTwice = ConnectionConfiguration { connection in
   @Test func validateAndDriftReplayWithTheConfiguration() throws {
     let folder = try TemporaryDirectory()
     let set = try MigrationSet(directory: try writeMigrations(in: folder))
-    let db = try openDatabase(
+    let db = try Connection.open(
       at: folder.path("app.sqlite3"),
       access: .create,
       configuration: withTwice
@@ -95,7 +95,7 @@ private let withTwice = ConnectionConfiguration { connection in
       SQLiteExtension(path: folder.path("none.so").path)
     ])
     let error = #expect(throws: ExtensionLoadError.self) {
-      try openDatabase(at: url, access: .create, configuration: broken)
+      try Connection.open(at: url, access: .create, configuration: broken)
     }
     #expect(error?.message.contains(folder.path("none.so").path) == true)
     #expect(error?.message.hasSuffix("nothing was changed") == true)

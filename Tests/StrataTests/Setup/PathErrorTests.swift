@@ -12,7 +12,7 @@ import Testing
     try folder.write("Documents", "a file\n")
     let url = folder.path("Documents/sub/data.sqlite3")
     do {
-      _ = try openDatabase(at: url, access: .create, createsFolder: true)
+      _ = try Connection.open(at: url, access: .create, createsFolder: true)
       Issue.record("opened a database below a file")
     } catch let error as DatabaseOpenError {
       #expect(error.message.contains("Documents is a file, not a folder"))
