@@ -55,7 +55,7 @@ let package = Package(
     ),
     .executableTarget(
       name: "StrataBenchmarks",
-      dependencies: ["Strata"],
+      dependencies: ["Strata", "StrataTesting"],
       path: "Benchmarks/StrataBenchmarks"
     ),
     // Fuzzing (docs/RELIABILITY.md). `Fuzz/run.sh` builds `strata-fuzz` with

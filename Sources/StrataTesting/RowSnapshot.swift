@@ -98,10 +98,12 @@ public struct RowProblem: Hashable, Sendable, CustomStringConvertible {
     return "\(row): column \(column) was \(was.old), is \(was.new) after the upgrade"
   }
 
+  /// Equal when they describe the same problem (`SQLValue` pairs are not `Hashable` as tuples).
   public static func == (lhs: RowProblem, rhs: RowProblem) -> Bool {
     lhs.description == rhs.description
   }
 
+  /// Hashes the description, as `==` compares it.
   public func hash(into hasher: inout Hasher) {
     hasher.combine(description)
   }
