@@ -88,7 +88,14 @@ import Testing
     let project = try Project(threeMigrations)
     let missing = try project.strata("template", "--check")
     #expect(missing.exitCode == 1)
-    #expect(missing.standardError.contains("does not exist"), "\(missing.standardError)")
+    #expect(
+      missing.standardError.contains("does not exist, so it cannot be checked"),
+      "\(missing.standardError)"
+    )
+    #expect(
+      missing.standardError.contains("Help: Build it with 'strata template --output"),
+      "\(missing.standardError)"
+    )
     #expect(!FileManager.default.fileExists(atPath: Self.template(project).path))
     #expect(try project.strata("template", "--check", "--force").exitCode == 64)
     #expect(try project.strata("template", "--stamp", "s.swift").exitCode == 64)

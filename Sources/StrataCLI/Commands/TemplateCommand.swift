@@ -115,6 +115,11 @@ extension TemplateCommand {
     if let stamp { try? FileManager.default.removeItem(at: stamp) }
     do {
       try TemplateBuilder.check(template, against: migrations, configuration: configuration)
+    } catch SetupError.templateMissing(let path) {
+      throw StaleTemplateError(
+        message: "template \(path) does not exist, so it cannot be checked; nothing was written",
+        help: "Build it with 'strata template --output \(given)' (with the same --migrations)."
+      )
     } catch SetupError.templateStale(let path, let differences) {
       throw StaleTemplateError(
         message: SetupError.templateStale(path: path, differences: differences).message,
