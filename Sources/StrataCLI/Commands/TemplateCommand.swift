@@ -115,14 +115,14 @@ extension TemplateCommand {
     if let stamp { try? FileManager.default.removeItem(at: stamp) }
     do {
       try TemplateBuilder.check(template, against: migrations, configuration: configuration)
-    } catch SetupError.templateMissing(let path) {
+    } catch SetupError.templateMissing {
       throw StaleTemplateError(
-        message: "template \(path) does not exist, so it cannot be checked; nothing was written",
+        message: "template \(given) does not exist, so it cannot be checked; nothing was written",
         help: "Build it with 'strata template --output \(given)' (with the same --migrations)."
       )
-    } catch SetupError.templateStale(let path, let differences) {
+    } catch SetupError.templateStale(_, let differences) {
       throw StaleTemplateError(
-        message: SetupError.templateStale(path: path, differences: differences).message,
+        message: SetupError.templateStale(path: given, differences: differences).message,
         help: "Rebuild it: remove \(given) and run 'strata template --output \(given)' with the "
           + "same --migrations, then commit or bundle the new file."
       )
