@@ -102,6 +102,27 @@ import Testing
     #expect(!FileManager.default.fileExists(atPath: Self.template(project).path))
   }
 
+  /// A Flyway folder with a repeatable migration: current passes (the rebuild runs the
+  /// repeatable too), and an edited repeatable is named.
+  @Test func flywayRepeatables() throws {
+    let project = try Project([
+      "V1__a.sql": "CREATE TABLE a (x);\n",
+      "R__v.sql": "CREATE VIEW IF NOT EXISTS v AS SELECT 1;\n",
+    ])
+    #expect(try project.strata("template").exitCode == 0)
+    let current = try project.strata("template", "--check")
+    #expect(current.exitCode == 0, "\(current.standardError)")
+    try project.write("R__v.sql", "CREATE VIEW IF NOT EXISTS v AS SELECT 2;\n")
+    let edited = try project.strata("template", "--check")
+    #expect(edited.exitCode == 1)
+    #expect(
+      edited.standardError.contains(
+        "it records the repeatable migration migrations/R__v.sql with a checksum that differs"
+      ),
+      "\(edited.standardError)"
+    )
+  }
+
   /// --format json says the template is current.
   @Test func jsonOutput() throws {
     let project = try Self.project()
