@@ -11,6 +11,14 @@ let package = Package(
     .executable(name: "strata", targets: ["StrataCLI"]),
     .executable(name: "strata-bench", targets: ["StrataBenchmarks"]),
     .executable(name: "strata-fuzz", targets: ["StrataFuzz"]),
+    // An app's template built (or its committed template checked) at build time.
+    .plugin(name: "StrataTemplatePlugin", targets: ["StrataTemplatePlugin"]),
+    // The same `strata` tool under its target's name: SwiftPM (6.3) finds a build plugin's
+    // executable-target dependency by a product named as the target, and runs it as a host
+    // tool named as the target.
+    .executable(name: "StrataCLI", targets: ["StrataCLI"]),
+    // What an app's own tests use: never linked into the app.
+    .library(name: "StrataTesting", targets: ["StrataTesting"]),
   ],
   targets: [
     // The system libsqlite3, found with pkg-config. Only Linux builds it: Apple platforms
@@ -47,7 +55,7 @@ let package = Package(
     ),
     .executableTarget(
       name: "StrataBenchmarks",
-      dependencies: ["Strata"],
+      dependencies: ["Strata", "StrataTesting"],
       path: "Benchmarks/StrataBenchmarks"
     ),
     // Fuzzing (docs/RELIABILITY.md). `Fuzz/run.sh` builds `strata-fuzz` with
@@ -78,6 +86,25 @@ let package = Package(
     .testTarget(
       name: "StrataFuzzTests",
       dependencies: ["StrataFuzzChecks", "Strata", "StrataArguments"]
+    ),
+    // The build plugin runs the `strata` executable (docs/build-plugin.md).
+    .plugin(
+      name: "StrataTemplatePlugin",
+      capability: .buildTool(),
+      dependencies: [.target(name: "StrataCLI")],
+      path: "Plugins/StrataTemplatePlugin"
+    ),
+    .target(name: "StrataTesting", dependencies: ["Strata"]),
+    // A target as an app would have it: migrations bundled, its template built by the plugin.
+    .target(
+      name: "StrataPluginFixture",
+      path: "Tests/PluginFixture",
+      resources: [.copy("migrations")],
+      plugins: ["StrataTemplatePlugin"]
+    ),
+    .testTarget(
+      name: "StrataTestingTests",
+      dependencies: ["StrataTesting", "StrataPluginFixture", "Strata", "StrataTestSupport"]
     ),
   ],
   swiftLanguageModes: [.v6]

@@ -8,6 +8,9 @@ public enum SetupError: StrataError, Equatable {
   case templateInvalid(path: String, reason: String)
   /// The template's recorded migrations disagree with the migration files.
   case templateDisagrees(path: String, problem: String)
+  /// The template is not what the migrations build now (`TemplateBuilder.check`): each
+  /// difference, such as a migration it lacks or one whose file was edited since.
+  case templateStale(path: String, differences: [String])
   /// The database has versions the app's migrations don't know: the app must not run on a
   /// schema it does not understand.
   case databaseIsNewer(path: String, versions: [MigrationVersion], newestKnown: MigrationVersion?)
@@ -36,6 +39,9 @@ public enum SetupError: StrataError, Equatable {
       "template \(path) is not a usable SQLite database (\(reason)); no database was created"
     case .templateDisagrees(let path, let problem):
       "template \(path) was built from other migrations: \(problem); no database was created"
+    case .templateStale(let path, let differences):
+      "template \(path) is stale against the migrations: "
+        + differences.joined(separator: "; ")
     case .databaseIsNewer(let path, let versions, let newestKnown):
       "\(path) has migration version(s) \(versions.map(\.text).joined(separator: ", ")) "
         + "that this app does not know (its newest is \(newestKnown.map(String.init) ?? "none")): "
@@ -62,6 +68,9 @@ public enum SetupError: StrataError, Equatable {
       "Rebuild it with 'strata template' (or check the file you bundled)."
     case .templateDisagrees:
       "Rebuild the template with 'strata template' from the current migrations."
+    case .templateStale:
+      "Rebuild the template from the current migrations (TemplateBuilder.build, replacing the "
+        + "old one) and bundle or commit the new file."
     case .databaseIsNewer:
       "Update the app (or point --migrations at the newer migrations); do not downgrade the data."
     case .seedingFailed(_, _, _, _, let help):

@@ -13,6 +13,17 @@ enum TemplateCommand: Command {
     "force",
     help: "Replace an unchanged template (or empty file) at the output path."
   )
+  static let check = Flag(
+    "check",
+    help: "Write nothing: exit 1 saying what differs when the template at the output path is "
+      + "not what the migrations build now, 0 when it is."
+  )
+  static let stamp = Option<String?>(
+    "stamp",
+    "path",
+    help: "With --check: write an empty file at PATH when the template is current (an output "
+      + "for a build system, such as strata's build plugin)."
+  )
 
   static let spec = CommandSpec(
     name: "template",
@@ -25,10 +36,13 @@ enum TemplateCommand: Command {
       strata's migrations put there: strata rebuilds the migrations it records (their files
       must be present and unedited) and compares every table, schema and rows. A template an
       app or a user wrote into (or a copy of one), a database with rows, or any other file is
-      never replaced.
+      never replaced. With --check nothing is written: the template is compared with what the
+      migrations build now (a migration it lacks, a migration file edited since, any other
+      difference) and the command exits 1 naming each difference, 0 when it is current.
       """,
     options: [
-      output, force, CommonOptions.migrations, CommonOptions.format, CommonOptions.quiet,
+      output, force, check, stamp, CommonOptions.migrations, CommonOptions.format,
+      CommonOptions.quiet,
       CommonOptions.followSymlinks, CommonOptions.loadExtension, CommonOptions.migrationFormat,
       CommonOptions.exclude,
     ]
@@ -39,6 +53,22 @@ enum TemplateCommand: Command {
     let configuration = try CommonOptions.connectionConfiguration(arguments)
     let given = arguments[Self.output] ?? "seeds/template.sqlite3"
     let output = DatabaseLocation.absolute(given, from: context.currentDirectory)
+    if arguments[Self.check] {
+      if arguments[Self.force] {
+        throw UsageError(message: "--check writes nothing, so --force has nothing to replace")
+      }
+      return try checkTemplate(
+        output,
+        shownAs: given,
+        migrations,
+        configuration,
+        arguments,
+        context
+      )
+    }
+    if arguments[Self.stamp] != nil {
+      throw UsageError(message: "--stamp is written only by a check: pass --check too")
+    }
     if arguments[Self.output] == nil {
       try FileManager.default.createDirectory(
         at: output.deletingLastPathComponent(),
@@ -65,4 +95,58 @@ enum TemplateCommand: Command {
     }
     return ExitCode.success
   }
+}
+
+extension TemplateCommand {
+  /// `--check`: the library's `TemplateBuilder.check`, with the command that rebuilds the
+  /// template as its help; `--stamp` is written only when the template is current.
+  static func checkTemplate(
+    _ template: URL,
+    shownAs given: String,
+    _ migrations: MigrationSet,
+    _ configuration: ConnectionConfiguration,
+    _ arguments: ParsedArguments,
+    _ context: CommandContext
+  ) throws -> Int32 {
+    let stamp = arguments[Self.stamp].map {
+      DatabaseLocation.absolute($0, from: context.currentDirectory)
+    }
+    // A stamp left by an earlier check must not say that this one passed.
+    if let stamp { try? FileManager.default.removeItem(at: stamp) }
+    do {
+      try TemplateBuilder.check(template, against: migrations, configuration: configuration)
+    } catch SetupError.templateMissing {
+      throw StaleTemplateError(
+        message: "template \(given) does not exist, so it cannot be checked; nothing was written",
+        help: "Build it with 'strata template --output \(given)' (with the same --migrations)."
+      )
+    } catch SetupError.templateStale(_, let differences) {
+      throw StaleTemplateError(
+        message: SetupError.templateStale(path: given, differences: differences).message,
+        help: "Rebuild it: remove \(given) and run 'strata template --output \(given)' with the "
+          + "same --migrations, then commit or bundle the new file."
+      )
+    }
+    if let stamp {
+      guard FileManager.default.createFile(atPath: stamp.path, contents: Data()) else {
+        throw SetupError.templateNotWritten(path: stamp.path, reason: "could not create the file")
+      }
+    }
+    context.finished("\(given) is current; nothing was written.")
+    switch arguments[CommonOptions.format] {
+    case .json:
+      try context.printJSON(["template": given, "status": "current"])
+    case .text:
+      if !arguments[CommonOptions.quiet] {
+        context.print("\(given) is current: it is what the migrations build now.")
+      }
+    }
+    return ExitCode.success
+  }
+}
+
+/// A stale template, in the CLI's words: the command that rebuilds it.
+struct StaleTemplateError: StrataError {
+  let message: String
+  let help: String
 }

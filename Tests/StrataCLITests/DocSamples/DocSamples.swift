@@ -4,7 +4,7 @@ import StrataTestSupport
 
 /// Every sample output the docs show, by the name of its marker (`<!-- sample: NAME -->`).
 enum DocSamples {
-  static let all: [DocSample] = readme + migrations + seeding + values + inspect
+  static let all: [DocSample] = readme + migrations + seeding + values + inspect + plugin
 
   static func named(_ name: String) -> DocSample? {
     all.first { $0.name == name }
@@ -18,6 +18,21 @@ enum DocSamples {
       style: .console,
       fixture: { try copySampleProject(into: $0) },
       commands: ["strata template", "strata init", "strata init"]
+    )
+  ]
+
+  // MARK: docs/build-plugin.md
+
+  static let plugin = [
+    DocSample(
+      name: "template-check-stale",
+      style: .console,
+      fixture: { try writeTableMigrations(["person_info", "student"], into: $0) },
+      setup: [
+        "strata template --quiet",
+        "printf 'CREATE TABLE course (x);\\n' > migrations/0003_course.sql",
+      ],
+      commands: ["strata template --check"]
     )
   ]
 
