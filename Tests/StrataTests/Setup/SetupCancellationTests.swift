@@ -43,6 +43,7 @@ private func cancelled(
   @Test func cancellingInterruptsTheRunningMigrationAndRollsItBack() async throws {
     let (dir, setup) = try longMigrationFolder()
     let (error, latency) = await cancelled(setup)
+    print("20,000,000-row migration: cancelled after 100 ms, ended \(latency) later")
     #expect(error is CancellationError, "threw \(String(describing: error))")
     #expect(latency < .seconds(1), "took \(latency) after the cancel")
     let db = try Connection(path: dir.path("app.sqlite3").path)
@@ -85,11 +86,12 @@ private func cancelled(
     let (error, latency) = await cancelled(setup, after: .milliseconds(100))
     print(
       "200,000-row setup: \(wholeDuration) to the end; cancelled after 100 ms, ended "
-        + "\(latency) later; last report: \(String(describing: log.all.last))"
+        + "\(latency) later"
     )
     #expect(error is CancellationError, "threw \(String(describing: error))")
-    // A debug build parses and binds a batch of rows in Swift between two SQLite calls: the
-    // cancel lands at the next one (about 0.3 s here under load; far less in release).
+    // At 100 ms the seed file is still being checksummed (Swift, before any row: about a
+    // second in a debug build under load, milliseconds in release); the next test cancels
+    // in the row loop.
     #expect(latency < .seconds(2))
     #expect(latency < wholeDuration)
     let db = try Connection(path: fixture.database.path)
@@ -104,6 +106,39 @@ private func cancelled(
     let report = try await setup.run()
     #expect(report.seedFilesLoaded.count == 1)
     #expect(try db.scalar("SELECT count(*) FROM b") == .integer(200_000))
+  }
+
+  /// Cancelled from its own progress report once 65,536 rows are in: the next insert stops.
+  @Test func cancellingInTheRowLoopStopsWithinMilliseconds() async throws {
+    let fixture = try SetupFixture()
+    try writeSeedRows(200_000, in: fixture)
+    var setup = fixture.setup(template: fixture.template)
+    setup.seeds = fixture.dir.path("seeds")
+    let cancelledAt = InstantBox()
+    setup.progress = { event in
+      guard case .seeding(let seed) = event, seed.rowsRead >= 65_536, !seed.isFinished,
+        cancelledAt.instant == nil
+      else { return }
+      cancelledAt.instant = .now
+      withUnsafeCurrentTask { $0?.cancel() }
+    }
+    let task = Task.detached { () async -> (any Error)? in
+      do {
+        try await setup.run()
+        return nil
+      } catch {
+        return error
+      }
+    }
+    let error = await task.value
+    let cancelled = try #require(cancelledAt.instant)
+    let latency = ContinuousClock.now - cancelled
+    print("200,000-row seed: cancelled at 65,536 rows, ended \(latency) later")
+    #expect(error is CancellationError, "threw \(String(describing: error))")
+    #expect(latency < .milliseconds(500))
+    let db = try Connection(path: fixture.database.path)
+    #expect(try db.scalar("SELECT count(*) FROM b") == .integer(0))
+    #expect(try History.currentVersion(db) == 3)
   }
 
   @Test func aTaskCancelledBeforeItStartsCreatesNothing() async throws {
@@ -145,5 +180,24 @@ private func cancelled(
           + "SELECT count(*) FROM c"
       ) == .integer(100_000)
     )
+  }
+}
+
+/// An instant set from one thread and read from another.
+private final class InstantBox: @unchecked Sendable {
+  private let lock = NSLock()
+  private var value: ContinuousClock.Instant?
+
+  var instant: ContinuousClock.Instant? {
+    get {
+      lock.lock()
+      defer { lock.unlock() }
+      return value
+    }
+    set {
+      lock.lock()
+      value = newValue
+      lock.unlock()
+    }
   }
 }
