@@ -61,9 +61,9 @@ extension DatabaseSetup {
   func checkedMigrations() throws -> MigrationSet {
     try FlattenedFolder.check(
       migrations,
+      holding: .migrations,
       name: migrations.lastPathComponent,
-      container: migrations.deletingLastPathComponent().path,
-      versionedSQLOnly: true
+      container: migrations.deletingLastPathComponent().path
     )
     return try MigrationSet(
       directory: migrations,

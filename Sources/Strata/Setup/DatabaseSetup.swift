@@ -110,6 +110,7 @@ public struct DatabaseSetup: Sendable {
         let folder = subdirectory.map { root.appendingPathComponent($0) } ?? root
         try FlattenedFolder.check(
           folder.appendingPathComponent(name),
+          holding: .any,
           name: name,
           container: "the bundle \(bundle.bundlePath)"
         )
@@ -169,6 +170,7 @@ public struct DatabaseSetup: Sendable {
     if let seeds {
       try FlattenedFolder.check(
         seeds,
+        holding: .seeds,
         name: seeds.lastPathComponent,
         container: seeds.deletingLastPathComponent().path
       )

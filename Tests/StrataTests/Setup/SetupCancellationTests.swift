@@ -22,6 +22,15 @@ private func longMigrationFolder() throws -> (TemporaryDirectory, DatabaseSetup)
   return (dir, DatabaseSetup(database: dir.path("app.sqlite3"), migrations: dir.path("migrations")))
 }
 
+/// The fixture's setup with its template and a seeds folder holding `rows` rows for `b`.
+private func seededSetup(rows: Int) throws -> (SetupFixture, DatabaseSetup) {
+  let fixture = try SetupFixture()
+  try writeSeedRows(rows, in: fixture)
+  var setup = fixture.setup(template: fixture.template)
+  setup.seeds = fixture.dir.path("seeds")
+  return (fixture, setup)
+}
+
 /// Runs `setup` in a task, cancels it after `delay`, and returns what the task threw and how
 /// long after the cancel it ended.
 private func cancelled(
@@ -69,10 +78,8 @@ private func cancelled(
   }
 
   @Test func cancellingInterruptsTheSeedRunAndASecondRunLoadsIt() async throws {
-    let fixture = try SetupFixture()
-    try writeSeedRows(200_000, in: fixture)
-    var setup = fixture.setup(template: fixture.template)
-    setup.seeds = fixture.dir.path("seeds")
+    let (fixture, plain) = try seededSetup(rows: 200_000)
+    var setup = plain
     // How long the whole seed takes, uncancelled, on a copy: what a cancelled task used to wait.
     var whole = setup
     whole.database = fixture.dir.path("whole.sqlite3")
@@ -110,10 +117,8 @@ private func cancelled(
 
   /// Cancelled from its own progress report once 65,536 rows are in: the next insert stops.
   @Test func cancellingInTheRowLoopStopsWithinMilliseconds() async throws {
-    let fixture = try SetupFixture()
-    try writeSeedRows(200_000, in: fixture)
-    var setup = fixture.setup(template: fixture.template)
-    setup.seeds = fixture.dir.path("seeds")
+    let (fixture, plain) = try seededSetup(rows: 200_000)
+    var setup = plain
     let cancelledAt = InstantBox()
     setup.progress = { event in
       guard case .seeding(let seed) = event, seed.rowsRead >= 65_536, !seed.isFinished,

@@ -146,6 +146,24 @@ import Testing
     }
   }
 
+  @Test func aFlattenedSeedsFolderIsNamedAsSuchBeforeAnythingIsCreated() throws {
+    let fixture = try SetupFixture()
+    try fixture.dir.write("App.resources/b.csv", "id,a_x\n1,one\n")
+    let bundle = try #require(Bundle(path: fixture.dir.path("App.resources").path))
+    let error = #expect(throws: SetupError.self) { try DatabaseSetup.resource("seeds", in: bundle) }
+    #expect(error?.message.contains("(b.csv)") == true)
+    var setup = fixture.setup()
+    setup.seeds = fixture.dir.path("App.resources/seeds")
+    #expect(
+      throws: SetupError.folderFlattened(
+        name: "seeds",
+        container: fixture.dir.path("App.resources").path,
+        looseFiles: ["b.csv"]
+      )
+    ) { try setup.run() }
+    #expect(databaseFileKind(at: fixture.database.path) == .missing)
+  }
+
   /// What an app shows in an alert for a resource left out of the bundle: what, where, that
   /// nothing was created, and how to fix it.
   @Test func aMissingResourceReadsWellInAnAlert() throws {
