@@ -6,17 +6,19 @@ import Testing
 /// `strata init` takes `migrate`'s flags for how migrations apply, passed to the setup's
 /// `migrateOptions` (one mapping, `MigrateCommand.options`).
 @Suite struct InitMigrateOptionsTests {
+  /// All or none with the flag; without it, each migration before the bad one stays.
   @Test func singleTransactionAppliesAllOrNone() throws {
-    var files = threeMigrations
-    files["0004_bad.sql"] = "-- migrate:up\nINSERT INTO nope VALUES (1);\n"
-    let project = try Project(files)
-    let all = try project.strata("init", "--database", "app.sqlite3", "--single-transaction")
-    #expect(all.exitCode == 1)
-    #expect(all.standardError.contains("0004_bad.sql"))
-    #expect(try project.versions() == [])
-    let each = try project.strata("init", "--database", "app.sqlite3")
-    #expect(each.exitCode == 1)
-    #expect(try project.versions() == [1, 2, 3])
+    let project = try Project(
+      threeMigrations.merging(["0004_bad.sql": "INSERT INTO nope VALUES (1);\n"]) { $1 }
+    )
+    for (flags, applied) in [(["--single-transaction"], [Int64]()), ([], [1, 2, 3])] {
+      let result = try StrataProcess.run(
+        ["init", "--database", "app.sqlite3"] + flags,
+        in: project.dir.url
+      )
+      #expect(result.exitCode == 1 && result.standardError.contains("0004_bad.sql"))
+      #expect(try project.versions() == applied, "with \(flags)")
+    }
   }
 
   @Test func allowUnknownRunsOnANewerDatabase() throws {
