@@ -74,6 +74,20 @@ public struct Migrator: Sendable {
     _ connection: Connection,
     options: MigrateOptions = MigrateOptions()
   ) throws -> MigrationReport {
+    try migrate(connection, options: options, willRun: nil)
+  }
+
+  /// What runs before each part of a migrate run: its part, its number (1-based) and how many
+  /// parts the run has. It may throw to stop the run there (a cancelled launch); the parts
+  /// before it stay done.
+  typealias WillRun = (_ part: MigrationPart, _ number: Int, _ count: Int) throws -> Void
+
+  /// `migrate(_:options:)`, calling `willRun` before each part (not in a dry run).
+  func migrate(
+    _ connection: Connection,
+    options: MigrateOptions,
+    willRun: WillRun?
+  ) throws -> MigrationReport {
     if !options.dryRun { try rewriteNumberedRows(connection) }
     let plan = try self.plan(connection)
     try refuseUnadoptedHistory(plan)
@@ -121,8 +135,8 @@ public struct Migrator: Sendable {
     let baseline = ForeignKeyBaseline()
     let steps =
       options.singleTransaction
-      ? try runAllInOneTransaction(parts, connection, baseline: baseline)
-      : try runEach(parts, connection, baseline: baseline)
+      ? try runAllInOneTransaction(parts, connection, baseline: baseline, willRun: willRun)
+      : try runEach(parts, connection, baseline: baseline, willRun: willRun)
     return MigrationReport(
       fromVersion: plan.currentVersion,
       toVersion: try databaseVersion(connection),
@@ -229,7 +243,8 @@ public struct Migrator: Sendable {
   private func runEach(
     _ parts: [MigrationPart],
     _ connection: Connection,
-    baseline: ForeignKeyBaseline
+    baseline: ForeignKeyBaseline,
+    willRun: WillRun? = nil
   ) throws -> [MigrationStep] {
     var steps: [MigrationStep] = []
     try reportingState(connection, completed: { steps }) {
@@ -239,7 +254,8 @@ public struct Migrator: Sendable {
           baseline: baseline,
           format: migrations.format
         )
-        for part in parts {
+        for (index, part) in parts.enumerated() {
+          try willRun?(part, index + 1, parts.count)
           if let step = try runner.runAlone(part) { steps.append(step) }
         }
       }
@@ -251,7 +267,8 @@ public struct Migrator: Sendable {
   private func runAllInOneTransaction(
     _ parts: [MigrationPart],
     _ connection: Connection,
-    baseline: ForeignKeyBaseline
+    baseline: ForeignKeyBaseline,
+    willRun: WillRun?
   ) throws -> [MigrationStep] {
     if let loose = parts.first(where: { !$0.script.isTransactional }) {
       throw MigrationError.noTransactionInSingleTransaction(
@@ -267,7 +284,8 @@ public struct Migrator: Sendable {
           try connection.transaction(.immediate) { () -> [MigrationStep] in
             let runner = try MigrationPartRunner(connection, baseline: baseline)
             var steps: [MigrationStep] = []
-            for part in parts {
+            for (index, part) in parts.enumerated() {
+              try willRun?(part, index + 1, parts.count)
               let started = ContinuousClock.now
               guard try runner.runInTransaction(part, started: started) else { continue }
               steps.append(part.step(durationMs: milliseconds(ContinuousClock.now - started)))

@@ -53,6 +53,15 @@ public struct DatabaseSetup: Sendable {
   public var settingsFile: URL?
   /// Seed options for this call that override the settings' for every file, field by field.
   public var seedFormatOverrides = SeedFormatSettings()
+  /// How the migrations are applied: `singleTransaction` (all or none), `target`, and which
+  /// problems to accept (`allowChanged`, `allowOutOfOrder`, `allowUnknown`, which also lets
+  /// the app run on a database newer than it). `dryRun` is refused
+  /// (`SetupError.dryRunNotSupported`).
+  public var migrateOptions = MigrateOptions()
+  /// Called as the setup goes (`SetupProgress`: the step, each migration, rows seeded), on the
+  /// thread doing the work and only a few times per file while seeding, so it costs nothing
+  /// measurable; hop to the main actor to update a screen. Nil (the default) for none.
+  public var progress: (@Sendable (SetupProgress) -> Void)?
 
   /// A setup of `database` from `migrations`, with an optional template and seeds folder; the
   /// other properties keep their defaults until changed.
@@ -78,7 +87,11 @@ public struct DatabaseSetup: Sendable {
   /// folder), or `SetupError.resourceMissing` naming it: a resource left out of the bundle is
   /// an error at launch, never a silently empty database.
   ///
-  /// - Throws: `SetupError.resourceMissing` when the bundle does not have the resource.
+  /// A folder (no extension) that is missing while `.sql`, `.csv` or `.tsv` files sit loose
+  /// where it should be was flattened when bundled (`.process` instead of `.copy`).
+  ///
+  /// - Throws: `SetupError.resourceMissing` when the bundle does not have the resource;
+  ///   `SetupError.folderFlattened` when it has the folder's files instead of the folder.
   public static func resource(
     _ name: String,
     withExtension fileExtension: String? = nil,
@@ -93,6 +106,15 @@ public struct DatabaseSetup: Sendable {
       )
     else {
       let file = fileExtension.map { "\(name).\($0)" } ?? name
+      if fileExtension == nil, let root = bundle.resourceURL {
+        let folder = subdirectory.map { root.appendingPathComponent($0) } ?? root
+        try FlattenedFolder.check(
+          folder.appendingPathComponent(name),
+          holding: .any,
+          name: name,
+          container: "the bundle \(bundle.bundlePath)"
+        )
+      }
       throw SetupError.resourceMissing(
         name: subdirectory.map { "\($0)/\(file)" } ?? file,
         bundle: bundle.bundlePath
@@ -113,26 +135,56 @@ public struct DatabaseSetup: Sendable {
   }
 
   /// Runs template → migrate → seed and says what it did. Throws `SetupError.databaseIsNewer`
-  /// when the database has versions these migrations don't know.
+  /// when the database has versions these migrations don't know (unless
+  /// `migrateOptions.allowUnknown`). Every URL is checked first: a missing, unreadable or
+  /// flattened migrations or seeds folder, or a template that is not a file, fails before the
+  /// database is created or changed. Reports to `progress` on the calling thread.
   ///
-  /// - Throws: `SetupError` (a bad template, a newer database, failed seeding),
-  ///   `MigrationError` (a bad file, a failed migration), `DatabaseOpenError` (a bad path), or
-  ///   what `connectionConfiguration` throws (`ExtensionLoadError`), or
-  ///   `SettingsError` (a bad settings file, before anything is created or changed).
+  /// In an `async` context the cancellable form (`run() async`) is the one called.
+  ///
+  /// - Throws: `SetupError` (a flattened folder, a bad template, a newer database, failed
+  ///   seeding, a dry run), `MigrationError` (a missing or unusable folder, a bad file, a
+  ///   failed migration), `SeedError` (a missing or unusable seeds folder or file, before
+  ///   anything is created), `DatabaseOpenError` (a bad path), or what
+  ///   `connectionConfiguration` throws (`ExtensionLoadError`), or `SettingsError` (a bad
+  ///   settings file, before anything is created or changed).
   @discardableResult
   public func run() throws -> SetupReport {
-    // Before anything is created: a bad settings file or a misspelled seed file changes nothing.
+    try run(isCancelled: nil)
+  }
+
+  /// `run()`'s work. With `isCancelled`, it is asked before each step and each migration, and
+  /// while a statement runs (`Connection.withInterruptCheck`): when it answers true the
+  /// running migration or seed run rolls back and this throws `CancellationError`. Every
+  /// cancellable entry point (`run() async`) goes through here.
+  func run(isCancelled: (@Sendable () -> Bool)?) throws -> SetupReport {
+    let cancelled = { isCancelled?() == true }
+    func checkCancellation() throws { if cancelled() { throw CancellationError() } }
+    progress?(.checking)
+    try checkCancellation()
+    // Before anything is created: a bad settings file, a bad URL or a misspelled seed file
+    // changes nothing.
     let settings = try settingsFile.map { try ProjectSettings(contentsOf: $0) } ?? self.settings
+    if migrateOptions.dryRun { throw SetupError.dryRunNotSupported }
+    let set = try checkedMigrations()
     if let seeds {
+      try FlattenedFolder.check(
+        seeds,
+        holding: .seeds,
+        name: seeds.lastPathComponent,
+        container: seeds.deletingLastPathComponent().path
+      )
+      _ = try Seeder.files(
+        in: seeds,
+        displayPath: seedsDisplayPath,
+        followSymlinks: followsSymlinks
+      )
       try settings.seeds.checkNamedFiles(existIn: seeds, folderDisplayPath: seedsDisplayPath)
     }
-    let set = try MigrationSet(
-      directory: migrations,
-      displayPath: migrationsDisplayPath,
-      followSymlinks: followsSymlinks,
-      format: migrationFormat,
-      excluding: migrationExclusion
-    )
+    if let template, pathStatus(atPath: template.path) != .regular {
+      // Checked fully (`checkTemplate`) only when it is copied; a missing one fails every launch.
+      try TemplateInstaller.verify(template, configuration: connectionConfiguration)
+    }
     let path = database.path
     try checkDatabasePath(database)
     switch databaseFileKind(at: path) {
@@ -142,6 +194,10 @@ public struct DatabaseSetup: Sendable {
     }
     var templateCopied = false
     if databaseFileKind(at: path) == .missing {
+      // A stale or broken template fails before even the database's folder is made.
+      if let template {
+        try Self.checkTemplate(template, against: set, configuration: connectionConfiguration)
+      }
       try prepareFolder(for: database, creating: createsFolder)
     }
     // Before the template is copied: a read-only folder fails here, with nothing created.
@@ -149,7 +205,8 @@ public struct DatabaseSetup: Sendable {
     TemplateInstaller.removeLeftovers(of: database)
     if databaseFileKind(at: path) == .missing {
       if let template {
-        try Self.checkTemplate(template, against: set, configuration: connectionConfiguration)
+        try checkCancellation()
+        progress?(.copyingTemplate)
         templateCopied = try TemplateInstaller.install(
           template,
           at: database,
@@ -157,6 +214,7 @@ public struct DatabaseSetup: Sendable {
         )
       }
     }
+    try checkCancellation()
     // Copied here, or about to be created empty by opening it.
     let created = templateCopied || databaseFileKind(at: path) == .missing
     let connection = try Connection.open(
@@ -168,27 +226,51 @@ public struct DatabaseSetup: Sendable {
     let migrator = Migrator(set)
     let plan = try migrator.plan(connection)
     let unknown = plan.migrations(in: .unknown).map(\.version)
-    if !unknown.isEmpty {
+    if !unknown.isEmpty, !migrateOptions.allowUnknown {
       throw SetupError.databaseIsNewer(
         path: path,
         versions: unknown,
         newestKnown: set.migrations.last?.version
       )
     }
-    let report = try migrator.migrate(connection)
-    let seeded: [String]
-    do {
-      seeded = try seedNewFiles(connection, settings: settings.seeds)
-    } catch let error as SeedError {
-      // The seed run rolled back, but this call may have created and migrated the database.
-      throw SetupError.seedingFailed(
-        path: path,
-        created: created,
-        version: report.toVersion,
-        problem: error.problem,
-        help: error.help
-      )
+    let (report, seeded) = try Self.interruptible(connection, isCancelled) {
+      let report = try migrator.migrate(connection, options: migrateOptions) {
+        part,
+        number,
+        count in
+        try checkCancellation()
+        progress?(
+          .migrating(
+            MigrationProgress(
+              version: part.migration.version,
+              name: part.migration.name,
+              number: number,
+              count: count
+            )
+          )
+        )
+      }
+      try checkCancellation()
+      let seeded: [String]
+      do {
+        seeded = try seedNewFiles(
+          connection,
+          settings: settings.seeds,
+          progress: progress.map { report in { report(.seeding($0)) } }
+        )
+      } catch let error as SeedError {
+        // The seed run rolled back, but this call may have created and migrated the database.
+        throw SetupError.seedingFailed(
+          path: path,
+          created: created,
+          version: report.toVersion,
+          problem: error.problem,
+          help: error.help
+        )
+      }
+      return (report, seeded)
     }
+    progress?(.done)
     return SetupReport(
       database: path,
       created: created,
@@ -203,7 +285,11 @@ public struct DatabaseSetup: Sendable {
 
   /// Loads the seed files whose checksum is not in the `strata_seeds` ledger yet, in one
   /// transaction; when every file is recorded nothing is written.
-  private func seedNewFiles(_ connection: Connection, settings: SeedSettings) throws -> [String] {
+  private func seedNewFiles(
+    _ connection: Connection,
+    settings: SeedSettings,
+    progress: ((SeedProgress) -> Void)? = nil
+  ) throws -> [String] {
     guard let seeds else { return [] }
     let listed = try Seeder.files(
       in: seeds,
@@ -217,7 +303,8 @@ public struct DatabaseSetup: Sendable {
         mode: .missing,
         onlyUnrecorded: true,
         maximumFieldBytes: seedMaximumFieldBytes
-      )
+      ),
+      progress: progress
     )
     return report.loadedFiles
   }

@@ -2,6 +2,13 @@
 public enum SetupError: StrataError, Equatable {
   /// A resource the app bundles (migrations, template, seeds) is not in the bundle.
   case resourceMissing(name: String, bundle: String)
+  /// A resource folder (the migrations, the seeds) is missing, and the files it should hold
+  /// sit loose in `container` (the bundle) instead: the folder was flattened when it was
+  /// bundled (SwiftPM's `.process` instead of `.copy`, or an Xcode group).
+  case folderFlattened(name: String, container: String, looseFiles: [String])
+  /// `MigrateOptions.dryRun` was asked of a setup, which cannot plan without creating the
+  /// database; nothing was created or changed.
+  case dryRunNotSupported
   /// `--template` (or the app's template URL) names no file.
   case templateMissing(path: String)
   /// The template is not a complete SQLite database; no database was created.
@@ -33,6 +40,13 @@ public enum SetupError: StrataError, Equatable {
     switch self {
     case .resourceMissing(let name, let bundle):
       "the resource \(name) is not in the bundle \(bundle); no database was created or changed"
+    case .folderFlattened(let name, let container, let loose):
+      "the folder \(name) is not in \(container), but files it should hold ("
+        + Self.listed(loose) + ") are loose there: the folder was flattened when it was "
+        + "bundled; no database was created or changed"
+    case .dryRunNotSupported:
+      "a setup cannot do a dry run (it would have to create the database to plan it); "
+        + "no database was created or changed"
     case .templateMissing(let path):
       "template \(path) does not exist; no database was created"
     case .templateInvalid(let path, let reason):
@@ -62,6 +76,13 @@ public enum SetupError: StrataError, Equatable {
     case .resourceMissing(let name, _):
       "Add \(name) to the target's resources (resources: [.copy(\"\(name)\")] in Package.swift, "
         + "or the app target's Copy Bundle Resources) and build again."
+    case .folderFlattened(let name, _, _):
+      "Bundle the folder itself: resources: [.copy(\"\(name)\")] in Package.swift (.process "
+        + "copies its files loose into the bundle), or in Xcode add it as a folder reference "
+        + "(not a group); then build again."
+    case .dryRunNotSupported:
+      "Plan on a connection instead: Migrator.migrate(_:options:) with MigrateOptions.dryRun; "
+        + "or leave dryRun off."
     case .templateMissing:
       "Build it with 'strata template', or leave out --template to start from an empty database."
     case .templateInvalid:
@@ -78,5 +99,11 @@ public enum SetupError: StrataError, Equatable {
     case .copyFailed, .templateNotWritten:
       "Check that the folder is writable and has free space, then try again."
     }
+  }
+
+  /// The first few names, then how many more.
+  private static func listed(_ names: [String]) -> String {
+    let shown = names.prefix(3).joined(separator: ", ")
+    return names.count > 3 ? "\(shown) and \(names.count - 3) more" : shown
   }
 }

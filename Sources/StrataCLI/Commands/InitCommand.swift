@@ -26,7 +26,7 @@ enum InitCommand: Command {
       CommonOptions.seeds,
       CommonOptions.maxFieldBytes,
       CommonOptions.settings,
-    ]
+    ] + MigrateCommand.applyingOptions
   )
 
   static func run(_ arguments: ParsedArguments, _ context: CommandContext) throws -> Int32 {
@@ -48,6 +48,7 @@ enum InitCommand: Command {
     setup.seedMaximumFieldBytes = arguments[CommonOptions.maxFieldBytes]
     setup.connectionConfiguration = try CommonOptions.connectionConfiguration(arguments)
     setup.settings = try CommonOptions.projectSettings(arguments, context)
+    setup.migrateOptions = MigrateCommand.options(arguments)
     let report = try setup.run()
     let database = CommonOptions.shown(location.url, context)
     context.finished(

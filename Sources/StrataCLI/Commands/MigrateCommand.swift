@@ -23,6 +23,22 @@ enum MigrateCommand: Command {
     help: "Apply pending migrations older than the newest applied."
   )
 
+  /// The flags `migrate` and `init` share: how pending migrations are applied and which
+  /// problems to accept. The one place they become `MigrateOptions`.
+  static let applyingOptions: [any OptionDeclaration] = [
+    singleTransaction, allowChanged, allowUnknown, allowOutOfOrder,
+  ]
+
+  /// `MigrateOptions` from the shared flags (`applyingOptions`); no target, no dry run.
+  static func options(_ arguments: ParsedArguments) -> MigrateOptions {
+    MigrateOptions(
+      singleTransaction: arguments[Self.singleTransaction],
+      allowChanged: arguments[Self.allowChanged],
+      allowUnknown: arguments[Self.allowUnknown],
+      allowOutOfOrder: arguments[Self.allowOutOfOrder]
+    )
+  }
+
   static let spec = CommandSpec(
     name: "migrate",
     abstract: "Apply pending migrations in order.",
@@ -37,19 +53,14 @@ enum MigrateCommand: Command {
 
   static func run(_ arguments: ParsedArguments, _ context: CommandContext) throws -> Int32 {
     let migrations = try CommonOptions.loadMigrations(arguments, context)
-    let options = MigrateOptions(
-      target: try VersionOption.parse(
-        arguments[Self.target],
-        name: "to",
-        in: migrations,
-        allowsZero: true
-      ),
-      singleTransaction: arguments[Self.singleTransaction],
-      dryRun: arguments[Self.dryRun],
-      allowChanged: arguments[Self.allowChanged],
-      allowUnknown: arguments[Self.allowUnknown],
-      allowOutOfOrder: arguments[Self.allowOutOfOrder]
+    var options = Self.options(arguments)
+    options.target = try VersionOption.parse(
+      arguments[Self.target],
+      name: "to",
+      in: migrations,
+      allowsZero: true
     )
+    options.dryRun = arguments[Self.dryRun]
     let location = try CommonOptions.databaseURL(arguments, context)
     let connection = try DatabaseSession.open(
       location,

@@ -1,0 +1,217 @@
+import Foundation
+import StrataTestSupport
+import Testing
+
+@testable import Strata
+
+/// A migration long enough to cancel: 0002 inserts as many rows as `config.n` says (20
+/// million, seconds of work), so that a test can shrink it before running it again.
+private func longMigrationFolder() throws -> (TemporaryDirectory, DatabaseSetup) {
+  let dir = try TemporaryDirectory()
+  try dir.write(
+    "migrations/0001_config.sql",
+    "CREATE TABLE config (n INTEGER);\nINSERT INTO config VALUES (20000000);\n"
+      + "CREATE TABLE big (x INTEGER);\n"
+  )
+  try dir.write(
+    "migrations/0002_fill.sql",
+    "WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c "
+      + "WHERE x < (SELECT n FROM config))\nINSERT INTO big SELECT x FROM c;\n"
+  )
+  try dir.write("migrations/0003_after.sql", "CREATE TABLE after (x);\n")
+  return (dir, DatabaseSetup(database: dir.path("app.sqlite3"), migrations: dir.path("migrations")))
+}
+
+/// The fixture's setup with its template and a seeds folder holding `rows` rows for `b`.
+private func seededSetup(rows: Int) throws -> (SetupFixture, DatabaseSetup) {
+  let fixture = try SetupFixture()
+  try writeSeedRows(rows, in: fixture)
+  var setup = fixture.setup(template: fixture.template)
+  setup.seeds = fixture.dir.path("seeds")
+  return (fixture, setup)
+}
+
+/// Runs `setup` in a task, cancels it `delay` after it reported what `reached` looks for (so
+/// that a busy machine cannot cancel it before it gets there), and returns what the task threw, how
+/// long after the cancel it ended, and what it reported.
+private func cancelled(
+  _ setup: DatabaseSetup,
+  after delay: Duration = .milliseconds(100),
+  once reached: @escaping @Sendable (SetupProgress) -> Bool
+) async -> (error: (any Error)?, latency: Duration, log: ProgressLog) {
+  let log = ProgressLog()
+  var setup = setup
+  setup.progress = { log.record($0) }
+  let task = Task.detached { [setup] in try await setup.run() }
+  while !log.all.contains(where: { reached($0) || $0 == .done }) {
+    try? await Task.sleep(for: .milliseconds(5))
+  }
+  try? await Task.sleep(for: delay)
+  let clock = ContinuousClock()
+  let start = clock.now
+  task.cancel()
+  let result = await task.result
+  let latency = clock.now - start
+  if case .failure(let error) = result { return (error, latency, log) }
+  return (nil, latency, log)
+}
+
+/// The report that the 20-million-row migration (0002) is starting.
+@Sendable private func isApplyingTheLongMigration(_ event: SetupProgress) -> Bool {
+  guard case .migrating(let migration) = event else { return false }
+  return migration.version == 2
+}
+
+@Suite(.serialized) struct SetupCancellationTests {
+  @Test func cancellingInterruptsTheRunningMigrationAndRollsItBack() async throws {
+    let (dir, setup) = try longMigrationFolder()
+    let (error, latency, _) = await cancelled(setup, once: isApplyingTheLongMigration)
+    print("20,000,000-row migration: cancelled 100 ms into it, ended \(latency) later")
+    #expect(error is CancellationError, "threw \(String(describing: error))")
+    #expect(latency < .seconds(1), "took \(latency) after the cancel")
+    let db = try Connection(path: dir.path("app.sqlite3").path)
+    // The migration before it committed and stays; the interrupted one left nothing.
+    #expect(try History.currentVersion(db) == 1)
+    #expect(try db.scalar("SELECT count(*) FROM big") == .integer(0))
+    #expect(db.isAutocommit)
+    try db.execute("UPDATE config SET n = 1000")
+    let report = try await setup.run()
+    #expect(report.appliedVersions == [2, 3])
+    #expect(try db.scalar("SELECT count(*) FROM big") == .integer(1000))
+  }
+
+  @Test func cancellingInASingleTransactionRollsBackEveryMigrationOfTheRun() async throws {
+    let (dir, plain) = try longMigrationFolder()
+    var setup = plain
+    setup.migrateOptions.singleTransaction = true
+    let (error, _, _) = await cancelled(setup, once: isApplyingTheLongMigration)
+    #expect(error is CancellationError)
+    let db = try Connection(path: dir.path("app.sqlite3").path)
+    #expect(try History.currentVersion(db) == 0)
+    #expect(try db.scalar("SELECT count(*) FROM sqlite_master WHERE name = 'big'") == .integer(0))
+  }
+
+  @Test func cancellingInterruptsTheSeedRunAndASecondRunLoadsIt() async throws {
+    let (fixture, plain) = try seededSetup(rows: 200_000)
+    var setup = plain
+    // How long the whole seed takes, uncancelled, on a copy: what a cancelled task used to wait.
+    var whole = setup
+    whole.database = fixture.dir.path("whole.sqlite3")
+    let clock = ContinuousClock()
+    let start = clock.now
+    try await whole.run()
+    let wholeDuration = clock.now - start
+
+    let (error, latency, log) = await cancelled(setup, once: { $0.step == .seeding })
+    print(
+      "200,000-row setup: \(wholeDuration) to the end; cancelled 100 ms into the seed run, ended "
+        + "\(latency) later"
+    )
+    #expect(error is CancellationError, "threw \(String(describing: error))")
+    #expect(latency < .seconds(1))
+    #expect(latency < wholeDuration)
+    let db = try Connection(path: fixture.database.path)
+    #expect(try History.currentVersion(db) == 3)
+    #expect(try db.scalar("SELECT count(*) FROM b") == .integer(0))
+    // The ledger was created in the seed run's transaction: it went with it.
+    #expect(
+      try db.scalar("SELECT count(*) FROM sqlite_master WHERE name = 'strata_seeds'") == .integer(0)
+    )
+    #expect(!log.all.contains(.done))
+    setup.progress = nil
+    let report = try await setup.run()
+    #expect(report.seedFilesLoaded.count == 1)
+    #expect(try db.scalar("SELECT count(*) FROM b") == .integer(200_000))
+  }
+
+  /// Cancelled from its own progress report once 65,536 rows are in: the next insert stops.
+  @Test func cancellingInTheRowLoopStopsWithinMilliseconds() async throws {
+    let (fixture, plain) = try seededSetup(rows: 200_000)
+    var setup = plain
+    let cancelledAt = InstantBox()
+    setup.progress = { event in
+      guard case .seeding(let seed) = event, seed.rowsRead >= 65_536, !seed.isFinished,
+        cancelledAt.instant == nil
+      else { return }
+      cancelledAt.instant = .now
+      withUnsafeCurrentTask { $0?.cancel() }
+    }
+    let task = Task.detached { () async -> (any Error)? in
+      do {
+        try await setup.run()
+        return nil
+      } catch {
+        return error
+      }
+    }
+    let error = await task.value
+    let cancelled = try #require(cancelledAt.instant)
+    let latency = ContinuousClock.now - cancelled
+    print("200,000-row seed: cancelled at 65,536 rows, ended \(latency) later")
+    #expect(error is CancellationError, "threw \(String(describing: error))")
+    #expect(latency < .milliseconds(500))
+    let db = try Connection(path: fixture.database.path)
+    #expect(try db.scalar("SELECT count(*) FROM b") == .integer(0))
+    #expect(try History.currentVersion(db) == 3)
+  }
+
+  @Test func aTaskCancelledBeforeItStartsCreatesNothing() async throws {
+    let fixture = try SetupFixture()
+    let setup = fixture.setup(template: fixture.template)
+    let task = Task.detached {
+      while !Task.isCancelled { await Task.yield() }
+      return try await setup.run()
+    }
+    task.cancel()
+    await #expect(throws: CancellationError.self) { try await task.value }
+    #expect(databaseFileKind(at: fixture.database.path) == .missing)
+  }
+
+  /// The sync form, called from a synchronous context, has no cancellation and runs to the end.
+  @Test func theSyncFormIsPickedInASyncContext() throws {
+    let fixture = try SetupFixture()
+    let setup = fixture.setup()
+    let report: SetupReport = try setup.run()
+    #expect(report.version == 3)
+  }
+
+  @Test func theInterruptCheckIsRemovedAfterTheCall() throws {
+    let db = try Connection(path: ":memory:")
+    let flag = CancellationFlag()
+    flag.set()
+    let error = #expect(throws: SQLiteError.self) {
+      try db.withInterruptCheck({ flag.isSet }) {
+        try db.scalar(
+          "WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c) SELECT count(*) FROM c"
+        )
+      }
+    }
+    #expect(error?.isInterrupt == true)
+    // Outside the call a long statement is not interrupted.
+    #expect(
+      try db.scalar(
+        "WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c WHERE x < 100000) "
+          + "SELECT count(*) FROM c"
+      ) == .integer(100_000)
+    )
+  }
+}
+
+/// An instant set from one thread and read from another.
+private final class InstantBox: @unchecked Sendable {
+  private let lock = NSLock()
+  private var value: ContinuousClock.Instant?
+
+  var instant: ContinuousClock.Instant? {
+    get {
+      lock.lock()
+      defer { lock.unlock() }
+      return value
+    }
+    set {
+      lock.lock()
+      value = newValue
+      lock.unlock()
+    }
+  }
+}
