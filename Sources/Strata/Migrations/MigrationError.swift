@@ -125,6 +125,10 @@ public enum MigrationError: StrataError, Equatable {
   /// Another connection held a lock longer than the busy timeout (SQLITE_BUSY): a writer, or a
   /// reader that keeps a commit waiting. Thrown inside `stopped`.
   case locked(path: String, error: SQLiteError)
+  /// The connection is inside a transaction its caller opened: migrations run in transactions of
+  /// their own, so a run there would commit or roll back the caller's work with its own. Checked
+  /// before anything runs; nothing was changed.
+  case insideTransaction(path: String)
   /// A migrate, rollback or baseline run stopped at `error` and left the database in `state`.
   ///
   /// The one place a run's failure gets the database's state: the version it is at once the
@@ -303,6 +307,9 @@ public enum MigrationError: StrataError, Equatable {
         ? "the step it was on was not committed"
         : "nothing was changed"
       return "\(path) \(error.lockedReason); \(changed)\(atIfRead)"
+    case .insideTransaction(let path):
+      return "the connection to \(path) is inside a transaction the app opened, and migrations "
+        + "run in transactions of their own; nothing was run and the database is unchanged"
     case .stopped(let error, let state):
       return error.message(in: state)
     }
