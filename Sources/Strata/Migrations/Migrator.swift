@@ -84,7 +84,7 @@ public struct Migrator: Sendable {
       if target < plan.currentVersion {
         return try rollback(
           connection,
-          to: target,
+          .version(target),
           dryRun: options.dryRun,
           allowChanged: options.allowChanged
         )
@@ -136,7 +136,8 @@ public struct Migrator: Sendable {
     )
   }
 
-  /// Reverts the newest `steps` applied migrations, or every one above `version`.
+  /// Reverts the newest applied migrations: as many as `target` counts, or every one above its
+  /// version.
   ///
   /// - Throws: `MigrationError`: a missing, changed or irreversible migration, an unknown target,
   ///   or a down part that failed, saying which version the database is at now; `SQLiteError` when
@@ -145,8 +146,7 @@ public struct Migrator: Sendable {
   @discardableResult
   public func rollback(
     _ connection: Connection,
-    steps: Int = 1,
-    to version: MigrationVersion? = nil,
+    _ target: RollbackTarget = .steps(1),
     dryRun: Bool = false,
     allowChanged: Bool = false
   ) throws -> MigrationReport {
@@ -155,10 +155,11 @@ public struct Migrator: Sendable {
     let plan = try self.plan(connection)
     let applied = plan.migrations.filter { $0.appliedAt != nil }.sorted { $0.version > $1.version }
     let chosen: [MigrationStatus]
-    if let version {
+    switch target {
+    case .version(let version):
       try checkTarget(version, plan: plan)
       chosen = applied.filter { $0.version > version }
-    } else {
+    case .steps(let steps):
       chosen = Array(applied.prefix(max(0, steps)))
     }
     var toRevert: [MigrationPart] = []

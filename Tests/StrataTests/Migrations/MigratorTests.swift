@@ -207,7 +207,7 @@ struct MigrationFixture {
       "0004_forever.sql",
       "-- migrate:up\nCREATE TABLE forever (x);\n-- migrate:down\nDROP TABLE forever;"
     )
-    let report = try fixture.migrator().rollback(db, steps: 2, allowChanged: true)
+    let report = try fixture.migrator().rollback(db, .steps(2), allowChanged: true)
     #expect(report.steps.map(\.version) == [4, 3])
     #expect(try tables(db) == ["a", "b"])
     #expect(try fixture.migrator().plan(db).currentVersion == 2)
