@@ -39,15 +39,15 @@ public struct SQLiteError: Error, Hashable, Sendable {
   /// The disk or the database's `max_page_count` is full (SQLITE_FULL).
   public var isFull: Bool { code == SQLITE_FULL }
   /// The file is not a database (SQLITE_NOTADB).
-  public var isNotADatabase: Bool { code == SQLITE_NOTADB }
+  package var isNotADatabase: Bool { code == SQLITE_NOTADB }
   /// A constraint failed (SQLITE_CONSTRAINT and its extended codes).
   public var isConstraint: Bool { code == SQLITE_CONSTRAINT }
   /// The file could not be opened or written because it is read-only.
-  public var isReadOnly: Bool { code == SQLITE_READONLY }
+  package var isReadOnly: Bool { code == SQLITE_READONLY }
   /// A read-only connection met a hot journal, left by a writer that stopped in the middle of
   /// a transaction (SQLITE_READONLY_ROLLBACK): only a connection that may write can roll it
   /// back.
-  public var isHotJournal: Bool { extendedCode == SQLITE_READONLY | (3 << 8) }
+  package var isHotJournal: Bool { extendedCode == SQLITE_READONLY | (3 << 8) }
 }
 
 extension SQLiteError: CustomStringConvertible {

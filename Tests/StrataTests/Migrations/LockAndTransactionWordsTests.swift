@@ -101,3 +101,24 @@ import Testing
     #expect(try db.scalar("SELECT count(*) FROM person_info") == .integer(0))
   }
 }
+
+/// The connection's small public surface an app uses directly: a URL opens it, the row id of
+/// an insert, and what kind of SQLite failure an error is.
+@Suite struct ConnectionSurfaceTests {
+  @Test func aURLOpensTheFileAndTheInsertedRowIDAndConstraintAreReported() throws {
+    let dir = try TemporaryDirectory()
+    let url = dir.path("app.sqlite3")
+    let db = try Connection(url: url)
+    #expect(db.path == url.path)
+    try db.execute("CREATE TABLE t (id INTEGER PRIMARY KEY, name TEXT UNIQUE)")
+    try db.run("INSERT INTO t (name) VALUES (?)", [.text("a")])
+    try db.run("INSERT INTO t (name) VALUES (?)", [.text("b")])
+    #expect(db.lastInsertRowID == 2)
+    let thrown = #expect(throws: SQLiteError.self) {
+      try db.run("INSERT INTO t (name) VALUES (?)", [.text("a")])
+    }
+    #expect(thrown?.isConstraint == true)
+    #expect(thrown?.isBusy == false)
+    #expect(FileManager.default.fileExists(atPath: url.path))
+  }
+}
