@@ -9,7 +9,18 @@
 public enum Remedy: Hashable, Sendable {
   /// An operation a remedy asks to run (again, or first).
   public enum Operation: String, Hashable, Sendable {
-    case migrate, rollback, seed, setUp, validate, newMigration
+    /// Migrating the database (`Migrator.migrate`).
+    case migrate
+    /// Rolling migrations back (`Migrator.rollback`).
+    case rollback
+    /// Seeding (`Seeder.seed`).
+    case seed
+    /// The setup at launch (`DatabaseSetup.run`), which loads the seed files not loaded yet.
+    case setUp
+    /// Validating the database against its migrations (`Validator`).
+    case validate
+    /// Creating a new migration file.
+    case newMigration
   }
 
   /// Run the operation again, after fixing what the help says.

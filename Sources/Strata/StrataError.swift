@@ -56,6 +56,7 @@ public struct UnderlyingError: Equatable, Sendable, CustomStringConvertible {
   /// The wrapped error's description.
   public var description: String { String(describing: error) }
 
+  /// Equal when both errors are of one type and read alike (`String(reflecting:)`).
   public static func == (lhs: Self, rhs: Self) -> Bool {
     type(of: lhs.error) == type(of: rhs.error)
       && String(reflecting: lhs.error) == String(reflecting: rhs.error)
