@@ -31,8 +31,13 @@ public enum DatabaseOpenError: StrataError, Equatable {
   /// The folder that should hold the database is a file (or something else that is not a
   /// folder).
   case folderIsNotAFolder(path: String, folder: String)
-  /// Creating the database's folder failed.
-  case folderNotCreated(path: String, folder: String, reason: String)
+  /// Creating the database's folder failed; `underlying`: the system's error (a `CocoaError`).
+  case folderNotCreated(
+    path: String,
+    folder: String,
+    reason: String,
+    underlying: UnderlyingError? = nil
+  )
   /// The file exists but this process may not read it (its permissions): told apart from a
   /// file that is not SQLite without opening it.
   case unreadable(path: String, reason: String)
@@ -78,7 +83,7 @@ public enum DatabaseOpenError: StrataError, Equatable {
       "cannot use \(path): \(reason); nothing was changed"
     case .folderIsNotAFolder(let path, let folder):
       "cannot create \(path): \(folder) is a file, not a folder; nothing was created"
-    case .folderNotCreated(let path, let folder, let reason):
+    case .folderNotCreated(let path, let folder, let reason, _):
       "cannot create \(path): the folder \(folder) could not be created (\(reason)); "
         + "nothing was created"
     case .noDefaultLocation(let reason):
@@ -91,6 +96,15 @@ public enum DatabaseOpenError: StrataError, Equatable {
 
   /// What to do next, for this kind of problem.
   public var help: String { help { $0.description } }
+
+  /// SQLite's error behind `sqlite`, or the system's behind `folderNotCreated`.
+  public var underlyingError: (any Error)? {
+    switch self {
+    case .sqlite(_, let error): error
+    case .folderNotCreated(_, _, _, let underlying): underlying?.error
+    default: nil
+    }
+  }
 }
 
 extension DatabaseOpenError: RemedialError {
@@ -139,7 +153,7 @@ extension DatabaseOpenError: RemedialError {
     case .folderIsNotAFolder(_, let folder):
       "Move the file \(folder) aside, or "
         + say(.otherDatabasePath("a path in an existing folder")) + "."
-    case .folderNotCreated(_, let folder, _):
+    case .folderNotCreated(_, let folder, _, _):
       "Create \(folder) yourself, or " + say(.otherDatabasePath("a path in an existing folder"))
         + "."
     case .noDefaultLocation:
@@ -333,7 +347,8 @@ func prepareFolder(for url: URL, creating: Bool) throws {
       throw DatabaseOpenError.folderNotCreated(
         path: url.path,
         folder: folder.path,
-        reason: (error as NSError).localizedFailureReason ?? error.localizedDescription
+        reason: (error as NSError).localizedFailureReason ?? error.localizedDescription,
+        underlying: UnderlyingError(error)
       )
     }
   }

@@ -14,12 +14,7 @@ import Testing
     "0002_more.sql": "CREATE TABLE more (id INTEGER PRIMARY KEY);",
   ]
 
-  func userTables(_ db: Connection) throws -> [String] {
-    try db.rows(
-      "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'strata_%' "
-        + "ORDER BY name"
-    ).compactMap { $0[0].textValue }
-  }
+  func userTables(_ db: Connection) throws -> [String] { try MigrationFixture.tables(db) }
 
   /// `holder` holds `BEGIN IMMEDIATE`; the other connection, in this process, waits 50 ms.
   func lockedPair(_ fixture: MigrationFixture) throws -> (holder: Connection, waiter: Connection) {
