@@ -2,7 +2,7 @@
 public enum SetupError: StrataError, Equatable {
   /// A resource the app bundles (migrations, template, seeds) is not in the bundle.
   case resourceMissing(name: String, bundle: String)
-  /// `--template` (or the app's template URL) names no file.
+  /// The template URL names no file.
   case templateMissing(path: String)
   /// The template is not a complete SQLite database; no database was created. `underlying`:
   /// the error that showed it (SQLite's, a migration's), when one did.
