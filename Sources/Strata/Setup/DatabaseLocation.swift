@@ -109,7 +109,7 @@ public struct DatabaseLocation: Hashable, Sendable {
   }
 
   /// `path` made absolute against `directory`.
-  public static func absolute(_ path: String, from directory: String) -> URL {
+  package static func absolute(_ path: String, from directory: String) -> URL {
     if path.hasPrefix("/") { return URL(fileURLWithPath: path).standardizedFileURL }
     return URL(fileURLWithPath: directory).appendingPathComponent(path).standardizedFileURL
   }

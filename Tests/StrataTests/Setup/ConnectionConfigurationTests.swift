@@ -92,7 +92,7 @@ private let withTwice = ConnectionConfiguration { connection in
     let folder = try TemporaryDirectory()
     let url = folder.path("new.sqlite3")
     let broken = ConnectionConfiguration(extensions: [
-      SQLiteExtension(path: folder.path("none.so").path)
+      SQLiteExtension(url: folder.path("none.so"))
     ])
     let error = #expect(throws: ExtensionLoadError.self) {
       try Connection.open(at: url, access: .create, configuration: broken)
