@@ -10,7 +10,7 @@ enum DatabaseSession {
   /// - Returns: the connection; for a read of a missing file, an empty in-memory database,
   ///   so that `status` can report everything pending without creating a file.
   static func open(
-    _ location: (url: URL, isDefault: Bool),
+    _ location: DatabaseLocation,
     forWriting: Bool,
     busyTimeout: Int,
     configuration: ConnectionConfiguration,

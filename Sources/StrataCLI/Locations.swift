@@ -12,12 +12,12 @@ extension CommonOptions {
   static func databaseURL(
     _ arguments: ParsedArguments,
     _ context: CommandContext
-  ) throws -> (
-    url: URL, isDefault: Bool
-  ) {
+  ) throws -> DatabaseLocation {
     try rejectEmptyPaths(arguments)
+    // `--database`, else `$STRATA_DATABASE` (when not empty), else the library's default.
+    let fromEnvironment = context.environment["STRATA_DATABASE"].flatMap { $0.isEmpty ? nil : $0 }
     let location = try DatabaseLocation.resolve(
-      explicit: arguments[database],
+      explicit: arguments[database] ?? fromEnvironment,
       environment: context.environment,
       currentDirectory: context.currentDirectory
     )

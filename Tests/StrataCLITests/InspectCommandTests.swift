@@ -132,7 +132,8 @@ import Testing
     #expect(result.exitCode == 1)
     #expect(result.standardError.contains("Error: cannot read data.sqlite3: database is locked"))
     #expect(result.standardError.contains("busy timeout (200 ms)"))
-    #expect(result.standardError.contains("Help: Retry when the writer finishes"))
+    #expect(result.standardError.contains("Help: Retry when the other process has finished"))
+    #expect(result.standardError.contains("raise --busy-timeout"))
   }
 
   @Test func walDatabaseIsReadWhileAWriterHoldsItsLock() throws {

@@ -86,7 +86,7 @@ import Testing
       "\(run.standardError)"
     )
     #expect(run.standardError.contains("declare it as a null token"))
-    #expect(run.standardError.contains("Pass --null 'NA'."))
+    #expect(run.standardError.contains("(pass --null 'NA')"))
     #expect(try rows(folder, "SELECT count(*) FROM penguins") == [[.integer(0)]])
   }
 

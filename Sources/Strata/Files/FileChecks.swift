@@ -190,11 +190,14 @@ package func folderFileProblem(
     realFile.hasPrefix(realFolder.hasSuffix("/") ? realFolder : realFolder + "/")
   else {
     let target = realPath(path) ?? "?"
-    return "it is a symbolic link to \(target), outside the folder; strata does not follow "
-      + "links out of its folders unless told to (--follow-symlinks)"
+    return "it is a symbolic link to \(target), outside the folder; \(linkOutsideFolder)"
   }
   return nil
 }
+
+/// The end of the reason `folderFileProblem` gives for a link out of its folder: the errors
+/// that carry it offer to follow links (`Remedy.followSymlinks`).
+let linkOutsideFolder = "strata does not follow links out of its folders unless told to"
 
 /// `path` with every symbolic link resolved, or nil.
 func realPath(_ path: String) -> String? {

@@ -23,7 +23,7 @@ public enum OutputFileError: StrataError, Equatable {
     case .exists(let path):
       "\(path) already exists; strata wrote nothing and left it untouched"
     case .notReplaceable(let path, let reason):
-      "\(path) \(reason), so strata will not replace it, even with --force; "
+      "\(path) \(reason), so strata will not replace it, even when asked to; "
         + "strata wrote nothing and left it untouched"
     case .journalBeside(let path, let journal, let pathExists):
       pathExists
@@ -37,20 +37,27 @@ public enum OutputFileError: StrataError, Equatable {
   }
 
   /// What to do next, for this kind of refusal.
-  public var help: String {
+  public var help: String { help { $0.description } }
+}
+
+extension OutputFileError: RemedialError {
+  /// The help, with each remedy said by `say`.
+  package func help(saying say: (Remedy) -> String) -> String {
     switch self {
     case .exists:
-      "Pass --force to replace it (strata replaces only an empty file or a template it built "
-        + "that no one changed since), or choose another --output."
+      sentence(say(.replaceOutput)) + " (strata replaces only an empty file or a template it "
+        + "built that no one changed since), or \(say(.otherOutput))."
     case .notReplaceable:
-      "Choose another --output. strata replaces only an empty file or a database whose every "
+      sentence(say(.otherOutput))
+        + ". strata replaces only an empty file or a database whose every "
         + "table is exactly what the migrations it records build (their files present and "
         + "unedited); if you really mean to replace that file, move it away yourself first."
     case .journalBeside(_, let journal, false):
-      "Choose another --output; or, if \(journal) is a leftover you do not need, remove it "
+      sentence(say(.otherOutput)) + "; or, if \(journal) is a leftover you do not need, remove it "
         + "(and any -shm beside it) and try again."
     case .journalBeside(let path, _, true):
-      "Choose another --output; or, if \(path) is a database no process is using, open it once "
+      sentence(say(.otherOutput))
+        + "; or, if \(path) is a database no process is using, open it once "
         + "(sqlite3 \(path) 'PRAGMA wal_checkpoint(TRUNCATE)') so SQLite finishes or rolls back "
         + "those changes, then try again."
     }

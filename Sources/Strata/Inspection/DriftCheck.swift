@@ -123,9 +123,17 @@ public struct DriftCheck: Sendable {
       )
       return (report, failure)
     } catch let error as any StrataError {
-      throw InspectionError.replayFailed(directory: migrations.directory, reason: error.message)
+      throw InspectionError.replayFailed(
+        directory: migrations.directory,
+        reason: error.message,
+        underlying: UnderlyingError(error)
+      )
     } catch let error as SQLiteError {
-      throw InspectionError.replayFailed(directory: migrations.directory, reason: error.description)
+      throw InspectionError.replayFailed(
+        directory: migrations.directory,
+        reason: error.description,
+        underlying: UnderlyingError(error)
+      )
     }
   }
 }

@@ -5,7 +5,8 @@ public enum InspectionError: StrataError, Equatable {
   /// Another connection held a lock longer than the busy timeout (rollback-journal mode).
   case locked(path: String, busyTimeoutMs: Int)
   /// Replaying the migrations into an in-memory database failed, so there is nothing to compare.
-  case replayFailed(directory: String, reason: String)
+  /// `underlying`: the migration's or SQLite's error, when one stopped the replay.
+  case replayFailed(directory: String, reason: String, underlying: UnderlyingError? = nil)
 
   /// What failed; the database is unchanged.
   public var message: String {
@@ -17,9 +18,10 @@ public enum InspectionError: StrataError, Equatable {
       return "no such table: \(displayIdentifier(name)) (\(list))"
     case .locked(let path, let busyTimeoutMs):
       return
-        "cannot read \(path): database is locked (SQLite error 5); another process held "
+        "cannot read \(path): database is locked (SQLite error 5); another connection (in "
+        + "this app or another process) held "
         + "a write lock for longer than the busy timeout (\(busyTimeoutMs) ms); nothing was changed"
-    case .replayFailed(let directory, let reason):
+    case .replayFailed(let directory, let reason, _):
       return
         "replaying \(directory) into an in-memory database (the replay, not the database "
         + "itself) failed, so there is nothing to compare with: \(reason)"
@@ -27,13 +29,24 @@ public enum InspectionError: StrataError, Equatable {
   }
 
   /// What to do next, for this kind of failure.
-  public var help: String {
+  public var help: String { help { $0.description } }
+
+  /// The migration's or SQLite's error that stopped a replay.
+  public var underlyingError: (any Error)? {
+    if case .replayFailed(_, _, let underlying) = self { return underlying?.error }
+    return nil
+  }
+}
+
+extension InspectionError: RemedialError {
+  /// The help, with each remedy said by `say`.
+  package func help(saying say: (Remedy) -> String) -> String {
     switch self {
     case .noSuchTable:
-      "Run 'strata inspect' with no table name to list every table and view."
+      sentence(say(.listTables)) + "."
     case .locked:
-      "Retry when the writer finishes, raise --busy-timeout (milliseconds), or switch the "
-        + "database to WAL (PRAGMA journal_mode=WAL), where readers never wait for writers."
+      sentence(say(.waitForLock)) + "; or switch the database to WAL (PRAGMA "
+        + "journal_mode=WAL), where readers never wait for writers."
     case .replayFailed:
       "Fix the migration named above (the live database was not touched), then run the check again."
     }

@@ -16,7 +16,7 @@ public enum MigrationError: StrataError, Equatable {
   case versionTooLarge(file: String)
   /// The file's version is 0, the number that means "no migration applied".
   case versionZero(file: String)
-  /// `strata new` after a migration whose version is the largest there is.
+  /// Creating a new migration after one whose version is the largest there is.
   case noVersionLeft(file: String)
   /// A new migration file could not be created; `exists` when a file already has its name.
   case notCreated(file: String, reason: String, exists: Bool)
@@ -30,7 +30,7 @@ public enum MigrationError: StrataError, Equatable {
   case unreadable(file: String, reason: String)
   /// The up part has no SQL.
   case emptyMigration(file: String)
-  /// A part is still as `strata new` wrote it: no SQL, and its `-- strata:todo` line (on
+  /// A part is still as strata wrote it for a new migration: no SQL, and its `-- strata:todo` line (on
   /// `line`) still there; nothing has run.
   case unwrittenPart(file: String, line: Int, isDown: Bool)
   /// A marker line is malformed, or looks like another tool's marker; nothing has run.
@@ -86,14 +86,15 @@ public enum MigrationError: StrataError, Equatable {
     isRollback: Bool
   )
   /// A part marked to run outside a transaction (`transaction:false`, or `format`'s own
-  /// option) cannot run inside `--single-transaction`.
+  /// option) cannot run inside one transaction for the whole run
+  /// (`MigrateOptions.singleTransaction`).
   case noTransactionInSingleTransaction(
     version: MigrationVersion,
     file: String,
     format: MigrationFormat
   )
   /// A part that manages its own transaction (`BEGIN` … `COMMIT` in the file, `line`: its first
-  /// `BEGIN`) cannot run inside `--single-transaction`; nothing was applied.
+  /// `BEGIN`) cannot run inside one transaction for the whole run; nothing was applied.
   case ownTransactionInSingleTransaction(version: MigrationVersion, file: String, line: Int)
   /// A part that manages its own transaction (`BEGIN` … `COMMIT` in the file) cannot run as
   /// written (`reason` says why); nothing of it has run.
@@ -117,7 +118,7 @@ public enum MigrationError: StrataError, Equatable {
   case unknownTarget(version: MigrationVersion)
   /// `baseline` on a database that already has applied migrations.
   case baselineOnManagedDatabase(appliedCount: Int)
-  /// A name for `strata new` that is not letters, digits and underscores.
+  /// A name for a new migration that is not letters, digits and underscores.
   case invalidName(name: String)
   /// SQLite failed outside a migration's statements (reading or writing the history). Thrown
   /// inside `stopped`.
@@ -125,6 +126,10 @@ public enum MigrationError: StrataError, Equatable {
   /// Another connection held a lock longer than the busy timeout (SQLITE_BUSY): a writer, or a
   /// reader that keeps a commit waiting. Thrown inside `stopped`.
   case locked(path: String, error: SQLiteError)
+  /// The connection is inside a transaction its caller opened: migrations run in transactions of
+  /// their own, so a run there would commit or roll back the caller's work with its own. Checked
+  /// before anything runs; nothing was changed.
+  case insideTransaction(path: String)
   /// A migrate, rollback or baseline run stopped at `error` and left the database in `state`.
   ///
   /// The one place a run's failure gets the database's state: the version it is at once the
@@ -303,6 +308,9 @@ public enum MigrationError: StrataError, Equatable {
         ? "the step it was on was not committed"
         : "nothing was changed"
       return "\(path) \(error.lockedReason); \(changed)\(atIfRead)"
+    case .insideTransaction(let path):
+      return "the connection to \(path) is inside a transaction the app opened, and migrations "
+        + "run in transactions of their own; nothing was run and the database is unchanged"
     case .stopped(let error, let state):
       return error.message(in: state)
     }

@@ -68,7 +68,8 @@ public struct Migrator: Sendable {
   /// - Throws: `MigrationError`: a changed, unknown or out-of-order migration, or a migration that
   ///   failed, saying which version the database is at now; `ForeignHistoryError.notAdopted`
   ///   when another tool's history records applied migrations and strata's is empty;
-  ///   `SQLiteError` when the history cannot be read.
+  ///   `SQLiteError` when the history cannot be read; `MigrationError.insideTransaction` when the
+  ///   connection is inside a transaction its caller opened (checked before anything runs).
   @discardableResult
   public func migrate(
     _ connection: Connection,
@@ -88,6 +89,7 @@ public struct Migrator: Sendable {
     options: MigrateOptions,
     willRun: WillRun?
   ) throws -> MigrationReport {
+    try Self.refuseOpenTransaction(connection)
     if !options.dryRun { try rewriteNumberedRows(connection) }
     let plan = try self.plan(connection)
     try refuseUnadoptedHistory(plan)
@@ -96,7 +98,7 @@ public struct Migrator: Sendable {
       if target < plan.currentVersion {
         return try rollback(
           connection,
-          to: target,
+          .version(target),
           dryRun: options.dryRun,
           allowChanged: options.allowChanged
         )
@@ -148,27 +150,30 @@ public struct Migrator: Sendable {
     )
   }
 
-  /// Reverts the newest `steps` applied migrations, or every one above `version`.
+  /// Reverts the newest applied migrations: as many as `target` counts, or every one above its
+  /// version.
   ///
   /// - Throws: `MigrationError`: a missing, changed or irreversible migration, an unknown target,
   ///   or a down part that failed, saying which version the database is at now; `SQLiteError` when
-  ///   the history cannot be read.
+  ///   the history cannot be read; `MigrationError.insideTransaction` when the connection is
+  ///   inside a transaction its caller opened.
   @discardableResult
   public func rollback(
     _ connection: Connection,
-    steps: Int = 1,
-    to version: MigrationVersion? = nil,
+    _ target: RollbackTarget = .steps(1),
     dryRun: Bool = false,
     allowChanged: Bool = false
   ) throws -> MigrationReport {
+    try Self.refuseOpenTransaction(connection)
     if !dryRun { try rewriteNumberedRows(connection) }
     let plan = try self.plan(connection)
     let applied = plan.migrations.filter { $0.appliedAt != nil }.sorted { $0.version > $1.version }
     let chosen: [MigrationStatus]
-    if let version {
+    switch target {
+    case .version(let version):
       try checkTarget(version, plan: plan)
       chosen = applied.filter { $0.version > version }
-    } else {
+    case .steps(let steps):
       chosen = Array(applied.prefix(max(0, steps)))
     }
     var toRevert: [MigrationPart] = []
@@ -223,12 +228,13 @@ public struct Migrator: Sendable {
   /// database that predates strata.
   ///
   /// - Throws: `MigrationError`: an unknown version, a database that already has history, or an
-  ///   SQLite failure while recording.
+  ///   SQLite failure while recording, or a connection inside its caller's transaction.
   @discardableResult
   public func baseline(_ connection: Connection, version: MigrationVersion) throws -> [Migration] {
     guard migrations.migration(version: version) != nil else {
       throw MigrationError.unknownTarget(version: version)
     }
+    try Self.refuseOpenTransaction(connection)
     let recorded = migrations.migrations.filter { $0.version <= version }
     try reportingState(connection) {
       try MigrationPartRunner(connection).recordWithoutRunning(recorded)
@@ -237,6 +243,14 @@ public struct Migrator: Sendable {
   }
 
   // MARK: - Running
+
+  /// Refuses a connection inside its caller's transaction before anything runs: every run
+  /// commits or rolls back transactions of its own.
+  private static func refuseOpenTransaction(_ connection: Connection) throws {
+    guard connection.isAutocommit else {
+      throw MigrationError.insideTransaction(path: connection.path)
+    }
+  }
 
   /// Runs each part in a transaction of its own (or none, for `transaction:false`); the parts
   /// that ran before a failure stay done.

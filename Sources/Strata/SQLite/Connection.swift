@@ -95,6 +95,20 @@ public final class Connection {
     }
   }
 
+  /// Opens the database file at `url`, as `init(path:mode:busyTimeout:foreignKeys:)` opens its
+  /// path: the form an app has (a file in its container, a bundle resource).
+  ///
+  /// - Throws: `SQLiteError` when SQLite cannot open the file (missing, not a database, no
+  ///   permission).
+  public convenience init(
+    url: URL,
+    mode: OpenMode = .readWriteCreate,
+    busyTimeout: Int = Connection.defaultBusyTimeout,
+    foreignKeys: Bool = true
+  ) throws {
+    try self.init(path: url.path, mode: mode, busyTimeout: busyTimeout, foreignKeys: foreignKeys)
+  }
+
   /// An in-memory database, private to this connection.
   ///
   /// - Throws: `SQLiteError` when SQLite cannot allocate the database.
@@ -107,7 +121,7 @@ public final class Connection {
   }
 
   /// The linked SQLite's version, such as 3040001 for 3.40.1.
-  public static var libraryVersionNumber: Int { Int(sqlite3_libversion_number()) }
+  package static var libraryVersionNumber: Int { Int(sqlite3_libversion_number()) }
 
   /// The linked SQLite's version string, such as "3.40.1".
   public static var libraryVersion: String { String(cString: sqlite3_libversion()) }
@@ -184,7 +198,7 @@ public final class Connection {
   public var isAutocommit: Bool { sqlite3_get_autocommit(handle) != 0 }
 
   /// SQLite's message for the most recent failure on this connection.
-  public var lastErrorMessage: String { String(cString: sqlite3_errmsg(handle)) }
+  package var lastErrorMessage: String { String(cString: sqlite3_errmsg(handle)) }
 
   /// Runs `body` without waiting for locks: after a command gave up on a lock, reading the
   /// database's state for its message must not wait a second full busy timeout.

@@ -30,27 +30,24 @@ public struct SQLiteError: Error, Hashable, Sendable {
   /// The database is locked by another connection (SQLITE_BUSY).
   public var isBusy: Bool { code == SQLITE_BUSY || code == SQLITE_LOCKED }
 
-  /// For a busy error: why, in the words every command's message uses ("is locked by …").
-  public var lockedReason: String {
-    "is locked by another process, which held a lock longer than the busy timeout "
-      + "(\(message), SQLite error \(extendedCode))"
+  /// For a busy error: why, in the words every message uses ("is locked by …"). The other
+  /// connection may be in this process as well as in another one.
+  package var lockedReason: String {
+    "is locked by another connection (in this app or another process), which held a lock "
+      + "longer than the busy timeout (\(message), SQLite error \(extendedCode))"
   }
-
-  /// For a busy error: what to do, the same for every command.
-  public static let lockedHelp =
-    "Retry when the other process has finished, or raise --busy-timeout (milliseconds)."
   /// The disk or the database's `max_page_count` is full (SQLITE_FULL).
   public var isFull: Bool { code == SQLITE_FULL }
   /// The file is not a database (SQLITE_NOTADB).
-  public var isNotADatabase: Bool { code == SQLITE_NOTADB }
+  package var isNotADatabase: Bool { code == SQLITE_NOTADB }
   /// A constraint failed (SQLITE_CONSTRAINT and its extended codes).
   public var isConstraint: Bool { code == SQLITE_CONSTRAINT }
   /// The file could not be opened or written because it is read-only.
-  public var isReadOnly: Bool { code == SQLITE_READONLY }
+  package var isReadOnly: Bool { code == SQLITE_READONLY }
   /// A read-only connection met a hot journal, left by a writer that stopped in the middle of
   /// a transaction (SQLITE_READONLY_ROLLBACK): only a connection that may write can roll it
   /// back.
-  public var isHotJournal: Bool { extendedCode == SQLITE_READONLY | (3 << 8) }
+  package var isHotJournal: Bool { extendedCode == SQLITE_READONLY | (3 << 8) }
 }
 
 extension SQLiteError: CustomStringConvertible {
@@ -70,13 +67,15 @@ extension SQLiteError: CustomStringConvertible {
 
 /// A `StrataError` too, so that every error the library throws has a help to show. Its
 /// `message` stays SQLite's own words (programs compare it); `description` adds the statement.
-extension SQLiteError: StrataError {
+extension SQLiteError: RemedialError {
   /// What to do for this kind of failure (a busy database, a constraint, a full disk, …).
-  public var help: String {
+  public var help: String { help { $0.description } }
+
+  /// The help, with its remedy said by `say`.
+  package func help(saying say: (Remedy) -> String) -> String {
     switch code {
     case SQLITE_BUSY, SQLITE_LOCKED:
-      "Another connection holds the database's lock: try again when it has finished, or wait "
-        + "longer for it (a larger busy timeout)."
+      "Another connection holds the database's lock: \(say(.waitForLock))."
     case SQLITE_FULL:
       "The disk (or the database's max_page_count) is full: free space, then try again."
     case SQLITE_READONLY:

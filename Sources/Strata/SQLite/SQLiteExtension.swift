@@ -21,6 +21,11 @@ public struct SQLiteExtension: Hashable, Sendable, Codable {
     self.path = path
     self.entryPoint = entryPoint
   }
+
+  /// The extension at the file `url`, entered through `entryPoint` (nil: SQLite's default).
+  public init(url: URL, entryPoint: String? = nil) {
+    self.init(path: url.path, entryPoint: entryPoint)
+  }
 }
 
 /// An extension did not load; the connection is as it was.

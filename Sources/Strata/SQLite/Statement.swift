@@ -27,18 +27,18 @@ public final class Statement {
   }
 
   /// The number of columns in a row of the result.
-  public var columnCount: Int { Int(sqlite3_column_count(handle)) }
+  package var columnCount: Int { Int(sqlite3_column_count(handle)) }
 
   /// The number of `?` / `:name` parameters.
-  public var parameterCount: Int { Int(sqlite3_bind_parameter_count(handle)) }
+  package var parameterCount: Int { Int(sqlite3_bind_parameter_count(handle)) }
 
   /// The name of result column `index` (0-based).
-  public func columnName(at index: Int) -> String {
+  package func columnName(at index: Int) -> String {
     sqlite3_column_name(handle, Int32(index)).map { String(cString: $0) } ?? ""
   }
 
   /// True when the statement only reads (SELECT, most PRAGMAs).
-  public var isReadOnly: Bool { sqlite3_stmt_readonly(handle) != 0 }
+  package var isReadOnly: Bool { sqlite3_stmt_readonly(handle) != 0 }
 
   /// Binds values to parameters 1, 2, … in order.
   ///
@@ -88,7 +88,7 @@ public final class Statement {
   /// Binds UTF-8 text straight from a buffer, copied by SQLite.
   ///
   /// - Throws: `SQLiteError` for an index out of range or text too large.
-  public func bindText(_ bytes: UnsafeRawBufferPointer, at index: Int) throws {
+  package func bindText(_ bytes: UnsafeRawBufferPointer, at index: Int) throws {
     let rc: Int32
     if let base = bytes.baseAddress?.assumingMemoryBound(to: CChar.self) {
       guard let length = Int32(exactly: bytes.count) else {
@@ -120,7 +120,7 @@ public final class Statement {
   }
 
   /// Sets every parameter back to NULL.
-  public func clearBindings() {
+  package func clearBindings() {
     sqlite3_clear_bindings(handle)
   }
 
@@ -152,7 +152,7 @@ public final class Statement {
   public func double(at index: Int) -> Double { sqlite3_column_double(handle, Int32(index)) }
 
   /// True when column `index` is NULL in the current row.
-  public func isNull(at index: Int) -> Bool {
+  package func isNull(at index: Int) -> Bool {
     sqlite3_column_type(handle, Int32(index)) == SQLITE_NULL
   }
 

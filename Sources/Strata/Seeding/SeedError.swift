@@ -206,21 +206,25 @@ public enum SeedError: StrataError, Equatable {
   }
 
   /// What to do next, for this kind of problem.
-  public var help: String {
+  public var help: String { help { $0.description } }
+}
+
+extension SeedError: RemedialError {
+  /// The help, with each remedy said by `say`.
+  package func help(saying say: (Remedy) -> String) -> String {
     switch self {
     case .directoryNotFound:
-      return "Pass --seeds DIR (or set STRATA_SEEDS), or create the folder with CSV files in it."
+      return sentence(say(.existingSeedsFolder)) + "."
     case .folderUnusable:
-      return "Point --seeds (or STRATA_SEEDS) at a folder of CSV files this user can list "
-        + "(check it with ls -ld; chmod u+rx gives its owner read and search permission)."
+      return sentence(say(.listableSeedsFolder)) + "."
     case .invalidDelimiter:
       return "Use one ASCII character such as ; or | or a tab."
     case .headerNotDelimited(_, _, _, _, let found):
-      return "Set the file's delimiter to \(delimiterName(found))."
+      return sentence(say(.delimiter(found))) + "."
     case .sameTableTwice:
       return "Load each table from one file per run: merge the files, or seed them one at a time."
     case .fileNotFound:
-      return "Check the path; 'strata seed' with no file loads every CSV in the seeds folder."
+      return "Check the path; \(say(.seedWholeFolder))."
     case .emptyFile:
       return "Write a header line naming the table's columns, such as name,age."
     case .malformed(_, let error):
@@ -229,24 +233,24 @@ public enum SeedError: StrataError, Equatable {
       case .textAfterClosingQuote, .quoteInUnquotedField:
         return "Quote the whole field and double each \" inside it, such as \"say \"\"hi\"\"\"."
       case .invalidUTF8:
-        return "Save the file as UTF-8, or read it in the encoding it is in (the file's "
-          + "encoding, such as windows-1252)."
+        return "Save the file as UTF-8, or \(say(.readEncoding))."
       case .utf16:
-        return "Read it as UTF-16 (the file's encoding utf-16), or save the file as UTF-8."
+        return sentence(say(.readUTF16)) + ", or save the file as UTF-8."
       case .invalidEncoding:
-        return "Check that the file's encoding is the one the file is saved in, or save the "
-          + "file as UTF-8."
+        return sentence(say(.checkEncoding)) + ", or save the file as UTF-8."
       case .corruptCompressedData:
         return "Compress the file again from its original (test it with gzip -t); a file "
           + "that is not gzip must not be named .gz."
       case .nulByte: return "Remove the NUL byte; binary data belongs in a BLOB column as hex."
-      case .readFailed: return "Check the file's permissions and run the command again."
+      case .readFailed where error.reason.hasSuffix(linkOutsideFolder):
+        return "Move the file into the folder, or \(say(.followSymlinks))."
+      case .readFailed: return "Check the file's permissions and try again."
       case .quotedFieldTooLarge:
         return "Close the quoted field with a \" where it ends. If a field really is this large, "
-          + "raise the limit with --max-field-bytes N (SeedOptions.maximumFieldBytes)."
+          + "\(say(.raiseFieldLimit))."
       case .fieldTooLarge, .recordTooLarge:
-        return "Check the file is the CSV you meant. If it really holds this much, raise the "
-          + "limit with --max-field-bytes N (SeedOptions.maximumFieldBytes)."
+        return "Check the file is the CSV you meant. If it really holds this much, "
+          + "\(say(.raiseFieldLimit))."
       case .moreFieldsThanHeader:
         return "Give every row as many fields as the header; quote fields that contain commas."
       case .tooManyFields:
@@ -254,8 +258,8 @@ public enum SeedError: StrataError, Equatable {
           + "the limit cannot be raised. Quote fields that contain commas."
       }
     case .noSuchTable:
-      return "Name the file after its table (person_info.csv), pass --table NAME, or run "
-        + "'strata migrate' first."
+      return "Name the file after its table (person_info.csv), \(say(.seedTable)), or "
+        + "\(say(.migrateFirst))."
     case .notATable:
       return "Seed the view's underlying table instead."
     case .protectedTable:
@@ -264,7 +268,7 @@ public enum SeedError: StrataError, Equatable {
       return "Give every header column the name of a table column."
     case .unknownColumn:
       return "Rename the header column to one of the table's columns, or map the header to one "
-        + "in the file's header names."
+        + "\(say(.mapColumns))."
     case .generatedColumn:
       return "Remove the column from the CSV; SQLite computes it."
     case .duplicateColumn:
@@ -289,33 +293,33 @@ public enum SeedError: StrataError, Equatable {
         return "Write true or false (in any case), 1 or 0, or leave the field empty for NULL."
       }
     case .missingValueToken(_, _, _, _, _, _, let token):
-      return "The file seems to write missing values as \(token): declare it as a null token "
-        + "(the file's null tokens), and its unquoted \(token) fields load as NULL."
+      return "The file seems to write missing values as \(token): \(say(.nullToken(token))), "
+        + "and its unquoted \(token) fields load as NULL."
     case .columnMapping(_, _, let problem):
-      return problem.help
+      return problem.help + " (Map headers \(say(.mapColumns)).)"
     case .noKey(_, _, _, let uniqueKeys):
       let hint =
         uniqueKeys.isEmpty
         ? ""
         : " (this table's keys: \(uniqueKeys.map { "(" + list($0) + ")" }.joined(separator: ", ")))"
       return "Add the key columns to the header\(hint), add a UNIQUE constraint in a "
-        + "migration, or seed in the append mode."
+        + "migration, or \(say(.seedModes([.append])))."
     case .emptyKey:
-      return "Give every row a key value, or seed in the append mode."
+      return "Give every row a key value, or \(say(.seedModes([.append])))."
     case .duplicateKey:
       return "Remove one of the two rows, or give it a different key."
     case .cascadingReplace:
-      return "Seed in the upsert or missing mode, or replace anyway (SeedOptions.force)."
+      return sentence(say(.seedModes([.upsert, .missing]))) + ", or \(say(.forceReplace))."
     case .replaceFailed:
-      return "Seed or empty the referencing tables first, or seed in the upsert mode."
+      return "Seed or empty the referencing tables first, or \(say(.seedModes([.upsert])))."
     case .rowFailed(_, _, _, let error) where error.isFull,
       .batchFailed(_, _, _, let error) where error.isFull,
       .database(_, let error) where error.isFull:
-      return "Free disk space (or raise PRAGMA max_page_count), then run the command again."
+      return "Free disk space (or raise PRAGMA max_page_count), then try again."
     case .rowFailed(_, _, _, let error) where error.isBusy,
       .batchFailed(_, _, _, let error) where error.isBusy,
       .database(_, let error) where error.isBusy:
-      return SQLiteError.lockedHelp
+      return sentence(say(.waitForLock)) + "."
     case .database(_, let error) where error.extendedCode == 787:
       // SQLITE_CONSTRAINT_FOREIGNKEY at COMMIT: a deferred foreign key is still broken.
       return "The seeded rows leave a foreign key without its parent row: make sure every "
@@ -327,11 +331,11 @@ public enum SeedError: StrataError, Equatable {
         + "default applies only when the header leaves the column out)."
     case .database(_, let error) where error.changesStrataTable:
       return "Change the trigger named above (in a new migration) so that it leaves strata's "
-        + "tables alone, then run the command again."
+        + "tables alone, then try again."
     case .rowFailed:
-      return "Fix the row so it satisfies the table's constraints, then run the command again."
+      return "Fix the row so it satisfies the table's constraints, then try again."
     case .batchFailed, .database:
-      return "Check that the database file is writable and intact, then run the command again."
+      return "Check that the database file is writable and intact, then try again."
     case .foreignKeyViolation:
       return "Add the parent row (its seed file is loaded first), or fix the reference."
     }

@@ -60,7 +60,11 @@ public struct ProjectSettings: Hashable, Sendable {
     do {
       data = try Data(contentsOf: url)
     } catch {
-      throw SettingsError.unreadable(path: shown, reason: error.localizedDescription)
+      throw SettingsError.unreadable(
+        path: shown,
+        reason: error.localizedDescription,
+        underlying: UnderlyingError(error)
+      )
     }
     guard let text = String(data: data, encoding: .utf8) else {
       throw SettingsError.unreadable(path: shown, reason: "it is not UTF-8 text")

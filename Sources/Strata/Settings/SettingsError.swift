@@ -3,8 +3,9 @@
 public enum SettingsError: StrataError, Equatable {
   /// A settings file that was asked for does not exist.
   case fileNotFound(path: String)
-  /// The file exists but cannot be read (a folder, no permission, not UTF-8).
-  case unreadable(path: String, reason: String)
+  /// The file exists but cannot be read (a folder, no permission, not UTF-8); `underlying`: the
+  /// system's error, when reading failed.
+  case unreadable(path: String, reason: String, underlying: UnderlyingError? = nil)
   /// Something at `line`:`column` is outside what the file may hold: `problem` says what,
   /// `allowed` what may be written there.
   case invalid(path: String, line: Int, column: Int, problem: String, allowed: String)
@@ -17,7 +18,7 @@ public enum SettingsError: StrataError, Equatable {
     switch self {
     case .fileNotFound(let path):
       "the settings file \(path) does not exist; nothing was changed"
-    case .unreadable(let path, let reason):
+    case .unreadable(let path, let reason, _):
       "cannot read the settings file \(path): \(reason); nothing was changed"
     case .invalid(let path, let line, let column, let problem, _):
       "\(path):\(line):\(column): \(problem); nothing was changed"
@@ -25,6 +26,12 @@ public enum SettingsError: StrataError, Equatable {
       "\(path):\(line): the settings name the seed file \(file), which is not in \(folder); "
         + "nothing was changed"
     }
+  }
+
+  /// The system's error behind `unreadable`, when reading the file failed.
+  public var underlyingError: (any Error)? {
+    if case .unreadable(_, _, let underlying) = self { return underlying?.error }
+    return nil
   }
 
   /// What to do: what the file allows there, or which name to fix.

@@ -1,30 +1,35 @@
 import Foundation
 
-/// Where the database file lives: an explicit path, `$STRATA_DATABASE`, or `data.sqlite3` in
-/// the user's documents directory.
-public struct DatabaseLocation: Sendable {
+/// Where the database file lives: an explicit path, or `data.sqlite3` in the user's documents
+/// directory.
+public struct DatabaseLocation: Hashable, Sendable {
   /// The default file name in the documents directory.
   public static let defaultFileName = "data.sqlite3"
+
+  /// The database file.
+  public let url: URL
+  /// Whether it is the default location (whose folder may be created), not an explicit path.
+  public let isDefault: Bool
 
   /// Resolves the database path. A relative path is taken from `currentDirectory`.
   ///
   /// - Parameters:
+  ///   - explicit: the path the caller was given, if any.
+  ///   - environment: the process environment (`HOME`, XDG variables), for the default.
   ///   - currentDirectory: where a relative path starts from.
-  ///   - explicit: `--database`, when given.
-  ///   - environment: the process environment (`STRATA_DATABASE`, `HOME`, XDG variables).
-  /// - Returns: the path, and whether it is the default (whose folder may be created).
+  /// - Returns: the path, and whether it is the default.
   /// - Throws: `DatabaseOpenError.noDefaultLocation` when the default is needed and the
   ///   documents folder cannot be found (`HOME` is not an absolute path).
   public static func resolve(
     explicit: String?,
     environment: [String: String],
     currentDirectory: String = FileManager.default.currentDirectoryPath
-  ) throws -> (url: URL, isDefault: Bool) {
-    if let path = explicit ?? environment["STRATA_DATABASE"].flatMap({ $0.isEmpty ? nil : $0 }) {
-      return (absolute(path, from: currentDirectory), false)
+  ) throws -> DatabaseLocation {
+    if let explicit {
+      return DatabaseLocation(url: absolute(explicit, from: currentDirectory), isDefault: false)
     }
     let folder = try documentsDirectory(environment: environment)
-    return (folder.appendingPathComponent(defaultFileName), true)
+    return DatabaseLocation(url: folder.appendingPathComponent(defaultFileName), isDefault: true)
   }
 
   /// The user's documents directory.
@@ -104,7 +109,7 @@ public struct DatabaseLocation: Sendable {
   }
 
   /// `path` made absolute against `directory`.
-  public static func absolute(_ path: String, from directory: String) -> URL {
+  package static func absolute(_ path: String, from directory: String) -> URL {
     if path.hasPrefix("/") { return URL(fileURLWithPath: path).standardizedFileURL }
     return URL(fileURLWithPath: directory).appendingPathComponent(path).standardizedFileURL
   }

@@ -31,8 +31,13 @@ public enum DatabaseOpenError: StrataError, Equatable {
   /// The folder that should hold the database is a file (or something else that is not a
   /// folder).
   case folderIsNotAFolder(path: String, folder: String)
-  /// Creating the database's folder failed.
-  case folderNotCreated(path: String, folder: String, reason: String)
+  /// Creating the database's folder failed; `underlying`: the system's error (a `CocoaError`).
+  case folderNotCreated(
+    path: String,
+    folder: String,
+    reason: String,
+    underlying: UnderlyingError? = nil
+  )
   /// The file exists but this process may not read it (its permissions): told apart from a
   /// file that is not SQLite without opening it.
   case unreadable(path: String, reason: String)
@@ -78,7 +83,7 @@ public enum DatabaseOpenError: StrataError, Equatable {
       "cannot use \(path): \(reason); nothing was changed"
     case .folderIsNotAFolder(let path, let folder):
       "cannot create \(path): \(folder) is a file, not a folder; nothing was created"
-    case .folderNotCreated(let path, let folder, let reason):
+    case .folderNotCreated(let path, let folder, let reason, _):
       "cannot create \(path): the folder \(folder) could not be created (\(reason)); "
         + "nothing was created"
     case .noDefaultLocation(let reason):
@@ -90,51 +95,71 @@ public enum DatabaseOpenError: StrataError, Equatable {
   }
 
   /// What to do next, for this kind of problem.
-  public var help: String {
+  public var help: String { help { $0.description } }
+
+  /// SQLite's error behind `sqlite`, or the system's behind `folderNotCreated`.
+  public var underlyingError: (any Error)? {
+    switch self {
+    case .sqlite(_, let error): error
+    case .folderNotCreated(_, _, _, let underlying): underlying?.error
+    default: nil
+    }
+  }
+}
+
+extension DatabaseOpenError: RemedialError {
+  /// The help, with each remedy said by `say`.
+  package func help(saying say: (Remedy) -> String) -> String {
     switch self {
     case .isDirectory(let path):
-      "Point --database at a file, such as \(path)/data.sqlite3."
+      sentence(say(.otherDatabasePath("the path of a file, such as \(path)/data.sqlite3"))) + "."
     case .notADatabase:
-      "Check --database: it must name an SQLite file, or a path where none exists yet."
+      sentence(say(.checkDatabasePath)) + ": it must name an SQLite file, or a path where none "
+        + "exists yet."
     case .missing:
-      "Check --database, or run 'strata migrate' or 'strata init' to create the database."
+      sentence(say(.checkDatabasePath)) + ", or \(say(.createDatabase))."
     case .folderMissing(_, let folder):
-      "Create \(folder) first (mkdir -p), or point --database at an existing folder."
+      sentence(say(.createFolder(folder))) + ", or "
+        + say(.otherDatabasePath("a path in an existing folder")) + "."
     case .readOnly(let path):
-      "Make it writable (chmod u+w \(path)) or point --database at a writable copy."
+      sentence(say(.makeWritable("it", path: path)))
+        + ", or \(say(.otherDatabasePath("a writable copy")))."
     case .folderReadOnly(_, let folder, _):
-      "Make the folder writable (chmod u+w \(folder)), or copy the database (with its -wal "
-        + "or -journal file, if there is one) to a writable folder and point --database there. "
-        + "'strata status', 'validate' and 'inspect' can read it where it is."
+      sentence(say(.makeWritable("the folder", path: folder)))
+        + ", or copy the database (with its -wal or -journal "
+        + "file, if there is one) to a writable folder and "
+        + say(.otherDatabasePath("the copy's path")) + ". Reading it (status, validation, "
+        + "inspection) works where it is."
     case .walInReadOnlyFolder(_, let folder):
-      "Make the folder writable (chmod u+w \(folder)), or read a copy (with its -wal file) in "
+      sentence(say(.makeWritable("the folder", path: folder)))
+        + ", or read a copy (with its -wal file) in "
         + "a writable folder; "
         + "a database in rollback-journal mode (PRAGMA journal_mode = DELETE) can be read in a "
         + "read-only folder."
     case .hotJournal(let path):
-      "Run the same command again with write access to \(path) and its folder, so SQLite "
+      sentence(say(.retryWithWriteAccess))
+        + " with write access to \(path) and its folder, so SQLite "
         + "can roll the interrupted write back. Do not delete the -journal file, and copy or "
         + "move the database only together with it: without it the file may be corrupt."
     case .sqlite(_, let error) where error.isBusy:
-      SQLiteError.lockedHelp
+      sentence(say(.waitForLock)) + "."
     case .sqlite:
-      "Check that the file is a complete SQLite database ('sqlite3 FILE \"PRAGMA integrity_check\"')."
+      sentence(say(.checkIntegrity)) + "."
     case .notAFile:
-      "Point --database at a regular SQLite file, or at a path where none exists yet."
+      sentence(say(.otherDatabasePath("the path of a regular SQLite file, or of none yet"))) + "."
     case .unreachable:
-      "Fix what the message names (a link, a folder's permissions), or point --database (or "
-        + "$STRATA_DATABASE) at another path."
+      "Fix what the message names (a link, a folder's permissions), or "
+        + say(.otherDatabasePath("another path")) + "."
     case .folderIsNotAFolder(_, let folder):
-      "Move the file \(folder) aside, or point --database (or $STRATA_DATABASE) at a path in "
-        + "an existing folder."
-    case .folderNotCreated(_, let folder, _):
-      "Create \(folder) yourself (mkdir -p), or point --database at a path in an existing folder."
+      "Move the file \(folder) aside, or "
+        + say(.otherDatabasePath("a path in an existing folder")) + "."
+    case .folderNotCreated(_, let folder, _, _):
+      "Create \(folder) yourself, or " + say(.otherDatabasePath("a path in an existing folder"))
+        + "."
     case .noDefaultLocation:
-      "Point --database (or $STRATA_DATABASE) at the database file, or set HOME to an absolute "
-        + "path."
+      sentence(say(.otherDatabasePath("an explicit path"))) + ", or set HOME to an absolute path."
     case .unreadable(let path, _):
-      "Check the file's permissions and owner (ls -l \(path)); chmod u+rw \(path) lets its "
-        + "owner read and write it."
+      "Check the file's permissions and owner: \(say(.makeReadable(path)))."
     }
   }
 }
@@ -322,7 +347,8 @@ func prepareFolder(for url: URL, creating: Bool) throws {
       throw DatabaseOpenError.folderNotCreated(
         path: url.path,
         folder: folder.path,
-        reason: (error as NSError).localizedFailureReason ?? error.localizedDescription
+        reason: (error as NSError).localizedFailureReason ?? error.localizedDescription,
+        underlying: UnderlyingError(error)
       )
     }
   }

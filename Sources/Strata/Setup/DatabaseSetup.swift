@@ -264,8 +264,7 @@ public struct DatabaseSetup: Sendable {
           path: path,
           created: created,
           version: report.toVersion,
-          problem: error.problem,
-          help: error.help
+          error: error
         )
       }
       return (report, seeded)
@@ -320,7 +319,11 @@ public struct DatabaseSetup: Sendable {
     do {
       plan = try Migrator(set).plan(configuration.open(path: template.path, mode: .immutable))
     } catch let error as SQLiteError {
-      throw SetupError.templateInvalid(path: template.path, reason: error.message)
+      throw SetupError.templateInvalid(
+        path: template.path,
+        reason: error.message,
+        underlying: UnderlyingError(error)
+      )
     }
     let problems = Migrator(set).problems(in: plan).filter {
       if case .outOfOrder = $0 { return false }

@@ -9,10 +9,11 @@ public enum SetupError: StrataError, Equatable {
   /// `MigrateOptions.dryRun` was asked of a setup, which cannot plan without creating the
   /// database; nothing was created or changed.
   case dryRunNotSupported
-  /// `--template` (or the app's template URL) names no file.
+  /// The template URL names no file.
   case templateMissing(path: String)
-  /// The template is not a complete SQLite database; no database was created.
-  case templateInvalid(path: String, reason: String)
+  /// The template is not a complete SQLite database; no database was created. `underlying`:
+  /// the error that showed it (SQLite's, a migration's), when one did.
+  case templateInvalid(path: String, reason: String, underlying: UnderlyingError? = nil)
   /// The template's recorded migrations disagree with the migration files.
   case templateDisagrees(path: String, problem: String)
   /// The template is not what the migrations build now (`TemplateBuilder.check`): each
@@ -21,19 +22,14 @@ public enum SetupError: StrataError, Equatable {
   /// The database has versions the app's migrations don't know: the app must not run on a
   /// schema it does not understand.
   case databaseIsNewer(path: String, versions: [MigrationVersion], newestKnown: MigrationVersion?)
-  /// Copying the template failed; no database was created.
-  case copyFailed(path: String, reason: String)
-  /// `strata template` could not write its output; an older template there is unchanged.
-  case templateNotWritten(path: String, reason: String)
-  /// The database was set up (created, migrated) but loading the seeds failed; no seed row was
-  /// written.
-  case seedingFailed(
-    path: String,
-    created: Bool,
-    version: MigrationVersion,
-    problem: String,
-    help: String
-  )
+  /// Copying the template failed; no database was created. `underlying`: the system's error.
+  case copyFailed(path: String, reason: String, underlying: UnderlyingError? = nil)
+  /// Building a template could not write its output; an older template there is unchanged.
+  /// `underlying`: the system's error.
+  case templateNotWritten(path: String, reason: String, underlying: UnderlyingError? = nil)
+  /// The database was set up (created, migrated) but loading the seeds failed (`error` says
+  /// how); no seed row was written.
+  case seedingFailed(path: String, created: Bool, version: MigrationVersion, error: SeedError)
 
   /// What failed, and what state the database is in (usually: not created or not changed).
   public var message: String {
@@ -49,7 +45,7 @@ public enum SetupError: StrataError, Equatable {
         + "no database was created or changed"
     case .templateMissing(let path):
       "template \(path) does not exist; no database was created"
-    case .templateInvalid(let path, let reason):
+    case .templateInvalid(let path, let reason, _):
       "template \(path) is not a usable SQLite database (\(reason)); no database was created"
     case .templateDisagrees(let path, let problem):
       "template \(path) was built from other migrations: \(problem); no database was created"
@@ -60,18 +56,36 @@ public enum SetupError: StrataError, Equatable {
       "\(path) has migration version(s) \(versions.map(\.text).joined(separator: ", ")) "
         + "that this app does not know (its newest is \(newestKnown.map(String.init) ?? "none")): "
         + "the database was written by a newer version of the app; it was not changed"
-    case .copyFailed(let path, let reason):
+    case .copyFailed(let path, let reason, _):
       "could not copy the template to \(path): \(reason); no database was created"
-    case .templateNotWritten(let path, let reason):
+    case .templateNotWritten(let path, let reason, _):
       "could not write the template \(path): \(reason); an existing template there is unchanged"
-    case .seedingFailed(let path, let created, let version, let problem, _):
-      "\(problem); no seed rows were written, and \(path) is \(created ? "created and " : "")at "
+    case .seedingFailed(let path, let created, let version, let error):
+      "\(error.problem); no seed rows were written, and \(path) is \(created ? "created and " : "")at "
         + "version \(version)"
     }
   }
 
   /// What to do next, for this kind of failure.
-  public var help: String {
+  public var help: String { help { $0.description } }
+
+  /// The error this one wraps: the seed failure, or the system's or SQLite's error.
+  public var underlyingError: (any Error)? {
+    switch self {
+    case .seedingFailed(_, _, _, let error): error
+    case .templateInvalid(_, _, let underlying), .copyFailed(_, _, let underlying),
+      .templateNotWritten(_, _, let underlying):
+      underlying?.error
+    case .resourceMissing, .folderFlattened, .dryRunNotSupported, .templateMissing,
+      .templateDisagrees, .templateStale, .databaseIsNewer:
+      nil
+    }
+  }
+}
+
+extension SetupError: RemedialError {
+  /// The help, with each remedy said by `say`.
+  package func help(saying say: (Remedy) -> String) -> String {
     switch self {
     case .resourceMissing(let name, _):
       "Add \(name) to the target's resources (resources: [.copy(\"\(name)\")] in Package.swift, "
@@ -84,18 +98,19 @@ public enum SetupError: StrataError, Equatable {
       "Plan on a connection instead: Migrator.migrate(_:options:) with MigrateOptions.dryRun; "
         + "or leave dryRun off."
     case .templateMissing:
-      "Build it with 'strata template', or leave out --template to start from an empty database."
+      sentence(say(.buildTemplate)) + ", or \(say(.withoutTemplate))."
     case .templateInvalid:
-      "Rebuild it with 'strata template' (or check the file you bundled)."
+      sentence(say(.rebuildTemplate)) + " (or check the file you bundled)."
     case .templateDisagrees:
-      "Rebuild the template with 'strata template' from the current migrations."
+      sentence(say(.rebuildTemplate)) + "."
     case .templateStale:
-      "Rebuild the template from the current migrations (TemplateBuilder.build, replacing the "
-        + "old one) and bundle or commit the new file."
+      sentence(say(.rebuildTemplate)) + ", and bundle or commit the new file."
     case .databaseIsNewer:
-      "Update the app (or point --migrations at the newer migrations); do not downgrade the data."
-    case .seedingFailed(_, _, _, _, let help):
-      "\(help) Then run 'strata init' again: it loads the seed files not loaded yet."
+      "Update the app (or \(say(.useMigrationsFolder)) with the newer migrations); do not "
+        + "downgrade the data."
+    case .seedingFailed(_, _, _, let error):
+      "\(error.help(saying: say)) Then \(say(.runAgain(.setUp))): it loads the seed files not "
+        + "loaded yet."
     case .copyFailed, .templateNotWritten:
       "Check that the folder is writable and has free space, then try again."
     }

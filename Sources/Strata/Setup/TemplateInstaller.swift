@@ -47,7 +47,11 @@ enum TemplateInstaller {
         )
       }
     } catch let error as SQLiteError {
-      throw SetupError.templateInvalid(path: path, reason: error.message)
+      throw SetupError.templateInvalid(
+        path: path,
+        reason: error.message,
+        underlying: UnderlyingError(error)
+      )
     }
   }
 
@@ -137,7 +141,11 @@ enum TemplateInstaller {
     } catch let error as FileSyncError {
       throw SetupError.copyFailed(path: destination.path, reason: error.reason)
     } catch {
-      throw SetupError.copyFailed(path: destination.path, reason: error.localizedDescription)
+      throw SetupError.copyFailed(
+        path: destination.path,
+        reason: error.localizedDescription,
+        underlying: UnderlyingError(error)
+      )
     }
     if link(temporary.path, destination.path) != 0 {
       let code = errno

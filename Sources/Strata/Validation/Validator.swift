@@ -9,11 +9,32 @@ public struct ValidationProblem: Hashable, Sendable, Codable {
   /// its own words (a command line names its flags). Not part of equality or the encoding.
   public let migrationError: MigrationError?
 
+  /// The help with its remedies in a caller's words; nil for a problem made with a fixed help.
+  private let wording: (@Sendable ((Remedy) -> String) -> String)?
+
   /// A problem with its message and help (and the migration problem it reports, if any).
   public init(message: String, help: String, migrationError: MigrationError? = nil) {
     self.message = message
     self.help = help
     self.migrationError = migrationError
+    if let migrationError {
+      self.wording = { @Sendable say in migrationError.help(saying: say) }
+    } else {
+      self.wording = nil
+    }
+  }
+
+  /// A problem whose help names remedies: `wording` says it with any words for them.
+  init(message: String, wording: @escaping @Sendable ((Remedy) -> String) -> String) {
+    self.message = message
+    self.help = wording { $0.description }
+    self.migrationError = nil
+    self.wording = wording
+  }
+
+  /// The help with each remedy said by `say` (a command line's flags).
+  package func help(saying say: (Remedy) -> String) -> String {
+    wording.map { $0(say) } ?? help
   }
 
   private enum CodingKeys: String, CodingKey { case message, help }
@@ -107,7 +128,9 @@ public struct Validator: Sendable {
       )
     } catch let error as InspectionError {
       return ValidationResult(
-        problems: problems + [ValidationProblem(message: error.message, help: error.help)],
+        problems: problems + [
+          ValidationProblem(message: error.message, wording: { error.help(saying: $0) })
+        ],
         notChecked: [],
         schemaCompared: false
       )
@@ -118,19 +141,23 @@ public struct Validator: Sendable {
         ValidationProblem(
           message: "\(applied ? "migration" : "pending migration") \(failure) (in the replay of "
             + "the migrations, an in-memory database\(untouched))",
-          help: applied
-            ? "The database already has this migration: check that the file is the one that "
-              + "was applied ('strata status'); the replay never touches \(name)."
-            : "Fix the migration so that it runs after the ones before it, then run "
-              + "'strata validate' again."
+          wording: { say in
+            applied
+              ? "The database already has this migration: check that the file is the one that "
+                + "was applied (\(say(.showHistory))); the replay never touches \(name)."
+              : "Fix the migration so that it runs after the ones before it, then "
+                + "\(say(.runAgain(.validate)))."
+          }
         )
       )
     }
     problems += drift.differences.map {
       ValidationProblem(
         message: "schema drift in \(name): \($0)",
-        help: "Put schema changes in a new migration ('strata new NAME') rather than changing "
-          + "the database directly; 'strata inspect --diff' lists every difference."
+        wording: { say in
+          "Put schema changes in \(say(.newMigration)) rather than changing the database "
+            + "directly; \(say(.listDifferences))."
+        }
       )
     }
     var notChecked = drift.notChecked

@@ -46,8 +46,7 @@ enum RollbackCommand: Command {
     )
     let report = try Migrator(migrations).rollback(
       connection,
-      steps: Int(steps ?? 1),
-      to: version,
+      version.map(RollbackTarget.version) ?? .steps(Int(steps ?? 1)),
       dryRun: arguments[Self.dryRun],
       allowChanged: arguments[Self.allowChanged]
     )

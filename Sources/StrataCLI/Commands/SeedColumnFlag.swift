@@ -35,30 +35,4 @@ struct SeedColumnFlag: Sendable {
     }
     return mapping
   }
-
-  /// A seed error whose help speaks of the file's format in the library's words, with the flag
-  /// that says it added.
-  static func namingFlags(_ error: any Error) -> any Error {
-    guard let seedError = error as? SeedError else { return error }
-    switch seedError {
-    case .missingValueToken(_, _, _, _, _, _, let token):
-      return FlaggedSeedError(
-        message: seedError.message,
-        help: seedError.help + " Pass --null \(quotedArgument(token))."
-      )
-    case .columnMapping, .unknownColumn:
-      return FlaggedSeedError(
-        message: seedError.message,
-        help: seedError.help + " (--column \"CSV header=column\")"
-      )
-    default:
-      return error
-    }
-  }
-}
-
-/// A seed error with the CLI's words added to its help.
-struct FlaggedSeedError: StrataError {
-  let message: String
-  let help: String
 }

@@ -180,10 +180,7 @@ enum SeedCommand: Command {
       }
     } catch {
       bar?.clear()
-      if let error = error as? SeedError, let help = SeedFormatOptions.help(for: error) {
-        throw SeedFormatFailure(error: error, help: help)
-      }
-      throw SeedColumnFlag.namingFlags(error)
+      throw error
     }
     bar?.clear()
     SeedReportOutput.render(

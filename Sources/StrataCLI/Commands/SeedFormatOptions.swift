@@ -54,30 +54,4 @@ enum SeedFormatOptions {
       return file
     }
   }
-
-  /// The help for `error` in the CLI's words, when it is about the delimiter or the encoding.
-  static func help(for error: SeedError) -> String? {
-    switch error {
-    case .headerNotDelimited(_, _, _, _, let found):
-      let flag = found == "\t" ? "--delimiter tab" : "--delimiter '\(found)'"
-      return "Pass \(flag) (a file named .tsv is read with tabs)."
-    case .malformed(_, let csv) where csv.problem == .invalidUTF8:
-      return "Save the file as UTF-8, or pass the encoding it is in, such as "
-        + "--encoding windows-1252."
-    case .malformed(_, let csv) where csv.problem == .utf16:
-      return "Pass --encoding utf-16, or save the file as UTF-8."
-    case .malformed(_, let csv) where csv.problem == .invalidEncoding:
-      return "Check that --encoding names the encoding the file is saved in, or save the file "
-        + "as UTF-8."
-    default:
-      return nil
-    }
-  }
-}
-
-/// A seed error with the CLI's help (naming its flags) in place of the library's.
-struct SeedFormatFailure: StrataError {
-  let error: SeedError
-  let help: String
-  var message: String { error.message }
 }

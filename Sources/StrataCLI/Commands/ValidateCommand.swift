@@ -76,7 +76,7 @@ enum ValidateCommand: Command {
     )
     // The help in the CLI's words (its flags), in text and JSON alike.
     let problems = result.problems.map {
-      ValidationProblem(message: $0.message, help: $0.migrationError?.commandLineHelp ?? $0.help)
+      ValidationProblem(message: $0.message, help: $0.help(saying: \.commandLineWords))
     }
     switch arguments[CommonOptions.format] {
     case .json:

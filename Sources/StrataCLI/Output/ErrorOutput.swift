@@ -45,15 +45,9 @@ enum ErrorOutput {
     case let failure as SQLiteError:
       // Before `StrataError`: its `message` is SQLite's words alone, its description adds
       // the statement.
-      ("\(failure)", failure.isBusy ? SQLiteError.lockedHelp : failure.help, ExitCode.failure)
-    case let failure as ForeignHistoryError:
-      (failure.message, failure.commandLineHelp, ExitCode.failure)
-    case let failure as MigrationError:
-      (failure.message, failure.commandLineHelp, ExitCode.failure)
-    case let failure as SeedError:
-      (failure.message, failure.commandLineHelp, ExitCode.failure)
+      ("\(failure)", failure.commandLineHelp, ExitCode.failure)
     case let failure as any StrataError:
-      (failure.message, failure.help, ExitCode.failure)
+      (failure.message, failure.commandLineHelp, ExitCode.failure)
     default:
       ("\(error)", nil, ExitCode.failure)
     }

@@ -2,7 +2,7 @@ import Strata
 
 extension ForeignHistoryError {
   /// The library's help in the CLI's words: which `strata baseline` to run.
-  var commandLineHelp: String {
+  var foreignHistoryHelp: String {
     switch self {
     case .notAdopted(let history) where history.failed != nil:
       return "Repair the database with \(history.tool.displayName) first (finish or undo "

@@ -74,7 +74,7 @@ import Testing
         ]
     )
     #expect(try fixture.migrator().plan(db).isUpToDate)
-    let back = try fixture.migrator().rollback(db, to: .zero)
+    let back = try fixture.migrator().rollback(db, .version(.zero))
     #expect(back.steps.map(\.version.text) == ["20160107082941", "20151219180527"])
     #expect(try tables(db).isEmpty)
     #expect(try fixture.migrator().migrate(db).steps.count == 2)
@@ -94,7 +94,7 @@ import Testing
     let db = try fixture.open()
     #expect(try fixture.migrator().migrate(db).steps.map(\.name) == ["a", "b"])
     let target = try set.format.version("20240102030405")
-    #expect(try fixture.migrator().rollback(db, to: target).steps.map(\.name) == ["b"])
+    #expect(try fixture.migrator().rollback(db, .version(target)).steps.map(\.name) == ["b"])
     #expect(try History.currentVersion(db) == target)
   }
 

@@ -80,7 +80,7 @@ import Testing
         "Axel", "Mr. Foo",
       ]
     )
-    try migrator.rollback(db, to: .zero)
+    try migrator.rollback(db, .version(.zero))
     // The repeatable view stays, as Flyway's undo leaves it; the table is gone.
     #expect(try objects(db) == ["PEOPLE"])
     let again = try migrator.migrate(db)

@@ -79,7 +79,7 @@ import Testing
       try db.rows("SELECT name FROM sqlite_master WHERE name LIKE 'strata_migrations%'")
         .map { $0[0] } == [.text("strata_migrations")]
     )
-    #expect(try fixture.migrator().rollback(db, to: 0).steps.map(\.version) == [3, 2, 1])
+    #expect(try fixture.migrator().rollback(db, .version(0)).steps.map(\.version) == [3, 2, 1])
     #expect(try fixture.migrator().migrate(db).steps.count == 3)
   }
 

@@ -33,7 +33,7 @@ import Testing
     let migrator = Migrator(try set(fixture))
     try migrator.migrate(db)
     let applied = try objects(db)
-    try migrator.rollback(db, to: 0)
+    try migrator.rollback(db, .version(0))
     let rolledBack = try objects(db)
     try migrator.migrate(db)
     return [applied, rolledBack, try objects(db)]

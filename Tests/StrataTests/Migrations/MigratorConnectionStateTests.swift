@@ -54,7 +54,7 @@ import Testing
     ])
     let db = try fixture.open()
     try fixture.migrator().migrate(db)
-    #expect(throws: MigrationError.self) { try fixture.migrator().rollback(db, steps: 1) }
+    #expect(throws: MigrationError.self) { try fixture.migrator().rollback(db, .steps(1)) }
     #expect(db.isAutocommit)
     try expectForeignKeysOn(db)
     #expect(

@@ -33,6 +33,14 @@ struct MigrationFixture {
   func open() throws -> Connection {
     try Connection.open(at: database, access: .create)
   }
+
+  /// The database's own tables (not strata's), by name.
+  static func tables(_ db: Connection) throws -> [String] {
+    try db.rows(
+      "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'strata_%' "
+        + "ORDER BY name"
+    ).compactMap { $0[0].textValue }
+  }
 }
 
 @Suite struct MigratorTests {
@@ -42,12 +50,7 @@ struct MigrationFixture {
     "0003_c.sql": "-- migrate:up\nCREATE TABLE c (x);\n-- migrate:down\nDROP TABLE c;\n",
   ]
 
-  func tables(_ db: Connection) throws -> [String] {
-    try db.rows(
-      "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'strata_%' "
-        + "ORDER BY name"
-    ).compactMap { $0[0].textValue }
-  }
+  func tables(_ db: Connection) throws -> [String] { try MigrationFixture.tables(db) }
 
   @Test func appliesInOrderAndRecordsHistory() throws {
     let fixture = try MigrationFixture(Self.three)
@@ -207,7 +210,7 @@ struct MigrationFixture {
       "0004_forever.sql",
       "-- migrate:up\nCREATE TABLE forever (x);\n-- migrate:down\nDROP TABLE forever;"
     )
-    let report = try fixture.migrator().rollback(db, steps: 2, allowChanged: true)
+    let report = try fixture.migrator().rollback(db, .steps(2), allowChanged: true)
     #expect(report.steps.map(\.version) == [4, 3])
     #expect(try tables(db) == ["a", "b"])
     #expect(try fixture.migrator().plan(db).currentVersion == 2)

@@ -80,9 +80,9 @@ import Testing
     #expect(rows.allSatisfy { $0[1].textValue == "sql-migrate" })
     #expect(try migrator.plan(db).currentVersion.text == "seed.sql")
 
-    try migrator.rollback(db, to: try migrator.migrations.version("03-config"))
+    try migrator.rollback(db, .version(try migrator.migrations.version("03-config")))
     #expect(try tables(db) == ["config", "members", "notices"])
-    try migrator.rollback(db, to: .zero)
+    try migrator.rollback(db, .version(.zero))
     #expect(try tables(db) == [])
     try migrator.migrate(
       db,
@@ -136,7 +136,7 @@ import Testing
     let db = try fixture.open()
     try Migrator(set).migrate(db)
     #expect(try tables(db) == ["a", "b", "init"])
-    try Migrator(set).rollback(db, to: .zero)
+    try Migrator(set).rollback(db, .version(.zero))
     #expect(try tables(db) == [])
   }
 
@@ -162,7 +162,7 @@ import Testing
     #expect(report.steps.map(\.version.text) == ["03-c.sql"])
     let rows = try db.rows("SELECT version, kind FROM strata_migrations ORDER BY rowid")
     #expect(rows.map { $0[0].textValue ?? "" } == ["0001_a.sql", "2_b.sql", "03-c.sql"])
-    try migrator.rollback(db, to: .zero)
+    try migrator.rollback(db, .version(.zero))
     #expect(try tables(db) == [])
     try migrator.migrate(db)
     #expect(try tables(db) == ["a", "b", "c"])

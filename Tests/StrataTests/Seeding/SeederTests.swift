@@ -273,7 +273,8 @@ import Testing
           tables: ["person_info", "student"]
         )
     )
-    #expect(error?.help.contains("--table") == true)
+    #expect(error?.help.contains("name its table (SeedFile's table)") == true)
+    #expect(error?.remedies == [.seedTable, .migrateFirst])
   }
 
   @Test func malformedCSVNamesFileLineAndColumn() throws {

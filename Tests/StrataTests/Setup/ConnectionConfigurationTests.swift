@@ -64,7 +64,7 @@ private let withTwice = ConnectionConfiguration { connection in
     #expect(throws: MigrationError.self) { try migrator.migrate(plain) }
     let db = try Connection.open(at: url, access: .write, configuration: withTwice)
     #expect(try migrator.migrate(db).toVersion == 2)
-    #expect(try migrator.rollback(db, steps: 2).toVersion == 0)
+    #expect(try migrator.rollback(db, .steps(2)).toVersion == 0)
     #expect(
       try db.scalar("SELECT count(*) FROM sqlite_master WHERE name = 'computed'") == .integer(0)
     )
@@ -92,7 +92,7 @@ private let withTwice = ConnectionConfiguration { connection in
     let folder = try TemporaryDirectory()
     let url = folder.path("new.sqlite3")
     let broken = ConnectionConfiguration(extensions: [
-      SQLiteExtension(path: folder.path("none.so").path)
+      SQLiteExtension(url: folder.path("none.so"))
     ])
     let error = #expect(throws: ExtensionLoadError.self) {
       try Connection.open(at: url, access: .create, configuration: broken)

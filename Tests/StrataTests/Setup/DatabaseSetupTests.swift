@@ -306,7 +306,7 @@ struct SetupFixture {
     )
     #expect(!message.contains("the database is unchanged"))
     #expect(
-      error?.help.hasSuffix("Then run 'strata init' again: it loads the seed files not loaded yet.")
+      error?.help.hasSuffix("Then run the setup again: it loads the seed files not loaded yet.")
         == true
     )
     #expect(
