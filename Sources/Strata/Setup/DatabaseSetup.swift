@@ -201,27 +201,6 @@ public struct DatabaseSetup: Sendable {
     )
   }
 
-  /// Loads the seed files whose checksum is not in the `strata_seeds` ledger yet, in one
-  /// transaction; when every file is recorded nothing is written.
-  private func seedNewFiles(_ connection: Connection, settings: SeedSettings) throws -> [String] {
-    guard let seeds else { return [] }
-    let listed = try Seeder.files(
-      in: seeds,
-      displayPath: seedsDisplayPath,
-      followSymlinks: followsSymlinks
-    )
-    let files = settings.applied(to: listed, overrides: seedFormatOverrides)
-    let report = try Seeder(connection: connection).seed(
-      files,
-      options: SeedOptions(
-        mode: .missing,
-        onlyUnrecorded: true,
-        maximumFieldBytes: seedMaximumFieldBytes
-      )
-    )
-    return report.loadedFiles
-  }
-
   /// The template's history must agree with the files: same checksums, no unknown versions.
   static func checkTemplate(
     _ template: URL,
