@@ -2,8 +2,9 @@ import Foundation
 
 // The seed step of `DatabaseSetup.run()`.
 extension DatabaseSetup {
-  /// Loads the seed files whose checksum is not in the `strata_seeds` ledger yet, in one
-  /// transaction; when every file is recorded nothing is written.
+  /// Loads the seed files whose checksum is not in the `strata_seeds` ledger yet (for `sync`:
+  /// not the file's last version), in `seedMode`, in one transaction; when every file is
+  /// recorded nothing is written.
   func seedNewFiles(_ connection: Connection, settings: SeedSettings) throws -> [String] {
     guard let seeds else { return [] }
     let listed = try Seeder.files(
@@ -15,7 +16,7 @@ extension DatabaseSetup {
     let report = try Seeder(connection: connection).seed(
       files,
       options: SeedOptions(
-        mode: .missing,
+        mode: seedMode,
         onlyUnrecorded: true,
         maximumFieldBytes: seedMaximumFieldBytes
       )
