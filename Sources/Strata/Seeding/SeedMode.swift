@@ -108,3 +108,9 @@ extension SeedMode {
   /// deleted: the command's table has a DELETED column only then.
   @_spi(StrataCLI) public var deletesExistingRows: Bool { rules.deletesFirst }
 }
+
+extension SeedMode {
+  /// Whether the mode can delete rows that left the file and keep rows the user changed or
+  /// deleted, so a report shows DELETED and KEPT (`sync`).
+  @_spi(StrataCLI) public var keepsUsersRows: Bool { rules.mergesFromStage }
+}
