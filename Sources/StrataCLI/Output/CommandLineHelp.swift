@@ -64,6 +64,12 @@ extension SeedError {
       return "Use --mode upsert or --mode missing, or pass --force to replace anyway."
     case .replaceFailed:
       return "Seed or empty the referencing tables first, or use --mode upsert."
+    case .keylessFileChanged(let file, _):
+      let name = file.split(separator: "/").last.map(String.init) ?? file
+      return help.replacingOccurrences(
+        of: "Mark the file to be reloaded",
+        with: "Mark the file to be reloaded (reload = true in [seeds.\"\(name)\"] of strata.toml)"
+      )
     default:
       return help
     }
