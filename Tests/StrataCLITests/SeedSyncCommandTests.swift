@@ -6,19 +6,14 @@ import Testing
 /// `strata seed --mode sync` and `strata init` end to end: the real binary, the rows in the
 /// file, the exit code and the message.
 @Suite struct SeedSyncCommandTests {
-  static let repository = URL(fileURLWithPath: #filePath)
-    .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-
-  /// A folder with the sample project's migrations and seeds.
+  /// The sample project's migrations and seeds, migrated (`SeedCommandTests`).
   func sampleProject() throws -> TemporaryDirectory {
-    let folder = try TemporaryDirectory()
-    for name in ["migrations", "seeds"] {
-      try FileManager.default.copyItem(
-        at: Self.repository.appendingPathComponent(name),
-        to: folder.path(name)
-      )
-    }
-    return folder
+    try SeedCommandTests().sampleProject()
+  }
+
+  /// `strata seed FILE --mode sync` on app.sqlite3.
+  func syncFile(_ file: String, in folder: TemporaryDirectory) throws -> ProcessResult {
+    try strata("seed", file, "--mode", "sync", "--database", "app.sqlite3", in: folder)
   }
 
   func strata(_ arguments: String..., in folder: TemporaryDirectory) throws -> ProcessResult {
@@ -34,7 +29,6 @@ import Testing
 
   @Test func seedModeSyncFollowsTheFileAndKeepsTheUsersEdits() throws {
     let folder = try sampleProject()
-    #expect(try strata("migrate", "--database", "app.sqlite3", in: folder).exitCode == 0)
     let first = try strata("seed", "--mode", "sync", "--database", "app.sqlite3", in: folder)
     #expect(first.exitCode == 0, "\(first.standardError)")
     #expect(first.standardOutput.contains("DELETED  KEPT"))
@@ -53,15 +47,7 @@ import Testing
       10002,Fay Ortiz,19,B2,
       """
     )
-    let second = try strata(
-      "seed",
-      "seeds/student.csv",
-      "--mode",
-      "sync",
-      "--database",
-      "app.sqlite3",
-      in: folder
-    )
+    let second = try syncFile("seeds/student.csv", in: folder)
     #expect(second.exitCode == 0, "\(second.standardError)")
     #expect(
       second.standardOutput.contains(
@@ -120,17 +106,8 @@ import Testing
 
   @Test func aDuplicateKeyInASyncFileIsRefusedWithBothLines() throws {
     let folder = try sampleProject()
-    #expect(try strata("migrate", "--database", "app.sqlite3", in: folder).exitCode == 0)
     try folder.write("seeds/student.csv", "stuID,stuName\nS1,Ann\nS1,Ben\n")
-    let result = try strata(
-      "seed",
-      "seeds/student.csv",
-      "--mode",
-      "sync",
-      "--database",
-      "app.sqlite3",
-      in: folder
-    )
+    let result = try syncFile("seeds/student.csv", in: folder)
     #expect(result.exitCode == 1)
     #expect(result.standardError.contains("Error: seeds/student.csv:3: duplicate key"))
     #expect(try students(folder).isEmpty)

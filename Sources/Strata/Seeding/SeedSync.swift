@@ -38,9 +38,7 @@ struct SeedSync {
   }
 
   /// The temporary tables of one merge.
-  private static let work = [
-    "strata_sync_s", "strata_sync_t", "strata_sync_act", "strata_sync_left",
-  ]
+  private static let work = ["strata_sync_act", "strata_sync_left", "strata_sync_gone"]
 
   func merge() throws -> Counts {
     try Seeder.createRowLedger(connection)
@@ -52,63 +50,86 @@ struct SeedSync {
     let recorded = try recordedColumns()
     let old = recorded.map { Self.encoding("T", $0) } ?? "NULL"
     let mine = "l.table_name = ?1 AND l.file = ?2"
-    try connection.execute(
-      """
-      CREATE TEMP TABLE strata_sync_s (key PRIMARY KEY, vals, srow INTEGER) WITHOUT ROWID;
-      INSERT INTO temp.strata_sync_s SELECT \(Self.encoding("S", key.columns)), \
-      \(Self.encoding("S", columns)), S.rowid FROM temp.\(quoteIdentifier(stage)) AS S;
-      CREATE TEMP TABLE strata_sync_t (key PRIMARY KEY, old, vals, \
-      \(key.columns.indices.map { "k\($0)" }.joined(separator: ", "))) WITHOUT ROWID;
-      """
-    )
-    _ = try connection.run(
-      "INSERT INTO temp.strata_sync_t SELECT \(Self.encoding("T", key.columns)), \(old), "
-        + "\(Self.encoding("T", columns)), \(keyNames.map { "T.\($0)" }.joined(separator: ", ")) "
-        + "FROM \(target) AS T WHERE \(Self.encoding("T", key.columns)) IN "
-        + "(SELECT key FROM temp.strata_sync_s UNION ALL "
-        + "SELECT l.key FROM main.strata_seed_rows AS l WHERE \(mine))",
-      binds
-    )
+    // Each file row meets its ledger entry (by encoded key) and its table row (by the key's
+    // columns, through the table's own index). Only the rows with something to do are kept:
+    // a row the file wrote, that the user left and the file did not change, is the common
+    // case and is passed over with one comparison (unless the recorded columns changed, when
+    // every row's recorded values are written again).
+    let present = "T.\(keyNames[0]) IS NOT NULL"
+    let sameKey = keyNames.map { "T.\($0) = S.\($0)" }.joined(separator: " AND ")
+    let sameValues = columns.map(quoteIdentifier).map { "T.\($0) IS S.\($0)" }
+      .joined(separator: " AND ")
+    let passOver =
+      recorded == columns
+      ? "WHERE NOT (l.row_values IS \(old) AND \(sameValues))" : ""
     _ = try connection.run(
       """
-      CREATE TEMP TABLE strata_sync_act AS SELECT s.key AS key, s.vals AS vals, s.srow AS srow,
+      CREATE TEMP TABLE strata_sync_act AS SELECT S.rowid AS srow,
+        \(Self.encoding("S", key.columns)) AS key, \(Self.encoding("S", columns)) AS vals,
         l.row_values AS recorded, l.key IS NOT NULL AS inLedger,
         CASE
-          WHEN l.key IS NOT NULL AND t.key IS NULL THEN 'gone'
-          WHEN l.key IS NOT NULL AND (l.row_values IS NULL OR t.old IS NOT l.row_values)
+          WHEN l.key IS NOT NULL AND NOT \(present) THEN 'gone'
+          WHEN l.key IS NOT NULL AND (l.row_values IS NULL OR \(old) IS NOT l.row_values)
             THEN 'user'
-          WHEN l.key IS NOT NULL AND t.vals IS s.vals THEN 'same'
+          WHEN l.key IS NOT NULL AND \(sameValues) THEN 'same'
           WHEN l.key IS NOT NULL THEN 'update'
-          WHEN t.key IS NULL THEN 'insert'
-          WHEN t.vals IS s.vals THEN 'adopt'
+          WHEN NOT \(present) THEN 'insert'
+          WHEN \(sameValues) THEN 'adopt'
           ELSE 'user'
         END AS action
-      FROM temp.strata_sync_s AS s
-      LEFT JOIN main.strata_seed_rows AS l ON \(mine) AND l.key = s.key
-      LEFT JOIN temp.strata_sync_t AS t ON t.key = s.key
+      FROM temp.\(quoteIdentifier(stage)) AS S
+      LEFT JOIN main.strata_seed_rows AS l
+        ON \(mine) AND l.key = \(Self.encoding("S", key.columns))
+      LEFT JOIN \(target) AS T ON \(sameKey)
+      \(passOver)
       """,
       binds
     )
-    _ = try connection.run(
-      """
-      CREATE TEMP TABLE strata_sync_left AS SELECT l.key AS key, t.key IS NOT NULL AS present,
-        (t.key IS NOT NULL AND l.row_values IS NOT NULL AND t.old IS l.row_values) AS doomed
-      FROM main.strata_seed_rows AS l LEFT JOIN temp.strata_sync_t AS t ON t.key = l.key
-      WHERE \(mine) AND l.key NOT IN (SELECT key FROM temp.strata_sync_s)
-      """,
-      binds
+    // The recorded keys that left the file: there are some only when the ledger holds more
+    // keys for the file than the file's rows matched (those passed over all matched). Then
+    // they, and their rows still in the table, are found by a scan.
+    try connection.execute(
+      "CREATE TEMP TABLE strata_sync_left (key PRIMARY KEY, recorded) WITHOUT ROWID"
     )
+    let columnsOfKey = key.columns.indices.map { "k\($0)" }.joined(separator: ", ")
+    try connection.execute(
+      "CREATE TEMP TABLE strata_sync_gone (key PRIMARY KEY, doomed, \(columnsOfKey)) "
+        + "WITHOUT ROWID"
+    )
+    let staged = try count("\(quoteIdentifier(stage))")
+    let acted = try count("strata_sync_act")
+    let matched = try count("strata_sync_act WHERE inLedger") + staged - acted
+    let ledgered = Int(
+      try connection.scalar(
+        "SELECT count(*) FROM main.strata_seed_rows AS l WHERE \(mine)",
+        binds
+      )?.integerValue ?? 0
+    )
+    if ledgered > matched {
+      _ = try connection.run(
+        "INSERT INTO temp.strata_sync_left SELECT l.key, l.row_values "
+          + "FROM main.strata_seed_rows AS l WHERE \(mine) AND l.key NOT IN (SELECT "
+          + "\(Self.encoding("S", key.columns)) FROM temp.\(quoteIdentifier(stage)) AS S)",
+        binds
+      )
+      try connection.execute(
+        "INSERT INTO temp.strata_sync_gone SELECT g.key, "
+          + "g.recorded IS NOT NULL AND \(old) IS g.recorded, "
+          + keyNames.map { "T.\($0)" }.joined(separator: ", ")
+          + " FROM \(target) AS T JOIN temp.strata_sync_left AS g "
+          + "ON g.key = \(Self.encoding("T", key.columns))"
+      )
+    }
     var counts = Counts()
     counts.keptAmongRead = try count("strata_sync_act WHERE action IN ('user', 'gone')")
-    counts.kept = try counts.keptAmongRead + count("strata_sync_left WHERE present AND NOT doomed")
+    counts.kept = try counts.keptAmongRead + count("strata_sync_gone WHERE NOT doomed")
     // Deletes first: a key renamed in the file frees its other unique values for the insert.
     let keyTuple = "(" + keyNames.map { "t0.\($0)" }.joined(separator: ", ") + ")"
     let stageKeys = "(" + keyNames.map { "S.\($0)" }.joined(separator: ", ") + ")"
     counts.deleted = try connection.run(
       "DELETE FROM \(target) AS t0 WHERE \(keyTuple) IN (SELECT "
         + key.columns.indices.map { "t.k\($0)" }.joined(separator: ", ")
-        + " FROM temp.strata_sync_t AS t JOIN temp.strata_sync_left AS g ON g.key = t.key "
-        + "WHERE g.doomed)"
+        + " FROM temp.strata_sync_gone AS t WHERE t.doomed)"
     )
     if let update = updateSQL(target: target, keyTuple: keyTuple, stageKeys: stageKeys) {
       counts.updated = try runLocating(update, action: "update")
