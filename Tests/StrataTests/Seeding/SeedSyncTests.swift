@@ -231,6 +231,19 @@ import Testing
     #expect(try fixture.rows("SELECT * FROM strata_seed_rows ORDER BY key") == before)
   }
 
+  @Test func anUpdateSQLiteRefusesNamesItsLine() throws {
+    let fixture = try seeded()
+    // France renamed to Germany, which DE (unchanged in the file) holds: UNIQUE on name.
+    let file = try fixture.csv(
+      "country.csv",
+      Self.v1.replacingOccurrences(of: "FR,France", with: "FR,Germany")
+    )
+    let error = try #require(fixture.seedError([file], mode: .sync))
+    #expect(error.message.hasPrefix("seeds/country.csv:2: UNIQUE constraint failed"))
+    #expect(try rows(fixture)[1] == [.text("FR"), .text("France"), .integer(68)])
+    #expect(fixture.connection.isAutocommit)
+  }
+
   @Test func aTableWithoutAKeyInTheHeaderIsSeededOnceNotRefused() throws {
     let fixture = try SeedFixture(schema: "CREATE TABLE note (id INTEGER PRIMARY KEY, body TEXT)")
     let file = try fixture.csv("note.csv", "body\nhello\n")
