@@ -9,6 +9,7 @@ let workloads: [String: () throws -> Void] = [
   "seed": SeedBenchmark.run,
   "seed-limit": SeedLimitBenchmark.run,
   "seed-flights": FlightsBenchmark.run,
+  "seed-sync": SeedSyncBenchmark.run,
   "inspect": InspectBenchmark.run,
   "large-migration": LargeMigrationBenchmark.run,
   "test-database": TestDatabaseBenchmark.run,

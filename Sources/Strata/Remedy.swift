@@ -73,6 +73,8 @@ public enum Remedy: Hashable, Sendable {
   case nullToken(String)
   /// Map the file's header names to the table's columns.
   case mapColumns
+  /// Mark this seed file (its name) to be reloaded when it changes.
+  case reloadFile(String)
   /// Read the file with this delimiter.
   case delimiter(Character)
   /// Read the file in the encoding it is saved in.
@@ -162,6 +164,7 @@ public enum Remedy: Hashable, Sendable {
     case .forceReplace: "replace anyway (SeedOptions.force)"
     case .nullToken: "declare it as a null token (the file's null tokens)"
     case .mapColumns: "in the file's header names"
+    case .reloadFile: "mark the file to be reloaded (reload in its seed settings)"
     case .delimiter(let delimiter): "set the file's delimiter to \(delimiterName(delimiter))"
     case .readEncoding:
       "read it in the encoding it is in (the file's encoding, such as windows-1252)"

@@ -99,6 +99,10 @@ public enum SeedError: StrataError, Equatable {
     found: Character
   )
 
+  /// A file of a table without a key changed since it was seeded: strata cannot tell which
+  /// rows changed, and loading it again would duplicate them.
+  case keylessFileChanged(file: String, table: String)
+
   /// The database's state after any seed error.
   static let unchanged = "nothing was seeded; the database is unchanged"
 
@@ -196,6 +200,9 @@ public enum SeedError: StrataError, Equatable {
     case .headerNotDelimited(let file, let line, let header, let delimiter, let found):
       return "\(file):\(line): the header is one column, \(quoted(header)): it holds "
         + "\(delimiterName(found)) but no \(delimiterName(delimiter)), the file's delimiter"
+    case .keylessFileChanged(let file, let table):
+      return "\(file): the file changed since it was seeded into \(table), and \(table) has no "
+        + "key, so strata cannot tell which rows changed"
     case .database(let file, let error) where error.isBusy:
       let place = file.map { "\($0): " } ?? ""
       return "\(place)the database \(error.lockedReason)"
@@ -338,6 +345,11 @@ extension SeedError: RemedialError {
       return "Check that the database file is writable and intact, then try again."
     case .foreignKeyViolation:
       return "Add the parent row (its seed file is loaded first), or fix the reference."
+    case .keylessFileChanged(let file, _):
+      let name = file.split(separator: "/").last.map(String.init) ?? file
+      return sentence(say(.reloadFile(name))) + " (its rows from before are then replaced), give "
+        + "the table a key (a primary key or UNIQUE constraint, in a migration), or restore the "
+        + "file."
     }
   }
 }

@@ -14,6 +14,12 @@ public struct SeedFileFormat: Hashable, Sendable {
   public var encoding: SeedEncoding
   /// Headers that differ from their column's name, as CSV header → column.
   public var columns: [String: String]
+  /// A file of a table without a key, seeded once, that may be loaded again when it changes:
+  /// the rows it loaded before are deleted (those that still hold what it wrote) and its new
+  /// version loaded, in the same transaction. Without it, a changed keyless file is an error.
+  /// Set per file; it has no effect on a table with a key (`sync` already follows the file)
+  /// and is not part of the options the ledger records.
+  public var reload: Bool
 
   /// A format; the defaults are strata's (UTF-8, the delimiter by the file's name, no null
   /// tokens, headers that are the columns' names).
@@ -21,8 +27,10 @@ public struct SeedFileFormat: Hashable, Sendable {
     nullTokens: [String] = [],
     delimiter: Character? = nil,
     encoding: SeedEncoding = .utf8,
-    columns: [String: String] = [:]
+    columns: [String: String] = [:],
+    reload: Bool = false
   ) {
+    self.reload = reload
     self.nullTokens = nullTokens
     self.delimiter = delimiter
     self.encoding = encoding

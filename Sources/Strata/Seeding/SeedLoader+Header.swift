@@ -133,6 +133,11 @@ extension SeedLoader {
         key.columns.allSatisfy { fieldOf[$0] != nil }
       })
     else {
+      // A table without a key (in the header) that can be seeded once: plain inserts.
+      if keylessOnce, table.hasRowid {
+        seedsOnce = true
+        return
+      }
       throw SeedError.noKey(
         file: file.displayPath,
         table: table.name,

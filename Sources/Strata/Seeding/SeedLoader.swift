@@ -16,6 +16,10 @@ final class SeedLoader {
     var inserted = 0
     var updated = 0
     var deleted = 0
+    /// Rows left alone because the user changed or deleted them (`sync`), and of those the
+    /// rows still in the file.
+    var kept = 0
+    var keptAmongRead = 0
     /// Per column and null token, the fields it turned into NULL (only counts above zero).
     var nulls: [SeedNullCount] = []
   }
@@ -43,6 +47,14 @@ final class SeedLoader {
   var nullCounts: [[Int]] = []
   private var inserts: [Int: BulkInsert] = [:]
   private let rowsPerStatement: Int
+  /// A table without a key is seeded once rather than refused (`SeedMode.seedsKeylessOnce`).
+  let keylessOnce: Bool
+  /// The header holds no key and the file is seeded once: plain inserts, rowids recorded.
+  var seedsOnce = false
+  /// Delete the rows this file loaded before, first (a keyless file marked to be reloaded).
+  var reloading = false
+  /// The temporary table a `sync` load stages its rows in before the merge.
+  private var stage: String?
 
   /// At most this many bytes of CSV are held for one statement.
   private static let maximumHeldBytes = 1 << 20
@@ -58,9 +70,11 @@ final class SeedLoader {
     computeChecksum: Bool = false,
     chunkSize: Int = 1 << 20,
     rowsPerStatement: Int = 64,
-    maximumFieldBytes: Int = CSVReader.defaultMaximumFieldBytes
+    maximumFieldBytes: Int = CSVReader.defaultMaximumFieldBytes,
+    keylessOnce: Bool = false
   ) throws {
     self.rowsPerStatement = rowsPerStatement
+    self.keylessOnce = keylessOnce
     self.file = file
     self.table = table
     self.mode = mode
@@ -126,8 +140,12 @@ final class SeedLoader {
       }
       counts.deleted = connection.changes
     }
+    if reloading { counts.deleted = try deleteRowsLoadedBefore() }
+    let firstRowid = seedsOnce ? try largestRowid() : 0
     if let key { try createKeyTable(key) }
     defer { dropKeyTable() }
+    if rules.mergesFromStage, key != nil { try createStage() }
+    defer { dropStage() }
     let countsByRows = rules.keyConflict == .updateExisting
     let before = countsByRows ? try rowCount() : 0
     let width = fieldColumns.count
@@ -167,9 +185,12 @@ final class SeedLoader {
     if countsByRows {
       counts.inserted = try rowCount() - before
       counts.updated = changes - counts.inserted
+    } else if let stage, let key {
+      try merge(stage: stage, key: key, into: &counts)
     } else {
       counts.inserted = changes
     }
+    if seedsOnce { try recordRows(above: firstRowid) }
     progress(counts.rowsRead, reader.bytesRead)
     counts.nulls = nullCountsReport()
     return counts
@@ -205,10 +226,61 @@ final class SeedLoader {
     if inserts.count > 8 { inserts.removeAll() }
     let insert = try BulkInsert(
       connection,
-      sql: SeedSQL.insert(into: table, fields: fieldColumns, rows: rows, key: key, rules: rules)
+      sql: SeedSQL.insert(
+        into: table,
+        fields: fieldColumns,
+        rows: rows,
+        key: key,
+        rules: rules,
+        stage: stage
+      )
     )
     inserts[rows] = insert
     return insert
+  }
+
+  /// The stage of a `sync` load: the file's columns, no constraints (the merge checks them).
+  private func createStage() throws {
+    let name = "strata_seed_stage_\(UInt32.random(in: 0...UInt32.max))"
+    let names = fieldColumns.map { quoteIdentifier(table.columns[$0].name) }
+    try connection.execute(
+      "CREATE TEMP TABLE \(quoteIdentifier(name)) AS SELECT \(names.joined(separator: ", ")) "
+        + "FROM main.\(quoteIdentifier(table.name)) WHERE 0"
+    )
+    stage = name
+  }
+
+  private func dropStage() {
+    guard let stage else { return }
+    inserts.removeAll()
+    try? connection.execute("DROP TABLE IF EXISTS temp.\(quoteIdentifier(stage))")
+    self.stage = nil
+  }
+
+  /// Merges the staged rows into the table (`SeedSync`), indexing the stage by its key first.
+  private func merge(stage: String, key: Seeder.Key, into counts: inout Counts) throws {
+    let indexed = zip(key.columns, key.collations).map { column, collation in
+      quoteIdentifier(column) + (collation.map { " COLLATE \(quoteIdentifier($0))" } ?? "")
+    }
+    try connection.execute(
+      "CREATE INDEX temp.\(quoteIdentifier(stage + "_key")) ON \(quoteIdentifier(stage)) "
+        + "(\(indexed.joined(separator: ", ")))"
+    )
+    let merged = try SeedSync(
+      connection: connection,
+      table: table,
+      key: key,
+      columns: columnsInTableOrder,
+      file: file.ledgerName,
+      displayPath: file.displayPath,
+      stage: stage,
+      keyTable: keyTable ?? ""
+    ).merge()
+    counts.inserted = merged.inserted
+    counts.updated = merged.updated
+    counts.deleted = merged.deleted
+    counts.kept = merged.kept
+    counts.keptAmongRead = merged.keptAmongRead
   }
 
   /// Inserts `count` held records; returns the rows changed.

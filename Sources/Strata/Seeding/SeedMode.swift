@@ -10,6 +10,12 @@ public enum SeedMode: String, Sendable, Codable, CaseIterable {
   case replace
   /// Plain inserts, no key needed: a row that collides with a UNIQUE constraint fails the run.
   case append
+  /// Bundled reference data across app updates: the file's new version inserts its new rows,
+  /// updates the rows whose values changed and deletes the rows that left it, but never
+  /// touches a row the user changed nor brings back one the user deleted (the ledger
+  /// `strata_seed_rows` remembers which keys the file put in and what it wrote). Needs a key;
+  /// a table without one is seeded once (see `SeedFileFormat.reload`).
+  case sync
 }
 
 /// What a mode does, decided in one `switch`: a new mode does not compile until it says how
@@ -38,6 +44,9 @@ struct SeedModeRules {
   let mayOrphanChildren: Bool
   /// The report counts the rows read but not inserted or updated as unchanged.
   let reportsUnchanged: Bool
+  /// The rows load into a temporary table first, then merge into the table by what the
+  /// ledger says the file wrote before (`sync`, see `SeedSync`).
+  var mergesFromStage = false
 }
 
 extension SeedMode {
@@ -76,10 +85,32 @@ extension SeedMode {
         mayOrphanChildren: false,
         reportsUnchanged: true
       )
+    case .sync:
+      SeedModeRules(
+        keyConflict: .keepExisting,
+        deletesFirst: false,
+        stopsAtFailingRow: false,
+        mayOrphanChildren: true,
+        reportsUnchanged: true,
+        mergesFromStage: true
+      )
     }
+  }
+
+  /// Whether a table without a key is seeded once (loaded the first time, recorded, and a
+  /// changed file refused unless marked to be reloaded) rather than refused: in `sync`, and at
+  /// launch (`onlyUnrecorded`) whatever the mode.
+  func seedsKeylessOnce(onlyUnrecorded: Bool) -> Bool {
+    self == .sync || (onlyUnrecorded && rules.keyConflict != nil)
   }
 
   /// Whether the mode empties each table before loading it, so a report shows the rows it
   /// deleted: the command's table has a DELETED column only then.
   @_spi(StrataCLI) public var deletesExistingRows: Bool { rules.deletesFirst }
+}
+
+extension SeedMode {
+  /// Whether the mode can delete rows that left the file and keep rows the user changed or
+  /// deleted, so a report shows DELETED and KEPT (`sync`).
+  @_spi(StrataCLI) public var keepsUsersRows: Bool { rules.mergesFromStage }
 }

@@ -23,15 +23,18 @@ enum SeedSQL {
     fields: [Int],
     rows: Int,
     key: Seeder.Key?,
-    rules: SeedModeRules
+    rules: SeedModeRules,
+    stage: String? = nil
   ) -> String {
     let columns = fields.map { quoteIdentifier(table.columns[$0].name) }
     let algorithm = rules.stopsAtFailingRow ? "OR FAIL" : "OR ABORT"
+    let into = stage.map { "temp.\(quoteIdentifier($0))" } ?? "main.\(quoteIdentifier(table.name))"
     var sql =
-      "INSERT \(algorithm) INTO main.\(quoteIdentifier(table.name)) "
+      "INSERT \(algorithm) INTO \(into) "
       + "(\(columns.joined(separator: ", "))) "
       + "VALUES " + tuples(columns.count, rows: rows)
-    guard let key else { return sql }
+    // A staged load (sync) merges later; its stage has no key to conflict on.
+    guard let key, stage == nil else { return sql }
     let target = zip(key.columns, key.collations).map { column, collation in
       quoteIdentifier(column) + collate(collation)
     }.joined(separator: ", ")

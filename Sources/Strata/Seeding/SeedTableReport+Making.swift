@@ -23,8 +23,9 @@ extension SeedTableReport {
       inserted: counts.inserted,
       updated: counts.updated,
       unchanged: mode.rules.reportsUnchanged
-        ? counts.rowsRead - counts.inserted - counts.updated : 0,
+        ? counts.rowsRead - counts.inserted - counts.updated - counts.keptAmongRead : 0,
       deleted: counts.deleted,
+      kept: counts.kept,
       alreadyRecorded: alreadyRecorded,
       durationMs: durationMs,
       nullCounts: counts.nulls

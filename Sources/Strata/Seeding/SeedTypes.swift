@@ -114,8 +114,13 @@ public struct SeedTableReport: Hashable, Sendable, Codable {
   public let updated: Int
   /// Rows already present and left as they were (`missing`), or already equal (`upsert`).
   public let unchanged: Int
-  /// Rows deleted before inserting (`replace`).
+  /// Rows deleted before inserting (`replace`), rows that left the file (`sync`), or the
+  /// rows a reloaded file had loaded before.
   public let deleted: Int
+  /// Rows left alone because the user changed or deleted them (`sync`): changed rows keep the
+  /// user's values, deleted rows stay deleted, and a user's row with a key new to the file is
+  /// kept instead of the file's.
+  public let kept: Int
   /// The file's checksum was already in the ledger, so it was not loaded (`onlyUnrecorded`).
   public let alreadyRecorded: Bool
   /// Wall time spent on this file.
@@ -149,6 +154,8 @@ public struct SeedReport: Hashable, Sendable, Codable {
   public var unchanged: Int { tables.reduce(0) { $0 + $1.unchanged } }
   /// Rows deleted first (`replace`), over every table.
   public var deleted: Int { tables.reduce(0) { $0 + $1.deleted } }
+  /// Rows kept because the user changed or deleted them (`sync`), over every table.
+  public var kept: Int { tables.reduce(0) { $0 + $1.kept } }
   /// Data rows read, over every file.
   public var rowsRead: Int { tables.reduce(0) { $0 + $1.rowsRead } }
   /// The files that were loaded (not skipped as already recorded).

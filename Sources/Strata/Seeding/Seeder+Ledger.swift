@@ -54,7 +54,7 @@ extension Seeder {
     ) != nil
   }
 
-  private func hasOptionsColumn() throws -> Bool {
+  func hasOptionsColumn() throws -> Bool {
     try connection.scalar(
       "SELECT 1 FROM pragma_table_info('strata_seeds') WHERE name = 'options'"
     ) != nil

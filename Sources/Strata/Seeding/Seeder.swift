@@ -195,7 +195,12 @@ public struct Seeder {
         } catch let error as CSVError {
           throw SeedError.malformed(file: file.displayPath, error)
         }
-        if try isRecorded(checksum: checksum, table: table.name, format: file.format) {
+        // A sync file is up to date only as its last version: one that goes back loads again.
+        let recorded =
+          options.mode == .sync
+          ? try isLastLoad(of: file, checksum: checksum, table: table.name)
+          : try isRecorded(checksum: checksum, table: table.name, format: file.format)
+        if recorded {
           skipped.append(
             .alreadyRecorded(file, table: table.name, mode: options.mode, checksum: checksum)
           )
@@ -235,7 +240,8 @@ public struct Seeder {
         computeChecksum: stream,
         chunkSize: stream ? 1 << 20 : 1 << 16,
         rowsPerStatement: options.rowsPerStatement,
-        maximumFieldBytes: options.maximumFieldBytes
+        maximumFieldBytes: options.maximumFieldBytes,
+        keylessOnce: options.mode.seedsKeylessOnce(onlyUnrecorded: options.onlyUnrecorded)
       )
       if stream { streams[index] = loader }
       if options.mode.rules.deletesFirst, !options.force {
@@ -280,8 +286,24 @@ public struct Seeder {
         connection: connection,
         computeChecksum: true,
         rowsPerStatement: options.rowsPerStatement,
-        maximumFieldBytes: options.maximumFieldBytes
+        maximumFieldBytes: options.maximumFieldBytes,
+        keylessOnce: options.mode.seedsKeylessOnce(onlyUnrecorded: options.onlyUnrecorded)
       )
+    if loader.seedsOnce {
+      switch try seedOnce(item.file, table: item.table.name) {
+      case .firstLoad: break
+      case .reload: loader.reloading = true
+      case .unchanged(let checksum):
+        return .alreadyRecorded(
+          .alreadyRecorded(
+            item.file,
+            table: item.table.name,
+            mode: options.mode,
+            checksum: checksum
+          )
+        )
+      }
+    }
     let total = loader.totalBytes
     func report(rows: Int, bytes: Int64, finished: Bool) {
       progress?(

@@ -88,14 +88,19 @@ public struct SeedFormatSettings: Hashable, Sendable {
   public var encoding: SeedEncoding?
   /// `columns`: headers that differ from their column's name, as CSV header → column.
   public var columns: [String: String]?
+  /// `reload`: a changed file of a table without a key replaces the rows it loaded before
+  /// (see `SeedFileFormat.reload`); one file's setting, refused in `[seeds]`.
+  public var reload: Bool?
 
   /// Options that set the given fields and leave the others.
   public init(
     nullTokens: [String]? = nil,
     delimiter: Character? = nil,
     encoding: SeedEncoding? = nil,
-    columns: [String: String]? = nil
+    columns: [String: String]? = nil,
+    reload: Bool? = nil
   ) {
+    self.reload = reload
     self.nullTokens = nullTokens
     self.delimiter = delimiter
     self.encoding = encoding
@@ -109,6 +114,7 @@ public struct SeedFormatSettings: Hashable, Sendable {
     if let delimiter { format.delimiter = delimiter }
     if let encoding { format.encoding = encoding }
     if let columns { format.columns = columns }
+    if let reload { format.reload = reload }
     return format
   }
 }

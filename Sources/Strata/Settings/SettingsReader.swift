@@ -4,7 +4,7 @@ struct SettingsReader {
   let path: String
 
   static let sections = "[seeds], [seeds.\"FILE\"] and their .columns tables"
-  static let seedKeys = ["null", "delimiter", "encoding", "columns"]
+  static let seedKeys = ["null", "delimiter", "encoding", "columns", "reload"]
 
   mutating func seeds(_ document: TOMLDocument) throws -> SeedSettings {
     var settings = SeedSettings()
@@ -26,6 +26,14 @@ struct SettingsReader {
           allowed: "the sections are \(Self.sections)"
         )
       case 1:
+        // `reload` is one file's: every file marked to be reloaded would be a hidden default.
+        if let entry = table.entries.first(where: { $0.key == "reload" }) {
+          throw invalid(
+            entry.position,
+            "reload is set in [seeds], for every file",
+            allowed: "reload = true goes in one file's section, such as [seeds.\"person_info.csv\"]"
+          )
+        }
         settings.defaults = try format(table, into: settings.defaults)
       case 2 where table.path[1] == "columns":
         settings.defaults.columns = try columns(table, into: settings.defaults.columns)
@@ -75,7 +83,9 @@ struct SettingsReader {
         format.encoding = encoding
       case ("columns", .table(let pairs)):
         format.columns = Dictionary(pairs.map { ($0.key, $0.value) }) { _, last in last }
-      case ("null", _), ("delimiter", _), ("encoding", _), ("columns", _):
+      case ("reload", .boolean(let reload)):
+        format.reload = reload
+      case ("null", _), ("delimiter", _), ("encoding", _), ("columns", _), ("reload", _):
         throw invalid(
           entry.position,
           "\(entry.key) is \(entry.value.kind)",
@@ -132,6 +142,7 @@ struct SettingsReader {
     case "null": "null is an array of strings, such as null = [\"NA\", \"\\\\N\"]"
     case "delimiter": "delimiter is one character, such as delimiter = \";\" or \"\\t\" for a tab"
     case "encoding": "encoding is a string, such as encoding = \"windows-1252\""
+    case "reload": "reload is a boolean, such as reload = true"
     default:
       "columns is a table of \"CSV header\" = \"column\", such as "
         + "columns = { \"Flight No\" = \"flight\" }"

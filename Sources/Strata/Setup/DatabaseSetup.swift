@@ -43,6 +43,11 @@ public struct DatabaseSetup: Sendable {
   public var seedsDisplayPath: String?
   /// The largest seed field or record in bytes (see `SeedOptions.maximumFieldBytes`).
   public var seedMaximumFieldBytes = CSVReader.defaultMaximumFieldBytes
+  /// How seed files meet the rows already there at launch: `sync` (the default) brings each
+  /// table with a key up to its file's new version without touching the rows the user changed
+  /// or deleted; `missing` loads only files not loaded before. A table without a key is
+  /// seeded once whatever the mode (see `SeedMode.sync`).
+  public var seedMode: SeedMode = .sync
   /// The extensions and Swift functions every connection this setup opens gets (the
   /// database's, the template's check), so that migrations can call the app's functions.
   public var connectionConfiguration = ConnectionConfiguration.none
@@ -280,32 +285,6 @@ public struct DatabaseSetup: Sendable {
       appliedVersions: report.steps.map(\.version),
       seedFilesLoaded: seeded
     )
-  }
-
-  /// Loads the seed files whose checksum is not in the `strata_seeds` ledger yet, in one
-  /// transaction; when every file is recorded nothing is written.
-  private func seedNewFiles(
-    _ connection: Connection,
-    settings: SeedSettings,
-    progress: ((SeedProgress) -> Void)? = nil
-  ) throws -> [String] {
-    guard let seeds else { return [] }
-    let listed = try Seeder.files(
-      in: seeds,
-      displayPath: seedsDisplayPath,
-      followSymlinks: followsSymlinks
-    )
-    let files = settings.applied(to: listed, overrides: seedFormatOverrides)
-    let report = try Seeder(connection: connection).seed(
-      files,
-      options: SeedOptions(
-        mode: .missing,
-        onlyUnrecorded: true,
-        maximumFieldBytes: seedMaximumFieldBytes
-      ),
-      progress: progress
-    )
-    return report.loadedFiles
   }
 
   /// The template's history must agree with the files: same checksums, no unknown versions.

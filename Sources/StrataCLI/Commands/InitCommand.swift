@@ -18,8 +18,10 @@ enum InitCommand: Command {
       When the database file does not exist, the template (--template, or
       seeds/template.sqlite3 when present) is verified and copied into place atomically;
       without one an empty database is created. Then pending migrations are applied and seed
-      files whose checksum is not recorded in strata_seeds are loaded. An existing file is
-      never overwritten, and a database that is up to date is not written at all.
+      files whose checksum is not recorded in strata_seeds are loaded in the sync mode (new
+      rows in, changed rows updated, dropped rows deleted, the user's edits and deletions
+      kept; a table without a key is seeded once). An existing file is never overwritten, and
+      a database that is up to date is not written at all.
       """,
     options: CommonOptions.databaseOptions + [
       template,

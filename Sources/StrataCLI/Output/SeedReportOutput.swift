@@ -10,6 +10,7 @@ enum SeedReportOutput {
     let updated: Int
     let unchanged: Int
     let deleted: Int
+    let kept: Int
   }
 
   struct JSONReport: Encodable {
@@ -48,7 +49,8 @@ enum SeedReportOutput {
           inserted: report.inserted,
           updated: report.updated,
           unchanged: report.unchanged,
-          deleted: report.deleted
+          deleted: report.deleted,
+          kept: report.kept
         )
       )
       try? context.printJSON(json)
@@ -88,19 +90,22 @@ enum SeedReportOutput {
     var header = ["TABLE", "FILE", "READ"]
     header +=
       dry ? ["WOULD INSERT", "WOULD UPDATE", "WOULD SKIP"] : ["INSERTED", "UPDATED", "UNCHANGED"]
-    let showDeleted = mode.deletesExistingRows
+    let showKept = mode.keepsUsersRows
+    let showDeleted = mode.deletesExistingRows || showKept
     if showDeleted { header.append(dry ? "WOULD DELETE" : "DELETED") }
+    if showKept { header.append("KEPT") }
     header.append("TIME")
     let rows = report.tables.map { table -> [String] in
       if table.alreadyRecorded {
         return [table.table, table.file, "-", "-", "-", "-"] + (showDeleted ? ["-"] : [])
-          + ["already loaded"]
+          + (showKept ? ["-"] : []) + ["already loaded"]
       }
       var row = [
         table.table, table.file, String(table.rowsRead), String(table.inserted),
         String(table.updated), String(table.unchanged),
       ]
       if showDeleted { row.append(String(table.deleted)) }
+      if showKept { row.append(String(table.kept)) }
       row.append("\(table.durationMs) ms")
       return row
     }
@@ -110,6 +115,7 @@ enum SeedReportOutput {
     let counts =
       "\(report.inserted) inserted, \(report.updated) updated, \(report.unchanged) unchanged"
       + (showDeleted ? ", \(report.deleted) deleted" : "")
+      + (showKept ? ", \(report.kept) kept because the user changed or deleted them" : "")
     let files = report.tables.count == 1 ? "1 file" : "\(report.tables.count) files"
     if dry {
       lines.append(

@@ -253,6 +253,21 @@ enum DocSamples {
         "strata seed clutch.csv --table penguins --database app.sqlite3",
       ]
     ),
+    DocSample(
+      name: "seed-sync",
+      style: .console,
+      fixture: { try copySampleProject(into: $0) },
+      setup: [
+        "strata migrate --database app.sqlite3 --quiet",
+        "strata seed --mode sync --database app.sqlite3 --quiet",
+      ],
+      commands: [
+        #"sqlite3 app.sqlite3 "UPDATE student SET stuAge = 30 WHERE stuID = '00501'; DELETE FROM student WHERE stuID = '00502'""#,
+        #"printf 'stuID,stuName,stuAge\n00501,Ann Lee,20\n00502,Ben Carter,21\n00503,"Cruz, Dana",22\n' > seeds/student.csv"#,
+        "strata seed seeds/student.csv --mode sync --database app.sqlite3",
+        "sqlite3 app.sqlite3 'SELECT stuID, stuName, stuAge FROM student ORDER BY stuID'",
+      ]
+    ),
   ]
 
   // MARK: docs/inspect.md

@@ -86,7 +86,7 @@ import Testing
   @Test(arguments: [
     (
       "[seeds]\nnul = [\"NA\"]", 2, 1, "unknown key nul in [seeds]",
-      "the keys of a seeds section are null, delimiter, encoding, columns"
+      "the keys of a seeds section are null, delimiter, encoding, columns, reload"
     ),
     (
       "null = [\"NA\"]", 1, 1, "unknown key null at the top of the file",

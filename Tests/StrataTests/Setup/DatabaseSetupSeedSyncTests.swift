@@ -1,0 +1,95 @@
+import Foundation
+import Strata
+import StrataTestSupport
+import Testing
+
+/// Seeds at launch: `DatabaseSetup` syncs each keyed table with its file (the default), seeds
+/// a keyless one once, and an app update's changed seed file keeps the user's edits and
+/// deletions.
+@Suite struct DatabaseSetupSeedSyncTests {
+  let dir: TemporaryDirectory
+  var database: URL { dir.path("Documents/data.sqlite3") }
+
+  init() throws {
+    dir = try TemporaryDirectory()
+    try dir.write(
+      "migrations/0001_init.sql",
+      "CREATE TABLE country (code TEXT PRIMARY KEY, name TEXT NOT NULL);\n"
+        + "CREATE TABLE person_info (name TEXT, age INTEGER);\n"
+    )
+    try dir.write("seeds/country.csv", "code,name\nFR,France\nDE,Germany\nIT,Italy\n")
+    try dir.write("seeds/person_info.csv", "name,age\nPeter,22\nJack,20\n")
+  }
+
+  var setup: DatabaseSetup {
+    var setup = DatabaseSetup(
+      database: database,
+      migrations: dir.path("migrations"),
+      seeds: dir.path("seeds")
+    )
+    setup.seedsDisplayPath = "seeds"
+    return setup
+  }
+
+  func rows(_ sql: String) throws -> [[SQLValue]] {
+    try Connection(path: database.path).rows(sql)
+  }
+
+  @Test func firstLaunchSeedsBothAndTheSecondWritesNothing() throws {
+    #expect(setup.seedMode == .sync)
+    let first = try setup.run()
+    #expect(first.seedFilesLoaded == ["seeds/country.csv", "seeds/person_info.csv"])
+    #expect(try rows("SELECT count(*) FROM country") == [[.integer(3)]])
+    #expect(try rows("SELECT count(*) FROM person_info") == [[.integer(2)]])
+    let bytes = try Data(contentsOf: database)
+    let second = try setup.run()
+    #expect(!second.changedAnything)
+    #expect(try Data(contentsOf: database) == bytes)
+  }
+
+  @Test func anUpdateWithAChangedSeedFileKeepsTheUsersEditsAndDeletions() throws {
+    try setup.run()
+    let connection = try Connection(path: database.path)
+    try connection.execute(
+      "UPDATE country SET name = 'La France' WHERE code = 'FR'; DELETE FROM country WHERE code = 'DE'"
+    )
+    // The update: Italy renamed, Spain added, Germany (deleted by the user) still in the file.
+    try dir.write(
+      "seeds/country.csv",
+      "code,name\nFR,France!\nDE,Germany\nIT,Italia\nES,Spain\n"
+    )
+    let report = try setup.run()
+    #expect(report.seedFilesLoaded == ["seeds/country.csv"])
+    #expect(
+      try rows("SELECT code, name FROM country ORDER BY code") == [
+        [.text("ES"), .text("Spain")], [.text("FR"), .text("La France")],
+        [.text("IT"), .text("Italia")],
+      ]
+    )
+    #expect(try rows("SELECT count(*) FROM person_info") == [[.integer(2)]])
+  }
+
+  @Test func aChangedKeylessFileAtLaunchIsASetupErrorCarryingTheSeedError() throws {
+    try setup.run()
+    try dir.write("seeds/person_info.csv", "name,age\nPeter,22\nJack,20\nTom,24\n")
+    let error = #expect(throws: SetupError.self) { try setup.run() }
+    #expect(error?.message.contains("person_info has no key") == true)
+    #expect(try rows("SELECT count(*) FROM person_info") == [[.integer(2)]])
+  }
+
+  @Test func theMissingModeKeepsTodaysBehaviour() throws {
+    var setup = self.setup
+    setup.seedMode = .missing
+    try setup.run()
+    try Connection(path: database.path).execute("DELETE FROM country WHERE code = 'FR'")
+    try dir.write("seeds/country.csv", "code,name\nFR,France\nDE,Deutschland\nES,Spain\n")
+    try setup.run()
+    // missing: only new keys go in (FR comes back, DE is not updated, IT is not deleted).
+    #expect(
+      try rows("SELECT code, name FROM country ORDER BY code") == [
+        [.text("DE"), .text("Germany")], [.text("ES"), .text("Spain")],
+        [.text("FR"), .text("France")], [.text("IT"), .text("Italy")],
+      ]
+    )
+  }
+}
