@@ -39,7 +39,7 @@ public final class Database {
       return
     }
     if hasMore { throw DatabaseAccessError.argumentsForScript(sql: sql) }
-    try run(statement) { statement in while try statement.step() {} }
+    try run(statement, arguments) { statement in while try statement.step() {} }
   }
 
   /// Every row of a query, each by column name.
@@ -156,7 +156,7 @@ public final class Database {
   /// Binds, runs `body`, then resets the statement and clears its bindings for the next use.
   private func run(
     _ statement: Statement,
-    _ arguments: SQLArguments = [],
+    _ arguments: SQLArguments,
     _ body: (Statement) throws -> Void
   ) throws {
     defer {

@@ -149,31 +149,50 @@ extension UUID: SQLValueConvertible {
 }
 
 extension Date: SQLValueConvertible {
-  /// How a date is written: ISO 8601 in UTC with milliseconds.
-  private static let written = Date.ISO8601FormatStyle(includingFractionalSeconds: true)
-  /// The same without the fraction.
+  /// Whole seconds in ISO 8601, UTC: `2026-12-01T01:30:00Z` (the milliseconds are added by
+  /// hand: the format style truncates them, and a `Double` a hair below .123 would print .122).
   private static let whole = Date.ISO8601FormatStyle()
 
-  /// ISO 8601 text in UTC with milliseconds, such as `2026-12-01T01:30:00.123Z`.
-  public var sqlValue: SQLValue { .text(Self.written.format(self)) }
-
-  /// ISO 8601 text in UTC with or without milliseconds, or SQLite's `YYYY-MM-DD HH:MM:SS`
-  /// (UTC, as SQLite's `datetime()` writes it).
-  public init?(sqlValue: SQLValue) {
-    guard case .text(var text) = sqlValue else { return nil }
-    if text.utf8.count >= 19, !text.hasSuffix("Z"),
-      text.utf8[text.utf8.index(text.utf8.startIndex, offsetBy: 10)] == UInt8(ascii: " ")
-    {
-      text = text.replacingOccurrences(of: " ", with: "T") + "Z"
-    }
-    if let date = try? Self.written.parse(text) {
-      self = date
-    } else if let date = try? Self.whole.parse(text) {
-      self = date
-    } else {
-      return nil
-    }
+  /// ISO 8601 text in UTC with milliseconds, such as `2026-12-01T01:30:00.123Z` (rounded to
+  /// the nearest millisecond).
+  public var sqlValue: SQLValue {
+    let milliseconds = Int64((timeIntervalSince1970 * 1000).rounded())
+    let (seconds, fraction) = milliseconds.quotientAndRemainder(dividingBy: 1000)
+    let (wholeSeconds, thousandths) =
+      fraction < 0 ? (seconds - 1, fraction + 1000) : (seconds, fraction)
+    let text = Self.whole.format(Date(timeIntervalSince1970: TimeInterval(wholeSeconds)))
+    let digits = String(thousandths)
+    return .text(
+      text.dropLast() + "." + String(repeating: "0", count: 3 - digits.count) + digits + "Z"
+    )
   }
+
+  /// ISO 8601 text in UTC with or without a fraction of a second, or SQLite's
+  /// `YYYY-MM-DD HH:MM:SS[.SSS]` (UTC, as SQLite's `datetime()` writes it).
+  public init?(sqlValue: SQLValue) {
+    guard case .text(let value) = sqlValue else { return nil }
+    var text = Substring(value)
+    let utf8 = text.utf8
+    if utf8.count >= 19, text.last != "Z",
+      utf8[utf8.index(utf8.startIndex, offsetBy: 10)] == UInt8(ascii: " ")
+    {
+      text = Substring(text.replacingOccurrences(of: " ", with: "T") + "Z")
+    }
+    var fraction = 0.0
+    if let dot = text.firstIndex(of: "."), text.last == "Z" {
+      let digits = text[text.index(after: dot)..<text.index(before: text.endIndex)]
+      guard !digits.isEmpty, digits.allSatisfy(\.isASCIIDigit), let value = Double("0." + digits)
+      else { return nil }
+      fraction = value
+      text = text[..<dot] + "Z"
+    }
+    guard let date = try? Self.whole.parse(String(text)) else { return nil }
+    self = Date(timeIntervalSince1970: date.timeIntervalSince1970 + fraction)
+  }
+}
+
+extension Character {
+  fileprivate var isASCIIDigit: Bool { ("0"..."9").contains(self) }
 }
 
 extension Optional: SQLValueConvertible where Wrapped: SQLValueConvertible {
