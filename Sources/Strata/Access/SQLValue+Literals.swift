@@ -1,6 +1,9 @@
 import Foundation
 
-// Literals, so that arguments read as values: `["S1", "Ann", 22, 1.5, true, nil]`.
+// Literals, so that values read as values: `["S1", "Ann", 22, 1.5, true]`. Not `nil`: with
+// `ExpressibleByNilLiteral`, `value == nil` on an `SQLValue?` compares with `.some(.null)` and
+// is always false (strata's own history check broke that way); write `.null`. In arguments
+// (`SQLArguments`), `nil` is `NULL` all the same.
 
 extension SQLValue: ExpressibleByStringLiteral {
   /// Text.
@@ -20,11 +23,6 @@ extension SQLValue: ExpressibleByFloatLiteral {
 extension SQLValue: ExpressibleByBooleanLiteral {
   /// 1 for true, 0 for false: SQLite has no boolean type.
   public init(booleanLiteral value: Bool) { self = .integer(value ? 1 : 0) }
-}
-
-extension SQLValue: ExpressibleByNilLiteral {
-  /// SQL `NULL`.
-  public init(nilLiteral: ()) { self = .null }
 }
 
 extension SQLValue {

@@ -10,7 +10,7 @@ struct AccessFixture {
   let queue: DatabaseQueue
   var url: URL { dir.path("app.sqlite3") }
 
-  init(busyTimeout: Int = Connection.defaultBusyTimeout) throws {
+  init(configuration: ConnectionConfiguration = .none) throws {
     dir = try TemporaryDirectory()
     let url = dir.path("app.sqlite3")
     try Connection(path: url.path).execute(
@@ -20,7 +20,7 @@ struct AccessFixture {
         id INTEGER PRIMARY KEY, i, i64, i32, d, f, b, s, data, date, uuid, v);
       """
     )
-    queue = try DatabaseQueue(url: url, busyTimeout: busyTimeout)
+    queue = try DatabaseQueue(url: url, configuration: configuration)
   }
 
   /// The rows of `sql` read through a separate connection, as SQLite stores them.

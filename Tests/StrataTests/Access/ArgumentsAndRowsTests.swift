@@ -28,7 +28,7 @@ import Testing
     }
     #expect(
       try fixture.stored("SELECT * FROM student ORDER BY stuID") == [
-        ["S1", "Ann", 22], ["S2", "Bob", nil],
+        ["S1", "Ann", 22], ["S2", "Bob", .null],
       ]
     )
   }

@@ -33,7 +33,7 @@ import Testing
     #expect(
       try fixture.stored("SELECT * FROM item WHERE id = 1")[0] == [
         1, 42, .integer(Int64.max), .integer(Int64(Int32.min)), 2.5, 1.5, 1, "Ann",
-        .blob([0, 1, 2, 255]), "2026-12-01T01:30:00.123Z", .text(uuid.uuidString), nil,
+        .blob([0, 1, 2, 255]), "2026-12-01T01:30:00.123Z", .text(uuid.uuidString), .null,
       ]
     )
     try fixture.queue.read { db in
@@ -67,8 +67,8 @@ import Testing
   }
 
   @Test func literalsMakeValues() {
-    let values: [SQLValue] = ["text", 12, 1.5, true, false, nil]
-    #expect(values == [.text("text"), .integer(12), .real(1.5), .integer(1), .integer(0), .null])
+    let values: [SQLValue] = ["text", 12, 1.5, true, false]
+    #expect(values == [.text("text"), .integer(12), .real(1.5), .integer(1), .integer(0)])
     #expect(SQLValue.real(2).doubleValue == 2)
     #expect(SQLValue.integer(2).doubleValue == nil)
     #expect(SQLValue.blob([1]).blobValue == [1])
