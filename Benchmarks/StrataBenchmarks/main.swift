@@ -11,6 +11,7 @@ let workloads: [String: () throws -> Void] = [
   "seed-flights": FlightsBenchmark.run,
   "inspect": InspectBenchmark.run,
   "large-migration": LargeMigrationBenchmark.run,
+  "queue": QueueBenchmark.run,
 ]
 
 let arguments = CommandLine.arguments.dropFirst()
