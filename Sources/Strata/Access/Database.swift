@@ -60,9 +60,7 @@ public final class Database {
     _ sql: String,
     _ arguments: SQLArguments = []
   ) throws -> [T] {
-    var values: [T] = []
-    try forEachRow(sql, arguments) { values.append(try T(from: RowDecoder(row: $0))) }
-    return values
+    try decoded(sql, arguments)
   }
 
   /// The first row of a query as a `T`, or nil when there is no row.
@@ -73,9 +71,7 @@ public final class Database {
     _ sql: String,
     _ arguments: SQLArguments = []
   ) throws -> T? {
-    var value: T?
-    try forEachRow(sql, arguments, limit: 1) { value = try T(from: RowDecoder(row: $0)) }
-    return value
+    try decoded(sql, arguments, limit: 1).first
   }
 
   /// The first column of the first row as a `T`: nil when there is no row or the value is
@@ -151,6 +147,17 @@ public final class Database {
         count += 1
       }
     }
+  }
+
+  /// The first `limit` rows of a query, each decoded as a `T`.
+  private func decoded<T: Decodable>(
+    _ sql: String,
+    _ arguments: SQLArguments,
+    limit: Int = .max
+  ) throws -> [T] {
+    var values: [T] = []
+    try forEachRow(sql, arguments, limit: limit) { values.append(try T(from: RowDecoder(row: $0))) }
+    return values
   }
 
   /// Binds, runs `body`, then resets the statement and clears its bindings for the next use.

@@ -144,11 +144,7 @@ public final class DatabaseQueue: Sendable {
   ) async throws
     -> T
   {
-    try await withCheckedThrowingContinuation { continuation in
-      dispatch.async {
-        continuation.resume(with: Result { try self.onQueue { try Self.write($0, body) } })
-      }
-    }
+    try await later { try Self.write($0, body) }
   }
 
   /// `read(_:)` without blocking the calling task: the closure runs on the queue.
@@ -159,11 +155,7 @@ public final class DatabaseQueue: Sendable {
   ) async throws
     -> T
   {
-    try await withCheckedThrowingContinuation { continuation in
-      dispatch.async {
-        continuation.resume(with: Result { try self.onQueue { try Self.read($0, body) } })
-      }
-    }
+    try await later { try Self.read($0, body) }
   }
 
   /// Closes the connection (after the closure running now, when called from one). Calling it
@@ -189,6 +181,17 @@ public final class DatabaseQueue: Sendable {
   private func access<T>(_ body: (Database) throws -> T) throws -> T {
     if isOnQueue { throw DatabaseAccessError.nestedAccess(path: path) }
     return try dispatch.sync { try onQueue(body) }
+  }
+
+  /// Runs `body` on the queue without blocking the calling task.
+  private func later<T: Sendable>(
+    _ body: @escaping @Sendable (Database) throws -> T
+  ) async throws
+    -> T
+  {
+    try await withCheckedThrowingContinuation { continuation in
+      dispatch.async { continuation.resume(with: Result { try self.onQueue(body) }) }
+    }
   }
 
   /// Runs `body` with the open database; called on the queue.
