@@ -71,7 +71,8 @@ public final class Database {
     _ sql: String,
     _ arguments: SQLArguments = []
   ) throws -> T? {
-    try decoded(sql, arguments, limit: 1).first
+    let first: [T] = try decoded(sql, arguments, limit: 1)
+    return first.first
   }
 
   /// The first column of the first row as a `T`: nil when there is no row or the value is
