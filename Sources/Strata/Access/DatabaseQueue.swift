@@ -180,7 +180,10 @@ public final class DatabaseQueue: Sendable {
   /// Runs `body` on the queue with the open database.
   private func access<T>(_ body: (Database) throws -> T) throws -> T {
     if isOnQueue { throw DatabaseAccessError.nestedAccess(path: path) }
-    return try dispatch.sync { try onQueue(body) }
+    // The non-throwing `sync`: its throwing overload wraps the closure once more per call.
+    var result = Result<T, any Error>.failure(DatabaseAccessError.closed(path: path))
+    dispatch.sync { result = Result { try onQueue(body) } }
+    return try result.get()
   }
 
   /// Runs `body` on the queue without blocking the calling task.
