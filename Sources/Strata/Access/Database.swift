@@ -33,7 +33,7 @@ public final class Database {
   ///   inside a read, a lock held too long by another connection, arguments given to several
   ///   statements; `SQLiteError` when SQLite fails (a constraint, a syntax error).
   public func execute(_ sql: String, _ arguments: SQLArguments = []) throws {
-    let (statement, hasMore) = try prepared(sql)
+    let (statement, hasMore, _) = try prepared(sql)
     if hasMore, arguments.isEmpty {
       do { try connection.execute(sql) } catch let error as SQLiteError { throw translated(error) }
       return
@@ -139,9 +139,8 @@ public final class Database {
     limit: Int = .max,
     _ body: (Row) throws -> Void
   ) throws {
-    let (statement, _) = try prepared(sql)
+    let (statement, _, columns) = try prepared(sql)
     try run(statement, arguments) { statement in
-      let columns = (0..<statement.columnCount).map { statement.columnName(at: $0) }
       var count = 0
       while count < limit, try statement.step() {
         try body(Row(columns: columns, values: columns.indices.map { statement.value(at: $0) }))
@@ -179,12 +178,15 @@ public final class Database {
     }
   }
 
-  private func prepared(_ sql: String) throws -> (Statement, hasMore: Bool) {
-    if let statement = statements.statement(for: sql) { return (statement, false) }
+  private func prepared(_ sql: String) throws -> (Statement, hasMore: Bool, columns: [String]) {
+    if let (statement, columns) = statements.statement(for: sql) {
+      return (statement, false, columns)
+    }
     do {
       let (statement, hasMore) = try connection.prepareFirst(sql)
-      if !hasMore { statements.insert(statement, for: sql) }
-      return (statement, hasMore)
+      let columns = (0..<statement.columnCount).map { statement.columnName(at: $0) }
+      if !hasMore { statements.insert(statement, columns: columns, for: sql) }
+      return (statement, hasMore, columns)
     } catch let error as SQLiteError {
       throw translated(error)
     }
