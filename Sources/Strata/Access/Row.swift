@@ -27,7 +27,7 @@ public struct Row: Sendable, Hashable {
   /// The index of the column named `name` (ASCII case ignored), or nil.
   public func index(of name: String) -> Int? {
     if let exact = columns.firstIndex(of: name) { return exact }
-    return columns.firstIndex { Self.sameIgnoringASCIICase($0, name) }
+    return columns.firstIndex { sameName($0, name) }
   }
 
   /// The value of the column named `name`: `.null` for NULL, and also for a column the row
@@ -78,17 +78,6 @@ public struct Row: Sendable, Hashable {
       return String(full.dropFirst("Optional<".count).dropLast()) + "?"
     }
     return full
-  }
-
-  static func sameIgnoringASCIICase(_ a: String, _ b: String) -> Bool {
-    let x = a.utf8
-    let y = b.utf8
-    guard x.count == y.count else { return false }
-    return zip(x, y).allSatisfy { lower($0) == lower($1) }
-  }
-
-  private static func lower(_ byte: UInt8) -> UInt8 {
-    (byte >= 65 && byte <= 90) ? byte + 32 : byte
   }
 }
 
