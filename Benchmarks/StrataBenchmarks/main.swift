@@ -13,6 +13,7 @@ let workloads: [String: () throws -> Void] = [
   "inspect": InspectBenchmark.run,
   "large-migration": LargeMigrationBenchmark.run,
   "test-database": TestDatabaseBenchmark.run,
+  "queue": QueueBenchmark.run,
 ]
 
 let arguments = CommandLine.arguments.dropFirst()

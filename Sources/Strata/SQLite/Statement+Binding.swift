@@ -86,3 +86,38 @@ extension Connection {
     )
   }
 }
+
+extension Statement {
+  /// The name of parameter `index` (1-based) with its prefix (`:id`, `@id`, `$id`, `?3`), or
+  /// nil for a plain `?`.
+  func parameterName(at index: Int) -> String? {
+    sqlite3_bind_parameter_name(handle, Int32(clamping: index)).map { String(cString: $0) }
+  }
+}
+
+extension Connection {
+  /// Compiles the first statement of `sql`; `hasMore` is true when text other than white
+  /// space follows it (more statements, or a comment), so that a caller can run a script
+  /// another way.
+  ///
+  /// - Throws: `SQLiteError` for SQL that does not compile, or holds no statement.
+  func prepareFirst(_ sql: String) throws -> (statement: Statement, hasMore: Bool) {
+    var statement: OpaquePointer?
+    var hasMore = false
+    let rc = sql.withCString { start in
+      var tail: UnsafePointer<CChar>?
+      let rc = sqlite3_prepare_v2(handle, start, -1, &statement, &tail)
+      if let tail {
+        var rest = tail
+        while rest.pointee != 0, isspace(Int32(UInt8(bitPattern: rest.pointee))) != 0 { rest += 1 }
+        hasMore = rest.pointee != 0
+      }
+      return rc
+    }
+    guard rc == SQLITE_OK else { throw error(sql: sql) }
+    guard let statement else {
+      throw SQLiteError(extendedCode: SQLITE_MISUSE, message: "no SQL statement", sql: sql)
+    }
+    return (Statement(handle: statement, connection: self, sql: sql), hasMore)
+  }
+}

@@ -1,0 +1,138 @@
+import Foundation
+
+/// Using a `DatabaseQueue` or its `Database` went wrong before SQLite ran anything (or SQLite
+/// refused on the queue's behalf): the database is as it was.
+public enum DatabaseAccessError: StrataError, Equatable {
+  /// A statement that writes ran inside `read { … }`; SQLite refused it and wrote nothing.
+  case writeInsideRead(sql: String)
+  /// `read` or `write` was called from inside a `read` or `write` closure of the same queue,
+  /// which would wait for itself forever.
+  case nestedAccess(path: String)
+  /// The queue was closed by `close()`.
+  case closed(path: String)
+  /// Another connection held the database's lock for longer than the busy timeout.
+  case locked(path: String, timeout: Int, SQLiteError)
+  /// The statement has a different number of parameters than the arguments given.
+  case argumentCount(sql: String, expected: Int, given: Int)
+  /// A named parameter (`:name`, `@name`, `$name`) has no argument of that name.
+  case missingArgument(sql: String, parameter: String)
+  /// A named argument matches no parameter of the statement.
+  case unknownArgument(sql: String, name: String)
+  /// Arguments in order were given to a statement whose parameters have names, or named ones
+  /// to a statement with `?` parameters.
+  case argumentStyle(sql: String, parameter: String, named: Bool)
+  /// Arguments were given with SQL of more than one statement (only a single statement takes
+  /// arguments).
+  case argumentsForScript(sql: String)
+
+  /// What went wrong, with the statement, and that nothing was written.
+  public var message: String {
+    switch self {
+    case .writeInsideRead(let sql):
+      "a statement that writes ran inside a read (`\(Self.shown(sql))`); nothing was written"
+    case .nestedAccess(let path):
+      "the database \(path) was used from inside one of its own read or write closures, "
+        + "which would wait for itself; nothing was run"
+    case .closed(let path):
+      "the database \(path) was closed; nothing was run"
+    case .locked(let path, let timeout, let error):
+      "the database \(path) is locked by another connection (in this app or another process), "
+        + "which held its lock for longer than the busy timeout (\(timeout) ms): "
+        + "\(error.message) (SQLite error \(error.extendedCode)); nothing was written"
+    case .argumentCount(let sql, let expected, let given):
+      "`\(Self.shown(sql))` has \(expected) parameter\(expected == 1 ? "" : "s") but "
+        + "\(given) argument\(given == 1 ? " was" : "s were") given; nothing was run"
+    case .missingArgument(let sql, let parameter):
+      "`\(Self.shown(sql))` has the parameter \(parameter) but no argument of that name was "
+        + "given; nothing was run"
+    case .unknownArgument(let sql, let name):
+      "the argument '\(name)' matches no parameter of `\(Self.shown(sql))`; nothing was run"
+    case .argumentStyle(let sql, let parameter, let named):
+      named
+        ? "named arguments were given but `\(Self.shown(sql))` has the parameter \(parameter) "
+          + "in order (`?`); nothing was run"
+        : "arguments in order were given but `\(Self.shown(sql))` has the named parameter "
+          + "\(parameter); nothing was run"
+    case .argumentsForScript(let sql):
+      "arguments were given with more than one statement (`\(Self.shown(sql))`); "
+        + "nothing was run"
+    }
+  }
+
+  /// What to do.
+  public var help: String {
+    switch self {
+    case .writeInsideRead:
+      "Run statements that change the database inside write { … }, which also wraps them in "
+        + "a transaction."
+    case .nestedAccess:
+      "Use the `db` the outer closure received instead of calling read or write again."
+    case .closed:
+      "Open the database again (a new DatabaseQueue) before using it."
+    case .locked:
+      "Try again when the other connection has finished its transaction, keep transactions "
+        + "short, or open the queue with a larger busy timeout."
+    case .argumentCount, .missingArgument, .unknownArgument:
+      "Give one argument for each parameter of the statement."
+    case .argumentsForScript:
+      "Run each statement that takes arguments in its own execute call."
+    case .argumentStyle(_, _, let named):
+      named
+        ? "Pass the arguments as an array, in the order of the statement's parameters."
+        : "Pass the arguments as a dictionary keyed by the parameters' names (without :, @ or $)."
+    }
+  }
+
+  /// A statement on one line, at most 120 characters.
+  static func shown(_ sql: String) -> String {
+    let line = sql.split(whereSeparator: \.isNewline)
+      .map { $0.trimmingCharacters(in: .whitespaces) }
+      .joined(separator: " ")
+    return line.count > 120 ? String(line.prefix(120)) + "…" : line
+  }
+}
+
+/// A row could not be read into a Swift type: a column missing, or holding a value the type
+/// cannot take.
+public enum RowDecodingError: StrataError, Equatable {
+  /// The row has no column of that name (the property is not optional).
+  case missingColumn(column: String, type: String, columns: [String])
+  /// The column holds a value that is not the Swift type (`NULL` into a type that is not
+  /// optional, text into a number, an integer out of range).
+  case mismatch(column: String, type: String, value: SQLValue)
+  /// A column read as JSON (a nested type) does not hold that type's JSON.
+  case invalidJSON(column: String, type: String, reason: String)
+
+  /// Which column, which Swift type, and what SQLite holds.
+  public var message: String {
+    switch self {
+    case .missingColumn(let column, let type, let columns):
+      "the row has no column \"\(column)\" for a \(type) (its columns: "
+        + "\(columns.isEmpty ? "none" : columns.joined(separator: ", ")))"
+    case .mismatch(let column, let type, .null):
+      "column \"\(column)\" holds NULL, which is not a \(type) (the Swift type is not optional)"
+    case .mismatch(let column, let type, let value):
+      "column \"\(column)\" holds \(value.described), which is not \(Self.article(type)) \(type)"
+    case .invalidJSON(let column, let type, let reason):
+      "column \"\(column)\" does not hold the JSON of a \(type): \(reason)"
+    }
+  }
+
+  /// What to do.
+  public var help: String {
+    switch self {
+    case .missingColumn:
+      "Select a column with the property's name (or an alias: SELECT x AS name), or make the "
+        + "property optional."
+    case .mismatch(_, _, .null):
+      "Make the property optional, or keep NULL out of the column (NOT NULL)."
+    case .mismatch, .invalidJSON:
+      "Change the property's type to match the column, or convert the value in the query "
+        + "(CAST, or an alias of an expression)."
+    }
+  }
+
+  private static func article(_ type: String) -> String {
+    type.first.map { "AEIOU".contains($0) } == true ? "an" : "a"
+  }
+}

@@ -1,0 +1,206 @@
+import Foundation
+
+/// The app's one handle on its database, safe to share between tasks and threads: every
+/// `read` and `write` runs in turn on one connection.
+///
+/// ```swift
+/// let queue = try setup.open()            // or DatabaseQueue(url: databaseURL)
+/// try queue.write { db in
+///   try db.execute("INSERT INTO student VALUES (?, ?, ?)", ["S1", "Ann", nil])
+/// }
+/// let students = try await queue.read { db in
+///   try db.fetchAll(Student.self, "SELECT * FROM student ORDER BY stuName")
+/// }
+/// ```
+///
+/// - `write` runs its closure in `BEGIN IMMEDIATE` … `COMMIT`, and rolls back when the
+///   closure throws (the error is rethrown as it was).
+/// - `read` runs its closure with `PRAGMA query_only` on, so a statement that writes fails
+///   with `DatabaseAccessError.writeInsideRead` and writes nothing. A read opens no
+///   transaction: each statement sees the last committed state; read several statements
+///   inside `write` to see them as of one moment when other processes write the file.
+/// - Calling `read` or `write` from inside a closure of the same queue throws
+///   `DatabaseAccessError.nestedAccess` instead of waiting for itself forever.
+///
+/// The connection is configured as strata's own: foreign keys on, the busy timeout, the
+/// configuration's extensions and functions; a file in WAL mode stays in WAL mode.
+public final class DatabaseQueue: Sendable {
+  /// The connection, used only on `dispatch`.
+  private final class State: @unchecked Sendable {
+    var database: Database?
+    var closesAfterCurrentAccess = false
+    init(_ database: Database) { self.database = database }
+  }
+
+  private static let key = DispatchSpecificKey<ObjectIdentifier>()
+
+  private let dispatch: DispatchQueue
+  private let state: State
+  /// The database file's path (`:memory:` for an in-memory database).
+  public let path: String
+  /// What `DatabaseSetup.open()` did before returning this queue; nil when the queue was
+  /// opened on its own.
+  public let setupReport: SetupReport?
+
+  /// Opens the existing database at `url`.
+  ///
+  /// - Parameter url: the database file, which must exist: a mistyped path is an error, never
+  ///   a new empty database.
+  /// - Parameter configuration: the extensions and Swift functions the connection gets.
+  /// - Parameter busyTimeout: how long a statement waits for another connection's lock, in
+  ///   milliseconds.
+  /// - Throws: `DatabaseOpenError` for a missing file, a file that is not SQLite or cannot be
+  ///   written; what the configuration throws.
+  public convenience init(
+    url: URL,
+    configuration: ConnectionConfiguration = .none,
+    busyTimeout: Int = Connection.defaultBusyTimeout
+  ) throws {
+    try self.init(url: url, configuration: configuration, busyTimeout: busyTimeout, report: nil)
+  }
+
+  /// Opens `url` for `DatabaseSetup.open()`, keeping its report.
+  convenience init(
+    url: URL,
+    configuration: ConnectionConfiguration,
+    busyTimeout: Int,
+    report: SetupReport?
+  ) throws {
+    let connection = try Connection.open(
+      at: url,
+      access: .write,
+      busyTimeout: busyTimeout,
+      configuration: configuration
+    )
+    self.init(connection: connection, busyTimeout: busyTimeout, report: report)
+  }
+
+  private init(connection: Connection, busyTimeout: Int, report: SetupReport?) {
+    path = connection.path
+    setupReport = report
+    state = State(Database(connection: connection, busyTimeout: busyTimeout))
+    dispatch = DispatchQueue(label: "strata.DatabaseQueue")
+    dispatch.setSpecific(key: Self.key, value: ObjectIdentifier(state))
+  }
+
+  /// A private in-memory database, for tests and previews.
+  ///
+  /// - Throws: `SQLiteError` when SQLite cannot allocate it; what the configuration throws.
+  public static func inMemory(
+    configuration: ConnectionConfiguration = .none
+  ) throws
+    -> DatabaseQueue
+  {
+    DatabaseQueue(
+      connection: try configuration.openInMemory(),
+      busyTimeout: Connection.defaultBusyTimeout,
+      report: nil
+    )
+  }
+
+  /// Runs `body` in a transaction (`BEGIN IMMEDIATE`), committing when it returns and rolling
+  /// back when it throws.
+  ///
+  /// - Throws: what `body` throws, unchanged, after the rollback;
+  ///   `DatabaseAccessError.locked` when another connection holds the write lock beyond the
+  ///   busy timeout, `.nestedAccess` from inside this queue's own closure, `.closed` after
+  ///   `close()`; `SQLiteError` when `COMMIT` fails (after a rollback).
+  public func write<T>(_ body: (Database) throws -> T) throws -> T {
+    try access { try Self.write($0, body) }
+  }
+
+  private static func write<T>(_ database: Database, _ body: (Database) throws -> T) throws -> T {
+    try database.prepare(for: .writing)
+    try database.execute("BEGIN IMMEDIATE")
+    do {
+      let result = try body(database)
+      try database.execute("COMMIT")
+      return result
+    } catch {
+      if !database.connection.isAutocommit { try? database.execute("ROLLBACK") }
+      throw error
+    }
+  }
+
+  /// Runs `body` with the database read-only (`PRAGMA query_only`).
+  ///
+  /// - Throws: what `body` throws (`DatabaseAccessError.writeInsideRead` from a statement that
+  ///   writes); `.nestedAccess` from inside this queue's own closure, `.closed` after
+  ///   `close()`.
+  public func read<T>(_ body: (Database) throws -> T) throws -> T {
+    try access { try Self.read($0, body) }
+  }
+
+  private static func read<T>(_ database: Database, _ body: (Database) throws -> T) throws -> T {
+    try database.prepare(for: .reading)
+    return try body(database)
+  }
+
+  /// `write(_:)` without blocking the calling task: the closure runs on the queue.
+  ///
+  /// - Throws: as `write(_:)`.
+  public func write<T: Sendable>(
+    _ body: @escaping @Sendable (Database) throws -> T
+  ) async throws
+    -> T
+  {
+    try await later { try Self.write($0, body) }
+  }
+
+  /// `read(_:)` without blocking the calling task: the closure runs on the queue.
+  ///
+  /// - Throws: as `read(_:)`.
+  public func read<T: Sendable>(
+    _ body: @escaping @Sendable (Database) throws -> T
+  ) async throws
+    -> T
+  {
+    try await later { try Self.read($0, body) }
+  }
+
+  /// Closes the connection (after the closure running now, when called from one). Calling it
+  /// again does nothing; `read` and `write` then throw `DatabaseAccessError.closed`.
+  public func close() {
+    if isOnQueue {
+      state.closesAfterCurrentAccess = true
+    } else {
+      dispatch.sync { closeNow() }
+    }
+  }
+
+  private var isOnQueue: Bool {
+    DispatchQueue.getSpecific(key: Self.key) == ObjectIdentifier(state)
+  }
+
+  private func closeNow() {
+    state.database?.close()
+    state.database = nil
+  }
+
+  /// Runs `body` on the queue with the open database.
+  private func access<T>(_ body: (Database) throws -> T) throws -> T {
+    if isOnQueue { throw DatabaseAccessError.nestedAccess(path: path) }
+    // The non-throwing `sync`: its throwing overload wraps the closure once more per call.
+    var result = Result<T, any Error>.failure(DatabaseAccessError.closed(path: path))
+    dispatch.sync { result = Result { try onQueue(body) } }
+    return try result.get()
+  }
+
+  /// Runs `body` on the queue without blocking the calling task.
+  private func later<T: Sendable>(
+    _ body: @escaping @Sendable (Database) throws -> T
+  ) async throws
+    -> T
+  {
+    try await withCheckedThrowingContinuation { continuation in
+      dispatch.async { continuation.resume(with: Result { try self.onQueue(body) }) }
+    }
+  }
+
+  /// Runs `body` with the open database; called on the queue.
+  private func onQueue<T>(_ body: (Database) throws -> T) throws -> T {
+    guard let database = state.database else { throw DatabaseAccessError.closed(path: path) }
+    defer { if state.closesAfterCurrentAccess { closeNow() } }
+    return try body(database)
+  }
+}
