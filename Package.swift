@@ -106,6 +106,32 @@ let package = Package(
       name: "StrataTestingTests",
       dependencies: ["StrataTesting", "StrataPluginFixture", "Strata", "StrataTestSupport"]
     ),
+    // The three apps of docs/apps-compared.md, written as an app developer would, run by
+    // `swift test` (Examples/Tests): first launch, a second launch, an update.
+    .target(
+      name: "StudentStoreExample",
+      dependencies: ["Strata"],
+      path: "Examples/StudentStore",
+      resources: [.copy("migrations"), .copy("seeds")]
+    ),
+    .target(
+      name: "PeopleStoreExample",
+      dependencies: ["Strata"],
+      path: "Examples/PeopleStore",
+      resources: [.copy("migrations"), .copy("seeds")],
+      plugins: ["StrataTemplatePlugin"]
+    ),
+    .target(
+      name: "FieldsAppExample",
+      dependencies: ["Strata"],
+      path: "Examples/FieldsApp",
+      resources: [.copy("migrations"), .copy("seeds")]
+    ),
+    .testTarget(
+      name: "ExamplesTests",
+      dependencies: ["StudentStoreExample", "PeopleStoreExample", "FieldsAppExample", "Strata"],
+      path: "Examples/Tests"
+    ),
   ],
   swiftLanguageModes: [.v6]
 )

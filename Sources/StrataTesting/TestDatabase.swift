@@ -82,6 +82,14 @@ public final class TestDatabase: Sendable {
     try configuration.open(path: url.path, mode: .readWrite)
   }
 
+  /// The test's database as the app opens it: a `DatabaseQueue` with `configuration`.
+  ///
+  /// - Throws: `DatabaseOpenError` when the file cannot be opened; what the configuration
+  ///   throws.
+  public func queue() throws -> DatabaseQueue {
+    try DatabaseQueue(url: url, configuration: configuration)
+  }
+
   private static func makeFolder(
     named name: String,
     configuration: ConnectionConfiguration

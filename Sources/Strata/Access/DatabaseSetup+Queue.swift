@@ -21,4 +21,24 @@ extension DatabaseSetup {
       report: report
     )
   }
+
+  /// `open()` for an `async` caller: the setup runs as `run() async` does (off the caller's
+  /// actor, stopped by cancelling the task, with the database left as before the interrupted
+  /// step), then the database opens as the app's queue.
+  ///
+  /// ```swift
+  /// let queue = try await setup.open()   // a launch screen can show setup.progress meanwhile
+  /// ```
+  ///
+  /// - Throws: `CancellationError` when the task was cancelled; otherwise what `run()` throws;
+  ///   `DatabaseOpenError` when the database cannot be opened afterwards.
+  public func open() async throws -> DatabaseQueue {
+    let report = try await run()
+    return try DatabaseQueue(
+      url: database,
+      configuration: connectionConfiguration,
+      busyTimeout: busyTimeout,
+      report: report
+    )
+  }
 }
