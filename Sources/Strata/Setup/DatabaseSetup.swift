@@ -1,7 +1,8 @@
 import Foundation
 
 /// The one call an app makes at launch: create the database from the bundled template when
-/// there is none, apply newer migrations, load seed files not loaded before.
+/// there is none, apply newer migrations, bring the bundled seed data up to date
+/// (`seedMode`, `sync` by default: the user's own edits and deletions are kept).
 ///
 /// ```swift
 /// var setup = DatabaseSetup(
