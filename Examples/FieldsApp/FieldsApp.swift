@@ -45,16 +45,20 @@ public final class FieldsApp: Sendable {
     }
   }
 
+  /// A saved row of `FIELDS`, decoded by column name.
+  struct Field: Decodable {
+    var ROW: Int
+    var FIELD_DATA: String?
+  }
+
   /// Called at launch: the fields as they were saved, nil where nothing was.
   public func loadFields() throws -> [String?] {
-    let rows = try queue.read { db in
-      try db.fetchRows("SELECT ROW, FIELD_DATA FROM FIELDS")
+    let saved = try queue.read { db in
+      try db.fetchAll(Field.self, "SELECT ROW, FIELD_DATA FROM FIELDS")
     }
     var fields = [String?](repeating: nil, count: Self.fieldCount)
-    for row in rows {
-      if let index: Int = row["ROW"], fields.indices.contains(index) {
-        fields[index] = row["FIELD_DATA"]
-      }
+    for field in saved where fields.indices.contains(field.ROW) {
+      fields[field.ROW] = field.FIELD_DATA
     }
     return fields
   }

@@ -14,6 +14,8 @@ public final class Database {
   let connection: Connection
   let busyTimeout: Int
   var access = Access.writing
+  /// True only while a closure of the queue runs: a `Database` kept past its closure refuses.
+  private var isInsideAccess = false
   /// Whether `PRAGMA query_only` is on now (left on between reads, turned off for a write).
   private var queryOnly = false
   private var statements = StatementCache(capacity: 64)
@@ -35,7 +37,7 @@ public final class Database {
   public func execute(_ sql: String, _ arguments: SQLArguments = []) throws {
     let (statement, hasMore, _) = try prepared(sql)
     if hasMore, arguments.isEmpty {
-      do { try connection.execute(sql) } catch let error as SQLiteError { throw translated(error) }
+      try executeScript(sql)
       return
     }
     if hasMore { throw DatabaseAccessError.argumentsForScript(sql: sql) }
@@ -109,6 +111,7 @@ public final class Database {
     deterministic: Bool,
     _ body: @escaping SQLFunctionBody
   ) throws {
+    guard isInsideAccess else { throw DatabaseAccessError.outsideAccess(path: path) }
     try connection.registerFunction(
       name,
       argumentCount: argumentCount,
@@ -120,12 +123,45 @@ public final class Database {
   // MARK: - The queue's transactions
 
   /// Turns `PRAGMA query_only` on for a read, or off for a write, when it is not already.
+  /// (The closures' SQL cannot set it: the queue's fence refuses that, so the state known here
+  /// is the connection's.)
   func prepare(for access: Access) throws {
     self.access = access
     let wanted = access == .reading
     guard queryOnly != wanted else { return }
-    try execute(wanted ? "PRAGMA query_only = ON" : "PRAGMA query_only = OFF")
+    try control(wanted ? "PRAGMA query_only = ON" : "PRAGMA query_only = OFF")
     queryOnly = wanted
+  }
+
+  /// Runs one of the queue's own statements (`BEGIN IMMEDIATE`, `COMMIT`, a pragma) outside
+  /// the statement cache, so that a closure's identical SQL never reuses it past the fence.
+  func control(_ sql: String) throws {
+    do { try connection.execute(sql) } catch let error as SQLiteError { throw translated(error) }
+  }
+
+  /// Runs one closure of the queue: the database answers only inside it, and the closure's SQL
+  /// may not end the queue's transaction or change the connection's rules.
+  func during<T>(_ body: (Database) throws -> T) throws -> T {
+    isInsideAccess = true
+    defer { isInsideAccess = false }
+    return try connection.withFence(.queueAccess) { try body(self) }
+  }
+
+  /// A script without arguments, one statement at a time inside a savepoint: a statement with
+  /// parameters is refused (each would be `NULL`) and the statements before it are undone.
+  private func executeScript(_ sql: String) throws {
+    try control("SAVEPOINT strata_script")
+    do {
+      try connection.executeEach(sql) { statement in
+        if statement.parameterCount > 0 { throw DatabaseAccessError.parametersInScript(sql: sql) }
+      }
+    } catch {
+      try? control("ROLLBACK TO strata_script")
+      try? control("RELEASE strata_script")
+      if let error = error as? SQLiteError { throw translated(error) }
+      throw error
+    }
+    try control("RELEASE strata_script")
   }
 
   /// Ends the connection's use: finalizes the cached statements.
@@ -156,6 +192,18 @@ public final class Database {
     limit: Int = .max
   ) throws -> [T] {
     var values: [T] = []
+    // A type stored in one value (`Date`, `Data`, `String?`) reads the first column, as
+    // `fetchValue` does; any other type decodes its properties by column name.
+    if let single = T.self as? any SQLValueConvertible.Type {
+      try forEachRow(sql, arguments, limit: limit) { row in
+        guard let first = row.columns.first else {
+          throw RowDecodingError.missingColumn(column: "", type: "\(T.self)", columns: [])
+        }
+        // swift-format-ignore: NeverForceUnwrap
+        values.append(try row.decode(single, column: first) as! T)
+      }
+      return values
+    }
     try forEachRow(sql, arguments, limit: limit) { values.append(try T(from: RowDecoder(row: $0))) }
     return values
   }
@@ -179,6 +227,7 @@ public final class Database {
   }
 
   private func prepared(_ sql: String) throws -> (Statement, hasMore: Bool, columns: [String]) {
+    guard isInsideAccess else { throw DatabaseAccessError.outsideAccess(path: path) }
     if let (statement, columns) = statements.statement(for: sql) {
       return (statement, false, columns)
     }
@@ -200,6 +249,9 @@ public final class Database {
     }
     if error.isBusy {
       return DatabaseAccessError.locked(path: path, timeout: busyTimeout, error)
+    }
+    if error.isRefusedByFence {
+      return DatabaseAccessError.ownedByQueue(sql: error.sql ?? "", reason: error.message)
     }
     return error
   }

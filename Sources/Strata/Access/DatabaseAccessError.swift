@@ -24,6 +24,14 @@ public enum DatabaseAccessError: StrataError, Equatable {
   /// Arguments were given with SQL of more than one statement (only a single statement takes
   /// arguments).
   case argumentsForScript(sql: String)
+  /// A statement of a script has parameters but no arguments were given (they would all be
+  /// `NULL`); the script's statements before it were undone.
+  case parametersInScript(sql: String)
+  /// The statement would take over what the queue owns: its transaction (`BEGIN`, `COMMIT`,
+  /// `ROLLBACK`) or its connection's rules (`PRAGMA query_only`, `foreign_keys`); it did not run.
+  case ownedByQueue(sql: String, reason: String)
+  /// A `Database` was used after the `read` or `write` closure that received it returned.
+  case outsideAccess(path: String)
 
   /// What went wrong, with the statement, and that nothing was written.
   public var message: String {
@@ -56,6 +64,14 @@ public enum DatabaseAccessError: StrataError, Equatable {
     case .argumentsForScript(let sql):
       "arguments were given with more than one statement (`\(Self.shown(sql))`); "
         + "nothing was run"
+    case .parametersInScript(let sql):
+      "a statement of the script `\(Self.shown(sql))` has parameters but no arguments were "
+        + "given; the script was undone"
+    case .ownedByQueue(let sql, let reason):
+      "`\(Self.shown(sql))` was refused: \(reason); nothing was run"
+    case .outsideAccess(let path):
+      "the database \(path) was used outside the read or write closure that received it; "
+        + "nothing was run"
     }
   }
 
@@ -74,8 +90,13 @@ public enum DatabaseAccessError: StrataError, Equatable {
         + "short, or open the queue with a larger busy timeout."
     case .argumentCount, .missingArgument, .unknownArgument:
       "Give one argument for each parameter of the statement."
-    case .argumentsForScript:
+    case .argumentsForScript, .parametersInScript:
       "Run each statement that takes arguments in its own execute call."
+    case .ownedByQueue:
+      "Leave transactions to write { … } (a thrown error rolls it back; a SAVEPOINT nests one) "
+        + "and the connection's settings to the queue."
+    case .outsideAccess:
+      "Use the db a closure receives only inside that closure; call read or write again later."
     case .argumentStyle(_, _, let named):
       named
         ? "Pass the arguments as an array, in the order of the statement's parameters."

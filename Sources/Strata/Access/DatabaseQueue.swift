@@ -8,7 +8,7 @@ import Foundation
 /// try queue.write { db in
 ///   try db.execute("INSERT INTO student VALUES (?, ?, ?)", ["S1", "Ann", nil])
 /// }
-/// let students = try await queue.read { db in
+/// let students = try queue.read { db in   // `try await` in an async function
 ///   try db.fetchAll(Student.self, "SELECT * FROM student ORDER BY stuName")
 /// }
 /// ```
@@ -111,13 +111,13 @@ public final class DatabaseQueue: Sendable {
 
   private static func write<T>(_ database: Database, _ body: (Database) throws -> T) throws -> T {
     try database.prepare(for: .writing)
-    try database.execute("BEGIN IMMEDIATE")
+    try database.control("BEGIN IMMEDIATE")
     do {
-      let result = try body(database)
-      try database.execute("COMMIT")
+      let result = try database.during(body)
+      try database.control("COMMIT")
       return result
     } catch {
-      if !database.connection.isAutocommit { try? database.execute("ROLLBACK") }
+      if !database.connection.isAutocommit { try? database.control("ROLLBACK") }
       throw error
     }
   }
@@ -133,7 +133,7 @@ public final class DatabaseQueue: Sendable {
 
   private static func read<T>(_ database: Database, _ body: (Database) throws -> T) throws -> T {
     try database.prepare(for: .reading)
-    return try body(database)
+    return try database.during(body)
   }
 
   /// `write(_:)` without blocking the calling task: the closure runs on the queue.
@@ -192,7 +192,9 @@ public final class DatabaseQueue: Sendable {
   ) async throws
     -> T
   {
-    try await withCheckedThrowingContinuation { continuation in
+    // A task cancelled before its turn does not run its closure.
+    try Task.checkCancellation()
+    return try await withCheckedThrowingContinuation { continuation in
       dispatch.async { continuation.resume(with: Result { try self.onQueue(body) }) }
     }
   }

@@ -148,6 +148,16 @@ extension UUID: SQLValueConvertible {
   }
 }
 
+extension URL: SQLValueConvertible {
+  /// The URL's text (`absoluteString`), as an app would show it.
+  public var sqlValue: SQLValue { .text(absoluteString) }
+  /// Text that is a URL.
+  public init?(sqlValue: SQLValue) {
+    guard case .text(let text) = sqlValue, let url = URL(string: text) else { return nil }
+    self = url
+  }
+}
+
 extension Date: SQLValueConvertible {
   /// Whole seconds in ISO 8601, UTC: `2026-12-01T01:30:00Z` (the milliseconds are added by
   /// hand: the format style truncates them, and a `Double` a hair below .123 would print .122).

@@ -20,6 +20,10 @@ package struct FenceRules: OptionSet, Sendable {
   /// Nothing outside the connection's database: no file attached (`ATTACH 'x.db'`, and so no
   /// `VACUUM INTO 'x.db'`), no `load_extension()`. In-memory databases may still be attached.
   package static let noOutsideFiles = FenceRules(rawValue: 2)
+  /// What a `DatabaseQueue` closure's SQL must leave to the queue: no `BEGIN`, `COMMIT`,
+  /// `END` or `ROLLBACK` (savepoints nest and are allowed), and no setting of `query_only`,
+  /// `foreign_keys` or `writable_schema`, which would undo the read's or the write's rules.
+  package static let queueAccess = FenceRules(rawValue: 4)
 }
 
 /// The tables strata writes itself: user SQL must not change them. (`isStrataOwnCString`, for
@@ -161,6 +165,7 @@ private struct AuthorizerAction {
 /// Why one of `rules` refuses the action, or nil.
 private func refusal(_ rules: FenceRules, _ action: AuthorizerAction) -> String? {
   if rules.contains(.noOutsideFiles), let reason = outsideFile(action) { return reason }
+  if rules.contains(.queueAccess), let reason = queueOwned(action) { return reason }
   guard rules.contains(.strataTables) else { return nil }
   return strataTableChange(action) ?? schemaWriting(action)
 }
@@ -185,6 +190,25 @@ private func outsideFile(_ action: AuthorizerAction) -> String? {
   case SQLITE_FUNCTION:
     guard let second, strcasecmp(second, "load_extension") == 0 else { return nil }
     return "calls load_extension(), which loads code from a file"
+  default:
+    return nil
+  }
+}
+
+/// Why the action takes over what a `DatabaseQueue` owns (its transaction, its connection's
+/// rules), or nil.
+private func queueOwned(_ action: AuthorizerAction) -> String? {
+  switch action.code {
+  case SQLITE_TRANSACTION:
+    return "the statement begins or ends a transaction, which the queue's write owns (use a "
+      + "SAVEPOINT to nest one)"
+  case SQLITE_PRAGMA:
+    guard action.second != nil, let first = action.first,
+      strcasecmp(first, "query_only") == 0 || strcasecmp(first, "foreign_keys") == 0
+        || strcasecmp(first, "writable_schema") == 0
+    else { return nil }
+    return "the statement sets PRAGMA \(String(cString: first)), which the queue keeps as its "
+      + "read or write needs it"
   default:
     return nil
   }

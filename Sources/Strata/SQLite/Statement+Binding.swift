@@ -120,4 +120,29 @@ extension Connection {
     }
     return (Statement(handle: statement, connection: self, sql: sql), hasMore)
   }
+
+  /// Runs the statements of `sql` in turn, as `execute(_:)` does, but compiles each one only
+  /// when the ones before it have run and shows it to `check` first, so that a caller can
+  /// refuse a statement (one with parameters and no arguments) before it runs.
+  ///
+  /// - Throws: what `check` throws; `SQLiteError` from the first statement that fails (the
+  ///   ones before it have run).
+  func executeEach(_ sql: String, check: (Statement) throws -> Void) throws {
+    try sql.withCString { start in
+      var rest: UnsafePointer<CChar>? = start
+      while let current = rest, current.pointee != 0 {
+        var compiled: OpaquePointer?
+        var tail: UnsafePointer<CChar>?
+        guard sqlite3_prepare_v2(handle, current, -1, &compiled, &tail) == SQLITE_OK else {
+          throw error(sql: sql)
+        }
+        rest = tail
+        // White space or a comment compiles to no statement.
+        guard let compiled else { continue }
+        let statement = Statement(handle: compiled, connection: self, sql: sql)
+        try check(statement)
+        while try statement.step() {}
+      }
+    }
+  }
 }
