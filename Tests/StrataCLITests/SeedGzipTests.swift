@@ -183,7 +183,9 @@ import Testing
     #expect(try Self.count(folder, "person_info") == 0)
   }
 
-  @Test func aLargeGzippedFileLoadsInBoundedMemory() throws {
+  // Its point is the peak memory of strata's own build; under a sanitizer the 1.5 million rows
+  // take longer than the run's timeout and the bound does not hold anyway.
+  @Test(.notUnderSanitizer) func aLargeGzippedFileLoadsInBoundedMemory() throws {
     let folder = try SampleProject.migrated()
     _ = try Self.gzipped(folder, rows: 1_500_000)
     let measured = try PeakMemoryRun.strata(
