@@ -37,8 +37,20 @@ public struct FleetSummary: Sendable {
 
   /// Databases whose migrations ran.
   public var migratedCount: Int { count { if case .migrated = $0 { true } else { false } } }
-  /// Databases that were already up to date.
-  public var upToDateCount: Int { count { if case .upToDate = $0 { true } else { false } } }
+  /// Databases that were already up to date (or, read by `plans()`, have nothing to do).
+  public var upToDateCount: Int {
+    count {
+      switch $0 {
+      case .upToDate: true
+      case .inspected(let plan): plan.isUpToDate
+      default: false
+      }
+    }
+  }
+  /// Databases read by `plans()` that have pending, changed or unknown migrations.
+  public var behindCount: Int {
+    count { if case .inspected(let plan) = $0 { !plan.isUpToDate } else { false } }
+  }
   /// Databases that failed.
   public var failedCount: Int { count { if case .failed = $0 { true } else { false } } }
   /// Databases not started because the fleet stopped at a failure.
