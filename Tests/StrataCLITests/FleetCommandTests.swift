@@ -238,4 +238,24 @@ import Testing
     )
     #expect(try version(project.dir.path("dbs/b.db")) == 0)
   }
+
+  /// `validate --databases`: a database whose schema drifted is named with its problem, the
+  /// others pass; exit 1; `--files-only` is refused across a fleet.
+  @Test func validateAcrossAFleet() throws {
+    let project = try Project(Self.up)
+    try touch(project, ["dbs/a.db", "dbs/b.db"])
+    #expect(try run(project, "migrate", "--databases", "dbs/*.db").exitCode == 0)
+    #expect(
+      try run(project, "validate", "--databases", "dbs/*.db").standardOutput
+        == "2 valid, 0 with problems, 0 failed (2 databases)\n"
+    )
+    try Connection(path: project.dir.path("dbs/b.db").path).execute("CREATE TABLE extra (x)")
+    let result = try run(project, "validate", "--databases", "dbs/*.db")
+    #expect(result.exitCode == 1)
+    #expect(result.standardOutput == "1 valid, 1 with problems, 0 failed (2 databases)\n")
+    #expect(result.standardError.contains("Error: dbs/b.db: "), "\(result.standardError)")
+    #expect(result.standardError.contains("extra"), "\(result.standardError)")
+    let filesOnly = try run(project, "validate", "--databases", "dbs/*.db", "--files-only")
+    #expect(filesOnly.exitCode == 64)
+  }
 }

@@ -52,6 +52,8 @@ enum FleetRun {
     var toVersion: MigrationVersion?
     var pending: Int?
     var error: ErrorOutput.JSONError.Body?
+    /// `validate`: the problems found, in the CLI's words.
+    var problems: [ValidationProblem]?
   }
 
   struct Report: Encodable {
@@ -74,6 +76,7 @@ enum FleetRun {
       "databases": summary.results.count, "migrated": summary.migratedCount,
       "upToDate": summary.upToDateCount, "failed": summary.failedCount,
       "skipped": summary.skippedCount, "behind": summary.behindCount,
+      "valid": summary.validCount, "invalid": summary.invalidCount,
     ]
     switch arguments[CommonOptions.format] {
     case .json:
@@ -82,6 +85,10 @@ enum FleetRun {
       for result in summary.results {
         let shown = CommonOptions.shown(result.database, context)
         if let line = lines(result, shown), !arguments[CommonOptions.quiet] { context.print(line) }
+        for problem in problems(result) {
+          context.printError("Error: \(shown): \(problem.message)")
+          context.printError("Help: \(problem.help)")
+        }
         guard let error = result.error else { continue }
         let (message, help, _) = ErrorOutput.describe(error)
         // Most messages name the file already; the others get it in front.
@@ -89,11 +96,17 @@ enum FleetRun {
         context.printError("Error: \(named ? "" : "\(shown): ")\(message)")
         if let help { context.printError("Help: \(help)") }
       }
-      if !summary.succeeded || !arguments[CommonOptions.quiet] {
+      if !summary.succeeded || summary.invalidCount > 0 || !arguments[CommonOptions.quiet] {
         context.print(summaryLine(summary, done: done))
       }
     }
-    return summary.succeeded ? ExitCode.success : ExitCode.failure
+    return summary.succeeded && summary.invalidCount == 0 ? ExitCode.success : ExitCode.failure
+  }
+
+  /// `validate`'s problems for one database, their help in the CLI's words (its flags).
+  private static func problems(_ result: FleetDatabaseResult) -> [ValidationProblem] {
+    guard case .validated(let validation) = result.outcome else { return [] }
+    return ValidateCommand.problems(validation)
   }
 
   /// `status`'s line for one database: its version and how many migrations are pending.
@@ -108,10 +121,13 @@ enum FleetRun {
   /// `4 up to date, 1 behind, 0 failed (5 databases)`.
   static func summaryLine(_ summary: FleetSummary, done: String = "migrated") -> String {
     let read = summary.results.contains { if case .inspected = $0.outcome { true } else { false } }
+    let validated = summary.validCount + summary.invalidCount > 0
     var parts =
-      read
-      ? ["\(summary.upToDateCount) up to date", "\(summary.behindCount) behind"]
-      : ["\(summary.migratedCount) \(done)", "\(summary.upToDateCount) already up to date"]
+      validated
+      ? ["\(summary.validCount) valid", "\(summary.invalidCount) with problems"]
+      : read
+        ? ["\(summary.upToDateCount) up to date", "\(summary.behindCount) behind"]
+        : ["\(summary.migratedCount) \(done)", "\(summary.upToDateCount) already up to date"]
     parts.append("\(summary.failedCount) failed")
     if summary.skippedCount > 0 { parts.append("\(summary.skippedCount) not started") }
     let count = summary.results.count
@@ -145,6 +161,12 @@ enum FleetRun {
         result: plan.isUpToDate ? "upToDate" : "behind",
         toVersion: plan.currentVersion,
         pending: pending
+      )
+    case .validated(let validation):
+      return DatabaseReport(
+        database: shown,
+        result: validation.problems.isEmpty ? "valid" : "invalid",
+        problems: problems(result)
       )
     case .failed(let error):
       let (message, help, code) = ErrorOutput.describe(error)

@@ -80,6 +80,24 @@ struct MigrationFleetTests {
   }
 }
 
+extension MigrationFleetTests {
+  /// `validate()` finds the drifted database and passes the other.
+  @Test func validateNamesTheDriftedDatabase() throws {
+    let urls = (1...2).map { dir.path("db\($0).sqlite3") }
+    let fleet = MigrationFleet(migrations, databases: urls)
+    _ = fleet.migrate()
+    try Connection(path: urls[1].path).execute("CREATE TABLE extra (x)")
+    let summary = fleet.validate()
+    #expect(summary.validCount == 1)
+    #expect(summary.invalidCount == 1)
+    guard case .validated(let result) = summary.results[1].outcome else {
+      Issue.record("expected a validation")
+      return
+    }
+    #expect(result.problems.contains { $0.message.contains("extra") })
+  }
+}
+
 /// A thread-safe count of progress calls.
 private final class Counter: @unchecked Sendable {
   private let lock = NSLock()

@@ -15,6 +15,9 @@ public struct FleetDatabaseResult: Sendable {
     case upToDate(MigrationVersion)
     /// The database's plan, read without changing anything (a fleet `status` or check).
     case inspected(MigrationPlan)
+    /// The database checked by `validate()`: its problems (none when it agrees with the
+    /// migrations) and what the replay could not check.
+    case validated(ValidationResult)
     /// This database failed with the error a single run on it would throw; the file is as that
     /// error says (each migration commits on its own, so at the last one that succeeded).
     case failed(any Error)
@@ -50,6 +53,14 @@ public struct FleetSummary: Sendable {
   /// Databases read by `plans()` that have pending, changed or unknown migrations.
   public var behindCount: Int {
     count { if case .inspected(let plan) = $0 { !plan.isUpToDate } else { false } }
+  }
+  /// Databases `validate()` found agreeing with the migrations.
+  public var validCount: Int {
+    count { if case .validated(let result) = $0 { result.problems.isEmpty } else { false } }
+  }
+  /// Databases `validate()` found problems in.
+  public var invalidCount: Int {
+    count { if case .validated(let result) = $0 { !result.problems.isEmpty } else { false } }
   }
   /// Databases that failed.
   public var failedCount: Int { count { if case .failed = $0 { true } else { false } } }

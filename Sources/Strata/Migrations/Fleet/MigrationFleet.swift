@@ -80,6 +80,19 @@ public struct MigrationFleet: Sendable {
     return run(access: .read, progress: progress) { .inspected(try migrator.plan($0)) }
   }
 
+  /// Checks every database against the migrations as `Validator` does (read only; each
+  /// database must exist), with the fleet's `configuration` in the replay.
+  ///
+  /// - Returns: every database's result: `validated` with its problems, or `failed`.
+  public func validate(
+    progress: (@Sendable (FleetDatabaseResult) -> Void)? = nil
+  ) -> FleetSummary {
+    let validator = Validator(migrator.migrations, configuration: configuration)
+    return run(access: .read, progress: progress) { connection in
+      .validated(try validator.validate(connection, databaseName: nil))
+    }
+  }
+
   /// Opens each database with `access`, runs `work` on it and closes it, `jobs` at a time.
   private func run(
     access: DatabaseAccess,
