@@ -58,6 +58,40 @@ import Testing
     #expect(try versions(project, names).allSatisfy { $0 == 3 })
   }
 
+  /// On a terminal (`script` gives it one), a progress line is redrawn as each database
+  /// finishes and cleared before the summary line.
+  @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/script")))
+  func progressLineOnATerminal() throws {
+    let project = try Project([
+      "0001_a.sql": "-- migrate:up\nCREATE TABLE a (x);\n-- migrate:down\nDROP TABLE a;\n"
+    ])
+    for name in ["a", "b"] { try project.dir.write("dbs/\(name).db", "") }
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/usr/bin/script")
+    process.arguments = [
+      "-qec", "'\(StrataProcess.executable.path)' migrate --databases 'dbs/*.db' --jobs 1",
+      "/dev/null",
+    ]
+    process.currentDirectoryURL = project.dir.url
+    process.environment = ["PATH": "/usr/bin:/bin", "TERM": "xterm"]
+    let output = Pipe()
+    process.standardOutput = output
+    process.standardInput = FileHandle.nullDevice
+    try process.run()
+    let data = output.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    let text = String(decoding: data, as: UTF8.self)
+    #expect(process.terminationStatus == 0)
+    #expect(
+      text.contains("\r\u{1B}[2K[1/2] databases done\r\u{1B}[2K[2/2] databases done"),
+      "\(text)"
+    )
+    #expect(
+      text.contains("\r\u{1B}[2K2 migrated, 0 already up to date, 0 failed (2 databases)"),
+      "\(text)"
+    )
+  }
+
   /// Each database's applied version, read from its history.
   private func versions(_ project: Project, _ names: [String]) throws -> [Int64] {
     try names.map {

@@ -66,7 +66,10 @@ enum MigrateCommand: Command {
     )
     options.dryRun = arguments[Self.dryRun]
     if isFleet {
-      let summary = try FleetRun.fleet(arguments, context, migrations).migrate(options: options)
+      let fleet = try FleetRun.fleet(arguments, context, migrations)
+      let summary = FleetRun.withProgress(fleet, context) {
+        $0.migrate(options: options, progress: $1)
+      }
       return try FleetRun.report(summary, arguments, context)
     }
     let location = try CommonOptions.databaseURL(arguments, context)

@@ -45,10 +45,11 @@ enum RollbackCommand: Command {
     let migrations = try CommonOptions.loadMigrations(arguments, context)
     let version = try VersionOption.parse(target, name: "to", in: migrations, allowsZero: true)
     if isFleet, let version {
-      let summary = try FleetRun.fleet(arguments, context, migrations).rollback(
-        to: version,
-        allowChanged: arguments[Self.allowChanged]
-      )
+      let fleet = try FleetRun.fleet(arguments, context, migrations)
+      let allowChanged = arguments[Self.allowChanged]
+      let summary = FleetRun.withProgress(fleet, context) {
+        $0.rollback(to: version, allowChanged: allowChanged, progress: $1)
+      }
       return try FleetRun.report(summary, done: "rolled back", arguments, context)
     }
     let location = try CommonOptions.databaseURL(arguments, context)

@@ -32,7 +32,8 @@ enum StatusCommand: Command {
     let isFleet = try FleetRun.isFleet(arguments)
     let migrations = try CommonOptions.loadMigrations(arguments, context)
     if isFleet {
-      let summary = try FleetRun.fleet(arguments, context, migrations).plans()
+      let fleet = try FleetRun.fleet(arguments, context, migrations)
+      let summary = FleetRun.withProgress(fleet, context) { $0.plans(progress: $1) }
       let code = try FleetRun.report(summary, lines: FleetRun.statusLine, arguments, context)
       return arguments[Self.check] && summary.behindCount > 0 ? ExitCode.failure : code
     }

@@ -59,7 +59,8 @@ enum ValidateCommand: Command {
     )
     let migrations = try CommonOptions.loadMigrations(arguments, context)
     if isFleet {
-      let summary = try FleetRun.fleet(arguments, context, migrations).validate()
+      let fleet = try FleetRun.fleet(arguments, context, migrations)
+      let summary = FleetRun.withProgress(fleet, context) { $0.validate(progress: $1) }
       return try FleetRun.report(summary, arguments, context)
     }
     let filesOnly = arguments[Self.filesOnly]

@@ -43,6 +43,21 @@ enum FleetRun {
     return fleet
   }
 
+  /// Runs `work` (a fleet call given a progress closure) with a progress line on a terminal,
+  /// cleared before the report.
+  static func withProgress(
+    _ fleet: MigrationFleet,
+    _ context: CommandContext,
+    _ work: (MigrationFleet, (@Sendable (FleetDatabaseResult) -> Void)?) -> FleetSummary
+  ) -> FleetSummary {
+    let line = FleetProgressLine.make(context, total: fleet.databases.count)
+    var progress: (@Sendable (FleetDatabaseResult) -> Void)?
+    if let line { progress = { line.update($0) } }
+    let summary = work(fleet, progress)
+    line?.clear()
+    return summary
+  }
+
   /// One database in `--format json`.
   struct DatabaseReport: Encodable {
     let database: String
