@@ -27,6 +27,9 @@ public struct MigrationFleet: Sendable {
   public static let defaultJobs = 16
 
   /// A fleet of `databases` sharing `migrations`.
+  ///
+  /// - Parameter migrations: the migrations, read once, that every database gets.
+  /// - Parameter databases: the database files, each once.
   public init(_ migrations: MigrationSet, databases: [URL]) {
     migrator = Migrator(migrations)
     self.databases = databases
@@ -34,6 +37,8 @@ public struct MigrationFleet: Sendable {
 
   /// Migrates every database (creating a missing file, as a single migrate does).
   ///
+  /// - Parameter options: what each database's `Migrator.migrate` may do (target, one
+  ///   transaction, which problems to accept); a dry run opens each database read only.
   /// - Parameter progress: called once per database as it finishes, one call at a time (never
   ///   two at once), on the thread that did the work.
   /// - Returns: every database's result; this call never throws: each database's error is in
@@ -51,6 +56,10 @@ public struct MigrationFleet: Sendable {
 
   /// Reverts every database to `version` (each database must exist).
   ///
+  /// - Parameter version: the version every database ends at (0: empty).
+  /// - Parameter dryRun: plan only, with each database opened read only.
+  /// - Parameter allowChanged: revert migrations whose file changed after they were applied.
+  /// - Parameter progress: called once per database as it finishes, one call at a time.
   /// - Returns: every database's result; each database's error is in its result.
   public func rollback(
     to version: MigrationVersion,
@@ -72,6 +81,7 @@ public struct MigrationFleet: Sendable {
 
   /// Reads every database's plan without changing anything (each database must exist).
   ///
+  /// - Parameter progress: called once per database as it finishes, one call at a time.
   /// - Returns: every database's result: `inspected` with its plan, or `failed`.
   public func plans(
     progress: (@Sendable (FleetDatabaseResult) -> Void)? = nil
@@ -83,6 +93,7 @@ public struct MigrationFleet: Sendable {
   /// Checks every database against the migrations as `Validator` does (read only; each
   /// database must exist), with the fleet's `configuration` in the replay.
   ///
+  /// - Parameter progress: called once per database as it finishes, one call at a time.
   /// - Returns: every database's result: `validated` with its problems, or `failed`.
   public func validate(
     progress: (@Sendable (FleetDatabaseResult) -> Void)? = nil
