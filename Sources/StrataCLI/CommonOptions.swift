@@ -84,6 +84,27 @@ enum CommonOptions {
     parse: parseExtension
   )
 
+  /// `--databases GLOB` or `@FILE` (repeatable): a fleet instead of one `--database`.
+  static let databases = RepeatedOption<String>(
+    "databases",
+    "glob",
+    help: "Many databases: a quoted glob (* ? **) or @FILE with a path per line (repeatable)."
+  )
+  /// How many databases of a fleet are worked on at once.
+  static let jobs = Option<Int>.integer(
+    "jobs",
+    "n",
+    help: "With --databases: how many databases at once (default: \(MigrationFleet.defaultJobs)).",
+    minimum: 1,
+    default: MigrationFleet.defaultJobs
+  )
+  static let failFast = Flag(
+    "fail-fast",
+    help: "With --databases: start no further database after one fails."
+  )
+  /// The options a command that works on a fleet adds.
+  static let fleetOptions: [any OptionDeclaration] = [databases, jobs, failFast]
+
   /// The options every database command takes.
   static let databaseOptions: [any OptionDeclaration] = [
     database, migrations, format, quiet, busyTimeout, followSymlinks, loadExtension,

@@ -37,7 +37,7 @@ public struct MigrationFileExclusion: Sendable, Hashable {
   }
 
   /// Glob matching of `*` and `?`, by backtracking over the last `*`.
-  private static func matches(_ pattern: [Character], _ text: [Character]) -> Bool {
+  package static func matches(_ pattern: [Character], _ text: [Character]) -> Bool {
     var (p, t) = (0, 0)
     var star: (p: Int, t: Int)?
     while t < text.count {

@@ -48,10 +48,14 @@ enum MigrateCommand: Command {
       """,
     options: CommonOptions.databaseOptions + [
       target, singleTransaction, dryRun, allowChanged, allowUnknown, allowOutOfOrder,
-    ]
+    ] + CommonOptions.fleetOptions
   )
 
   static func run(_ arguments: ParsedArguments, _ context: CommandContext) throws -> Int32 {
+    let isFleet = try FleetRun.isFleet(
+      arguments,
+      refusing: [(arguments[Self.dryRun], "dry-run")]
+    )
     let migrations = try CommonOptions.loadMigrations(arguments, context)
     var options = Self.options(arguments)
     options.target = try VersionOption.parse(
@@ -61,6 +65,13 @@ enum MigrateCommand: Command {
       allowsZero: true
     )
     options.dryRun = arguments[Self.dryRun]
+    if isFleet {
+      let fleet = try FleetRun.fleet(arguments, context, migrations)
+      let summary = FleetRun.withProgress(fleet, context) {
+        $0.migrate(options: options, progress: $1)
+      }
+      return try FleetRun.report(summary, arguments, context)
+    }
     let location = try CommonOptions.databaseURL(arguments, context)
     let connection = try DatabaseSession.open(
       location,

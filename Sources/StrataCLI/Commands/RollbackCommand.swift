@@ -26,6 +26,7 @@ enum RollbackCommand: Command {
     name: "rollback",
     abstract: "Revert the newest applied migration (or more).",
     options: CommonOptions.databaseOptions + [steps, target, dryRun, allowChanged]
+      + CommonOptions.fleetOptions
   )
 
   static func run(_ arguments: ParsedArguments, _ context: CommandContext) throws -> Int32 {
@@ -34,8 +35,23 @@ enum RollbackCommand: Command {
     if steps != nil, target != nil {
       throw UsageError(message: "--steps and --to cannot be used together")
     }
+    let isFleet = try FleetRun.isFleet(
+      arguments,
+      refusing: [(steps != nil, "steps"), (arguments[Self.dryRun], "dry-run")]
+    )
+    if isFleet, target == nil {
+      throw UsageError(message: "--databases needs --to VERSION: rollback goes to one version")
+    }
     let migrations = try CommonOptions.loadMigrations(arguments, context)
     let version = try VersionOption.parse(target, name: "to", in: migrations, allowsZero: true)
+    if isFleet, let version {
+      let fleet = try FleetRun.fleet(arguments, context, migrations)
+      let allowChanged = arguments[Self.allowChanged]
+      let summary = FleetRun.withProgress(fleet, context) {
+        $0.rollback(to: version, allowChanged: allowChanged, progress: $1)
+      }
+      return try FleetRun.report(summary, done: "rolled back", arguments, context)
+    }
     let location = try CommonOptions.databaseURL(arguments, context)
     let connection = try DatabaseSession.open(
       location,

@@ -11,7 +11,7 @@ enum StatusCommand: Command {
   static let spec = CommandSpec(
     name: "status",
     abstract: "Show applied, pending, changed and unknown migrations.",
-    options: CommonOptions.databaseOptions + [check]
+    options: CommonOptions.databaseOptions + [check] + CommonOptions.fleetOptions
   )
 
   struct Report: Encodable {
@@ -29,7 +29,14 @@ enum StatusCommand: Command {
   }
 
   static func run(_ arguments: ParsedArguments, _ context: CommandContext) throws -> Int32 {
+    let isFleet = try FleetRun.isFleet(arguments)
     let migrations = try CommonOptions.loadMigrations(arguments, context)
+    if isFleet {
+      let fleet = try FleetRun.fleet(arguments, context, migrations)
+      let summary = FleetRun.withProgress(fleet, context) { $0.plans(progress: $1) }
+      let code = try FleetRun.report(summary, lines: FleetRun.statusLine, arguments, context)
+      return arguments[Self.check] && summary.behindCount > 0 ? ExitCode.failure : code
+    }
     let location = try CommonOptions.databaseURL(arguments, context)
     let exists = databaseFileKind(at: location.url.path) != .missing
     let connection = try DatabaseSession.open(

@@ -23,7 +23,7 @@ enum ValidateCommand: Command {
       lists them and still exits 0 when nothing else is wrong. A --database that does not exist
       is an error, unless --files-only asks to check the migration files alone.
       """,
-    options: CommonOptions.databaseOptions + [filesOnly]
+    options: CommonOptions.databaseOptions + [filesOnly] + CommonOptions.fleetOptions
   )
 
   struct Report: Encodable {
@@ -53,7 +53,16 @@ enum ValidateCommand: Command {
   }
 
   static func run(_ arguments: ParsedArguments, _ context: CommandContext) throws -> Int32 {
+    let isFleet = try FleetRun.isFleet(
+      arguments,
+      refusing: [(arguments[Self.filesOnly], "files-only")]
+    )
     let migrations = try CommonOptions.loadMigrations(arguments, context)
+    if isFleet {
+      let fleet = try FleetRun.fleet(arguments, context, migrations)
+      let summary = FleetRun.withProgress(fleet, context) { $0.validate(progress: $1) }
+      return try FleetRun.report(summary, arguments, context)
+    }
     let filesOnly = arguments[Self.filesOnly]
     let location = try CommonOptions.databaseURL(arguments, context)
     let database = CommonOptions.shown(location.url, context)
@@ -74,10 +83,7 @@ enum ValidateCommand: Command {
       connection,
       databaseName: filesOnly ? nil : database
     )
-    // The help in the CLI's words (its flags), in text and JSON alike.
-    let problems = result.problems.map {
-      ValidationProblem(message: $0.message, help: $0.help(saying: \.commandLineWords))
-    }
+    let problems = Self.problems(result)
     switch arguments[CommonOptions.format] {
     case .json:
       try context.printJSON(
@@ -107,6 +113,13 @@ enum ValidateCommand: Command {
       }
     }
     return problems.isEmpty ? ExitCode.success : ExitCode.failure
+  }
+
+  /// The problems found, their help in the CLI's words (its flags), in text and JSON alike.
+  static func problems(_ result: ValidationResult) -> [ValidationProblem] {
+    result.problems.map {
+      ValidationProblem(message: $0.message, help: $0.help(saying: \.commandLineWords))
+    }
   }
 
   /// The success line; it never says more was checked than was.

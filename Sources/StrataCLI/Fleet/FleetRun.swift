@@ -1,0 +1,197 @@
+import Foundation
+import Strata
+import StrataArguments
+
+/// What `migrate`, `status`, `validate` and `rollback` do with `--databases`: the fleet it
+/// names, and the report of its results (a summary line; each failure named with its error).
+enum FleetRun {
+  /// True when `--databases` is given; refuses it together with `--database`, and options the
+  /// command cannot apply across a fleet (`refused`, by their flag names).
+  ///
+  /// - Throws: `UsageError` for `--database` with `--databases`, or a refused option.
+  static func isFleet(
+    _ arguments: ParsedArguments,
+    refusing refused: [(given: Bool, flag: String)] = []
+  ) throws -> Bool {
+    guard !arguments[CommonOptions.databases].isEmpty else { return false }
+    if arguments[CommonOptions.database] != nil {
+      throw UsageError(message: "--database and --databases cannot be used together")
+    }
+    if let flag = refused.first(where: \.given)?.flag {
+      throw UsageError(message: "--\(flag) cannot be used with --databases")
+    }
+    return true
+  }
+
+  /// The fleet `--databases` names, with the run's busy timeout, extensions and jobs.
+  ///
+  /// - Throws: `DatabaseListError` when a glob matches nothing; `ExtensionLoadError`.
+  static func fleet(
+    _ arguments: ParsedArguments,
+    _ context: CommandContext,
+    _ migrations: MigrationSet
+  ) throws -> MigrationFleet {
+    let urls = try DatabaseList.expand(
+      arguments[CommonOptions.databases],
+      currentDirectory: context.currentDirectory
+    )
+    var fleet = MigrationFleet(migrations, databases: urls)
+    fleet.jobs = arguments[CommonOptions.jobs]
+    fleet.failFast = arguments[CommonOptions.failFast]
+    fleet.busyTimeout = arguments[CommonOptions.busyTimeout]
+    fleet.configuration = try CommonOptions.connectionConfiguration(arguments)
+    return fleet
+  }
+
+  /// Runs `work` (a fleet call given a progress closure) with a progress line on a terminal,
+  /// cleared before the report.
+  static func withProgress(
+    _ fleet: MigrationFleet,
+    _ context: CommandContext,
+    _ work: (MigrationFleet, (@Sendable (FleetDatabaseResult) -> Void)?) -> FleetSummary
+  ) -> FleetSummary {
+    let line = FleetProgressLine.make(context, total: fleet.databases.count)
+    var progress: (@Sendable (FleetDatabaseResult) -> Void)?
+    if let line { progress = { line.update($0) } }
+    let summary = work(fleet, progress)
+    line?.clear()
+    return summary
+  }
+
+  /// One database in `--format json`.
+  struct DatabaseReport: Encodable {
+    let database: String
+    /// `migrated`, `upToDate`, `failed` or `skipped` (`status`: `upToDate` or `behind`).
+    let result: String
+    var fromVersion: MigrationVersion?
+    var toVersion: MigrationVersion?
+    var pending: Int?
+    var error: ErrorOutput.JSONError.Body?
+    /// `validate`: the problems found, in the CLI's words.
+    var problems: [ValidationProblem]?
+  }
+
+  struct Report: Encodable {
+    let databases: [DatabaseReport]
+    let summary: [String: Int]
+  }
+
+  /// Prints the fleet's results and returns the exit code: 1 when any database failed or was
+  /// skipped. Text: each failure (`Error:`/`Help:` with the file) on standard error, then the
+  /// summary line on standard output (none with `--quiet` when all went well).
+  static func report(
+    _ summary: FleetSummary,
+    lines: (FleetDatabaseResult, String) -> String? = { _, _ in nil },
+    done: String = "migrated",
+    _ arguments: ParsedArguments,
+    _ context: CommandContext
+  ) throws -> Int32 {
+    let reports = summary.results.map { databaseReport($0, context) }
+    let counts = [
+      "databases": summary.results.count, "migrated": summary.migratedCount,
+      "upToDate": summary.upToDateCount, "failed": summary.failedCount,
+      "skipped": summary.skippedCount, "behind": summary.behindCount,
+      "valid": summary.validCount, "invalid": summary.invalidCount,
+    ]
+    switch arguments[CommonOptions.format] {
+    case .json:
+      try context.printJSON(Report(databases: reports, summary: counts))
+    case .text:
+      for result in summary.results {
+        let shown = CommonOptions.shown(result.database, context)
+        if let line = lines(result, shown), !arguments[CommonOptions.quiet] { context.print(line) }
+        for problem in problems(result) {
+          context.printError("Error: \(shown): \(problem.message)")
+          context.printError("Help: \(problem.help)")
+        }
+        guard let error = result.error else { continue }
+        let (message, help, _) = ErrorOutput.describe(error)
+        // Most messages name the file already; the others get it in front.
+        let named = message.contains(result.database.path) || message.contains(shown)
+        context.printError("Error: \(named ? "" : "\(shown): ")\(message)")
+        if let help { context.printError("Help: \(help)") }
+      }
+      if !summary.succeeded || summary.invalidCount > 0 || !arguments[CommonOptions.quiet] {
+        context.print(summaryLine(summary, done: done))
+      }
+    }
+    return summary.succeeded && summary.invalidCount == 0 ? ExitCode.success : ExitCode.failure
+  }
+
+  /// `validate`'s problems for one database, their help in the CLI's words (its flags).
+  private static func problems(_ result: FleetDatabaseResult) -> [ValidationProblem] {
+    guard case .validated(let validation) = result.outcome else { return [] }
+    return ValidateCommand.problems(validation)
+  }
+
+  /// `status`'s line for one database: its version and how many migrations are pending.
+  static func statusLine(_ result: FleetDatabaseResult, _ shown: String) -> String? {
+    guard case .inspected(let plan) = result.outcome else { return nil }
+    let pending = plan.migrations(in: .pending).count
+    let state = plan.isUpToDate ? "up to date" : "\(pending) pending"
+    return "\(shown): version \(plan.currentVersion), \(state)"
+  }
+
+  /// `3 migrated, 1 already up to date, 1 failed (5 databases)`; for `status`,
+  /// `4 up to date, 1 behind, 0 failed (5 databases)`.
+  static func summaryLine(_ summary: FleetSummary, done: String = "migrated") -> String {
+    let read = summary.results.contains { if case .inspected = $0.outcome { true } else { false } }
+    let validated = summary.validCount + summary.invalidCount > 0
+    var parts =
+      validated
+      ? ["\(summary.validCount) valid", "\(summary.invalidCount) with problems"]
+      : read
+        ? ["\(summary.upToDateCount) up to date", "\(summary.behindCount) behind"]
+        : ["\(summary.migratedCount) \(done)", "\(summary.upToDateCount) already up to date"]
+    parts.append("\(summary.failedCount) failed")
+    if summary.skippedCount > 0 { parts.append("\(summary.skippedCount) not started") }
+    let count = summary.results.count
+    return parts.joined(separator: ", ") + " (\(count) database\(count == 1 ? "" : "s"))"
+  }
+
+  private static func databaseReport(
+    _ result: FleetDatabaseResult,
+    _ context: CommandContext
+  ) -> DatabaseReport {
+    let shown = CommonOptions.shown(result.database, context)
+    switch result.outcome {
+    case .migrated(let report):
+      return DatabaseReport(
+        database: shown,
+        result: "migrated",
+        fromVersion: report.fromVersion,
+        toVersion: report.toVersion
+      )
+    case .upToDate(let version):
+      return DatabaseReport(
+        database: shown,
+        result: "upToDate",
+        fromVersion: version,
+        toVersion: version
+      )
+    case .inspected(let plan):
+      let pending = plan.migrations(in: .pending).count
+      return DatabaseReport(
+        database: shown,
+        result: plan.isUpToDate ? "upToDate" : "behind",
+        toVersion: plan.currentVersion,
+        pending: pending
+      )
+    case .validated(let validation):
+      return DatabaseReport(
+        database: shown,
+        result: validation.problems.isEmpty ? "valid" : "invalid",
+        problems: problems(result)
+      )
+    case .failed(let error):
+      let (message, help, code) = ErrorOutput.describe(error)
+      return DatabaseReport(
+        database: shown,
+        result: "failed",
+        error: .init(message: message, help: help, exitCode: code)
+      )
+    case .skipped:
+      return DatabaseReport(database: shown, result: "skipped")
+    }
+  }
+}
