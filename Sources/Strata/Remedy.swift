@@ -75,6 +75,9 @@ public enum Remedy: Hashable, Sendable {
   case mapColumns
   /// Mark this seed file (its name) to be reloaded when it changes.
   case reloadFile(String)
+  /// Correct a seed file the setup refused: in an app, the file is bundled, so only the app's
+  /// next version can.
+  case fixSeedFile
   /// Read the file with this delimiter.
   case delimiter(Character)
   /// Read the file in the encoding it is saved in.
@@ -165,6 +168,9 @@ public enum Remedy: Hashable, Sendable {
     case .nullToken: "declare it as a null token (the file's null tokens)"
     case .mapColumns: "in the file's header names"
     case .reloadFile: "mark the file to be reloaded (reload in its seed settings)"
+    case .fixSeedFile:
+      "the seed file bundled with the app is wrong, and a user cannot change it: ship the "
+        + "corrected file in the app's next version"
     case .delimiter(let delimiter): "set the file's delimiter to \(delimiterName(delimiter))"
     case .readEncoding:
       "read it in the encoding it is in (the file's encoding, such as windows-1252)"

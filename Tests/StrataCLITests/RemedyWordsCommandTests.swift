@@ -15,7 +15,7 @@ import Testing
     let error = result.standardError
     #expect(
       error.contains(
-        "Help: Name the file after its table (person_info.csv), pass --table NAME, or run 'strata migrate' first. Then run 'strata init' again"
+        "Help: Name the file after its table (person_info.csv), pass --table NAME, or run 'strata migrate' first. Fix the seed file, then run 'strata init' again"
       ),
       "\(error)"
     )

@@ -131,16 +131,29 @@ struct SeedSync {
         + key.columns.indices.map { "t.k\($0)" }.joined(separator: ", ")
         + " FROM temp.strata_sync_gone AS t WHERE t.doomed)"
     )
-    if let update = updateSQL(target: target, keyTuple: keyTuple, stageKeys: stageKeys) {
-      counts.updated = try runLocating(update, action: "update")
-    }
+    // Set-based first (the common case: nothing collides); when a constraint refuses it,
+    // row by row (see `SeedSync+Collisions`), which also names the line of a real error.
     let names = columns.map(quoteIdentifier).joined(separator: ", ")
-    counts.inserted = try runLocating(
-      "INSERT OR ABORT INTO \(target) (\(names)) SELECT \(names) FROM temp."
-        + "\(quoteIdentifier(stage)) AS S WHERE S.rowid IN (SELECT srow FROM "
-        + "temp.strata_sync_act WHERE action = 'insert' AND {row}) ORDER BY S.rowid",
-      action: "insert"
-    )
+    try connection.execute("SAVEPOINT strata_sync_apply")
+    do {
+      if let update = updateSQL(target: target, keyTuple: keyTuple, stageKeys: stageKeys) {
+        counts.updated = try connection.run(update)
+      }
+      counts.inserted = try connection.run(
+        "INSERT OR ABORT INTO \(target) (\(names)) SELECT \(names) FROM temp."
+          + "\(quoteIdentifier(stage)) AS S WHERE S.rowid IN (SELECT srow FROM "
+          + "temp.strata_sync_act WHERE action = 'insert') ORDER BY S.rowid"
+      )
+      try connection.execute("RELEASE strata_sync_apply")
+    } catch let error as SQLiteError where error.isConstraint {
+      try connection.execute("ROLLBACK TO strata_sync_apply")
+      try connection.execute("RELEASE strata_sync_apply")
+      let applied = try applyRowByRow(target: target)
+      counts.updated = applied.updated
+      counts.inserted = applied.inserted
+      counts.kept += applied.pending
+      counts.keptAmongRead += applied.pending
+    }
     try record(binds)
     return counts
   }
@@ -148,8 +161,7 @@ struct SeedSync {
   /// Updates the rows the file changed and the user did not: the file's non-key columns (nil
   /// when the file has none).
   private func updateSQL(target: String, keyTuple: String, stageKeys: String) -> String? {
-    let keyNames = Set(key.columns.map(Seeder.folded))
-    let others = columns.filter { !keyNames.contains(Seeder.folded($0)) }.map(quoteIdentifier)
+    let others = nonKeyColumns.map(quoteIdentifier)
     guard !others.isEmpty else { return nil }
     let match = key.columns.map(quoteIdentifier).map { "S.\($0) = t0.\($0)" }
       .joined(separator: " AND ")
@@ -160,51 +172,17 @@ struct SeedSync {
       + others.map { "S.\($0)" }.joined(separator: ", ")
       + " FROM temp.\(quoteIdentifier(stage)) AS S WHERE \(match)) WHERE \(keyTuple) IN "
       + "(SELECT \(stageKeys.dropFirst().dropLast()) FROM temp.\(quoteIdentifier(stage)) AS S "
-      + "JOIN temp.strata_sync_act AS a ON a.srow = S.rowid WHERE a.action = 'update' AND {row})"
+      + "JOIN temp.strata_sync_act AS a ON a.srow = S.rowid WHERE a.action = 'update')"
   }
 
-  /// Runs `sql` over every row of `action` (its `{row}` placeholder true); when SQLite refuses
-  /// a row, runs it row by row in a savepoint to name the line that failed.
-  private func runLocating(_ sql: String, action: String) throws -> Int {
-    do {
-      return try connection.run(sql.replacingOccurrences(of: "{row}", with: "1"))
-    } catch let error as SQLiteError where error.isConstraint {
-      let single = try connection.prepare(
-        sql.replacingOccurrences(of: "{row}", with: "a.srow = ?").replacingOccurrences(
-          of: "WHERE action =",
-          with: "AS a WHERE action ="
-        )
-      )
-      let rows = try connection.rows(
-        "SELECT srow FROM temp.strata_sync_act WHERE action = ? ORDER BY srow",
-        [.text(action)]
-      )
-      try connection.execute("SAVEPOINT strata_sync_locate")
-      defer {
-        try? connection.execute("ROLLBACK TO strata_sync_locate")
-        try? connection.execute("RELEASE strata_sync_locate")
-      }
-      for row in rows {
-        do {
-          try single.bind([row[0]])
-          while try single.step() {}
-          single.reset()
-        } catch let rowError as SQLiteError {
-          single.reset()
-          throw SeedError.rowFailed(
-            file: displayPath,
-            line: try line(ofStageRow: row[0]),
-            column: nil,
-            error: rowError
-          )
-        }
-      }
-      throw error
-    }
+  /// The file's columns outside the key: those an update sets.
+  var nonKeyColumns: [String] {
+    let keyNames = Set(key.columns.map(Seeder.folded))
+    return columns.filter { !keyNames.contains(Seeder.folded($0)) }
   }
 
   /// The file line of a staged row, from the key table.
-  private func line(ofStageRow row: SQLValue) throws -> Int {
+  func line(ofStageRow row: SQLValue) throws -> Int {
     let match = key.columns.indices.map { "k.k\($0) = S.\(quoteIdentifier(key.columns[$0]))" }
       .joined(separator: " AND ")
     return Int(
@@ -216,7 +194,9 @@ struct SeedSync {
     )
   }
 
-  /// Writes what the file wrote (NULL for the user's rows) and forgets the keys that left it.
+  /// Writes what the file wrote (NULL for the user's rows) and forgets the keys that left it;
+  /// a pending row's entry stays as it was (none for an insert), so the next version of the
+  /// file tries it again.
   private func record(_ binds: [SQLValue]) throws {
     _ = try connection.run(
       "DELETE FROM main.strata_seed_rows WHERE table_name = ?1 AND file = ?2 "
@@ -226,10 +206,10 @@ struct SeedSync {
     _ = try connection.run(
       """
       INSERT INTO main.strata_seed_rows (table_name, file, key, row_values)
-      SELECT ?1, ?2, a.key, a.next FROM (SELECT key, recorded, inLedger,
+      SELECT ?1, ?2, a.key, a.next FROM (SELECT key, recorded, inLedger, action,
         CASE WHEN action IN ('user', 'gone') THEN NULL ELSE vals END AS next
         FROM temp.strata_sync_act) AS a
-      WHERE NOT a.inLedger OR a.recorded IS NOT a.next
+      WHERE a.action IS NOT 'pending' AND (NOT a.inLedger OR a.recorded IS NOT a.next)
       ON CONFLICT (table_name, file, key) DO UPDATE SET row_values = excluded.row_values
       """,
       binds

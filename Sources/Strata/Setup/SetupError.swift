@@ -108,11 +108,24 @@ extension SetupError: RemedialError {
     case .databaseIsNewer:
       "Update the app (or \(say(.useMigrationsFolder)) with the newer migrations); do not "
         + "downgrade the data."
-    case .seedingFailed(_, _, _, let error):
+    case .seedingFailed(_, _, _, let error) where Self.isPassing(error):
       "\(error.help(saying: say)) Then \(say(.runAgain(.setUp))): it loads the seed files not "
         + "loaded yet."
+    case .seedingFailed(_, _, _, let error):
+      "\(error.help(saying: say)) " + sentence(say(.fixSeedFile)) + "."
     case .copyFailed, .templateNotWritten:
       "Check that the folder is writable and has free space, then try again."
+    }
+  }
+
+  /// Whether a seeding failure passes by itself (a lock held too long, a full disk), so that
+  /// the setup run again succeeds; any other failure is in the seed file.
+  private static func isPassing(_ error: SeedError) -> Bool {
+    switch error {
+    case .rowFailed(_, _, _, let cause), .batchFailed(_, _, _, let cause),
+      .database(_, let cause):
+      cause.isBusy || cause.isFull
+    default: false
     }
   }
 

@@ -49,6 +49,8 @@ extension Remedy {
     case .forceReplace: "pass --force to replace anyway"
     case .nullToken(let token): "declare it as a null token (pass --null \(quotedArgument(token)))"
     case .mapColumns: "with --column \"CSV header=column\""
+    case .fixSeedFile:
+      "fix the seed file, then run 'strata init' again: it loads the seed files not loaded yet"
     case .reloadFile(let name):
       "mark the file to be reloaded (reload = true in [seeds.\"\(name)\"] of strata.toml)"
     case .delimiter(let found):

@@ -62,7 +62,12 @@ import Testing
         except: [
           .replace: .rows([
             [.integer(4), .text("a@x"), .text("Dan")], [.integer(3), .text("c@x"), .text("Cat")],
-          ])
+          ]),
+          // sync: row 1 is the user's; the file's row 4 is kept (pending), row 3 goes in.
+          .sync: .rows([
+            [.integer(1), .text("a@x"), .text("Ann")], [.integer(2), .text("b@x"), .text("Ben")],
+            [.integer(3), .text("c@x"), .text("Cat")],
+          ]),
         ]
       ),
       Scenario(
@@ -105,7 +110,13 @@ import Testing
         "a primary key left to its default, which an existing row holds",
         csv: "email,name\nd@x,Dan\n",
         every: .refused(line: 2, saying: "UNIQUE constraint failed: person.code"),
-        except: [.replace: .rows([[.text("none"), .text("d@x"), .text("Dan")]])]
+        except: [
+          .replace: .rows([[.text("none"), .text("d@x"), .text("Dan")]]),
+          // sync: the existing row is the user's; the file's row is kept (pending), not an error.
+          .sync: .rows([
+            [.text("A"), .text("a@x"), .text("Ann")], [.text("none"), .text("b@x"), .text("Ben")],
+          ]),
+        ]
       ),
       Scenario(
         "two rows of the file with one primary key",

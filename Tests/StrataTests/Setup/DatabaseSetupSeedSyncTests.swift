@@ -5,7 +5,8 @@ import Testing
 
 /// Seeds at launch: `DatabaseSetup` syncs each keyed table with its file (the default), seeds
 /// a keyless one once, and an app update's changed seed file keeps the user's edits and
-/// deletions.
+/// deletions. A UNIQUE collision with the user's row never fails the launch, a swap among the
+/// file's rows applies, and a file wrong in itself fails with help for an app.
 @Suite struct DatabaseSetupSeedSyncTests {
   let dir: TemporaryDirectory
   var database: URL { dir.path("Documents/data.sqlite3") }
@@ -91,5 +92,58 @@ import Testing
         [.text("FR"), .text("France")], [.text("IT"), .text("Italy")],
       ]
     )
+  }
+
+  // MARK: - Collisions on a UNIQUE value (a student table added by a second migration)
+
+  func addStudentTable() throws {
+    try dir.write(
+      "migrations/0002_student.sql",
+      "CREATE TABLE student (stuID TEXT PRIMARY KEY, stuName TEXT NOT NULL UNIQUE);\n"
+    )
+  }
+
+  func students() throws -> [[SQLValue]] {
+    try Connection(path: database.path).rows("SELECT * FROM student ORDER BY stuID")
+  }
+
+  @Test func theUsersOwnRowNoLongerBlocksTheLaunch() throws {
+    try addStudentTable()
+    try dir.write("seeds/student.csv", "stuID,stuName\nS1,Ann\n")
+    try setup.run()
+    try Connection(path: database.path).execute("INSERT INTO student VALUES ('U1', 'Dan')")
+    try dir.write("seeds/student.csv", "stuID,stuName\nS1,Ann\nS2,Dan\n")
+    let report = try setup.run()
+    #expect(report.seedFilesLoaded == ["seeds/student.csv"])
+    #expect(try students() == [[.text("S1"), .text("Ann")], [.text("U1"), .text("Dan")]])
+    // The next launch finds the file loaded and writes nothing.
+    #expect(!(try setup.run().changedAnything))
+  }
+
+  @Test func aFileSwappingAUniqueValueBetweenTwoKeysSyncs() throws {
+    try addStudentTable()
+    try dir.write("seeds/student.csv", "stuID,stuName\nS1,Ann\nS2,Ben\nS3,Cat\n")
+    try setup.run()
+    try dir.write("seeds/student.csv", "stuID,stuName\nS1,Ben\nS2,Ann\nS3,Cat\n")
+    #expect(try setup.run().seedFilesLoaded == ["seeds/student.csv"])
+    #expect(
+      try students() == [
+        [.text("S1"), .text("Ben")], [.text("S2"), .text("Ann")], [.text("S3"), .text("Cat")],
+      ]
+    )
+  }
+
+  @Test func aWrongBundledFileFailsWithItsLineAndHelpForAnApp() throws {
+    try addStudentTable()
+    try dir.write("seeds/student.csv", "stuID,stuName\nS1,Ann\n")
+    try setup.run()
+    try dir.write("seeds/student.csv", "stuID,stuName\nS1,Ann\nS2,\n")
+    let error = #expect(throws: SetupError.self) { try setup.run() }
+    #expect(error?.message.hasPrefix("seeds/student.csv:3: NOT NULL constraint failed") == true)
+    let help = try #require(error?.help)
+    #expect(help.hasSuffix("ship the corrected file in the app's next version."))
+    #expect(!help.contains("loads the seed files not loaded yet"))
+    #expect(error?.remedies.contains(.fixSeedFile) == true)
+    #expect(try students() == [[.text("S1"), .text("Ann")]])
   }
 }

@@ -306,8 +306,10 @@ struct SetupFixture {
     )
     #expect(!message.contains("the database is unchanged"))
     #expect(
-      error?.help.hasSuffix("Then run the setup again: it loads the seed files not loaded yet.")
-        == true
+      error?.help.hasSuffix(
+        "The seed file bundled with the app is wrong, and a user cannot change it: ship the "
+          + "corrected file in the app's next version."
+      ) == true
     )
     #expect(
       try Connection(path: fixture.database.path).scalar("SELECT count(*) FROM b") == .integer(0)
