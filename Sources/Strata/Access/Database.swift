@@ -17,6 +17,11 @@ public final class Database {
   /// Whether `PRAGMA query_only` is on now (left on between reads, turned off for a write).
   private var queryOnly = false
   private var statements = StatementCache(capacity: 64)
+  /// `BEGIN IMMEDIATE`, `COMMIT` and `ROLLBACK`, each compiled on its first use by the
+  /// queue's transactions and kept apart from the cache.
+  private var beginStatement: Statement?
+  private var commitStatement: Statement?
+  private var rollbackStatement: Statement?
 
   init(connection: Connection, busyTimeout: Int) {
     self.connection = connection
@@ -33,13 +38,13 @@ public final class Database {
   ///   inside a read, a lock held too long by another connection, arguments given to several
   ///   statements; `SQLiteError` when SQLite fails (a constraint, a syntax error).
   public func execute(_ sql: String, _ arguments: SQLArguments = []) throws {
-    let (statement, hasMore, _) = try prepared(sql)
+    let (entry, hasMore) = try prepared(sql)
     if hasMore, arguments.isEmpty {
       do { try connection.execute(sql) } catch let error as SQLiteError { throw translated(error) }
       return
     }
     if hasMore { throw DatabaseAccessError.argumentsForScript(sql: sql) }
-    try run(statement, arguments) { statement in while try statement.step() {} }
+    try run(entry, arguments) { statement in while try statement.step() {} }
   }
 
   /// Every row of a query, each by column name.
@@ -71,8 +76,9 @@ public final class Database {
     _ sql: String,
     _ arguments: SQLArguments = []
   ) throws -> T? {
-    let first: [T] = try decoded(sql, arguments, limit: 1)
-    return first.first
+    var first: T?
+    try forEachRow(sql, arguments, limit: 1) { first = try T(from: RowDecoder(row: $0)) }
+    return first
   }
 
   /// The first column of the first row as a `T`: nil when there is no row or the value is
@@ -85,10 +91,21 @@ public final class Database {
     _ sql: String,
     _ arguments: SQLArguments = []
   ) throws -> T? {
+    // The first value straight from the statement, without building a `Row`.
+    let (entry, _) = try prepared(sql)
     var value: T?
-    try forEachRow(sql, arguments, limit: 1) { row in
-      guard let first = row.values.first, first != .null else { return }
-      value = try row.decode(T.self, column: row.columns[0])
+    try run(entry, arguments) { statement in
+      guard try statement.step(), !entry.columns.isEmpty else { return }
+      let first = statement.value(at: 0)
+      guard first != .null else { return }
+      guard let converted = T(sqlValue: first) else {
+        throw RowDecodingError.mismatch(
+          column: entry.columns[0],
+          type: Row.name(of: T.self),
+          value: first
+        )
+      }
+      value = converted
     }
     return value
   }
@@ -128,8 +145,46 @@ public final class Database {
     queryOnly = wanted
   }
 
+  /// Starts the write transaction (`BEGIN IMMEDIATE`).
+  func begin() throws {
+    let statement = try beginStatement ?? transactionStatement("BEGIN IMMEDIATE")
+    beginStatement = statement
+    try runOnce(statement)
+  }
+
+  /// Commits the write transaction.
+  func commit() throws {
+    let statement = try commitStatement ?? transactionStatement("COMMIT")
+    commitStatement = statement
+    try runOnce(statement)
+  }
+
+  /// Rolls the write transaction back, when one is open.
+  func rollback() {
+    guard !connection.isAutocommit,
+      let statement = try? rollbackStatement ?? transactionStatement("ROLLBACK")
+    else { return }
+    rollbackStatement = statement
+    try? runOnce(statement)
+  }
+
+  private func transactionStatement(_ sql: String) throws -> Statement {
+    do { return try connection.prepare(sql) } catch let error as SQLiteError {
+      throw translated(error)
+    }
+  }
+
+  /// Runs a statement without parameters or rows, in the queue's words on failure.
+  private func runOnce(_ statement: Statement) throws {
+    defer { statement.reset() }
+    do { try statement.step() } catch let error as SQLiteError { throw translated(error) }
+  }
+
   /// Ends the connection's use: finalizes the cached statements.
-  func close() { statements.removeAll() }
+  func close() {
+    statements.removeAll()
+    (beginStatement, commitStatement, rollbackStatement) = (nil, nil, nil)
+  }
 
   // MARK: - Running statements
 
@@ -139,8 +194,9 @@ public final class Database {
     limit: Int = .max,
     _ body: (Row) throws -> Void
   ) throws {
-    let (statement, _, columns) = try prepared(sql)
-    try run(statement, arguments) { statement in
+    let (entry, _) = try prepared(sql)
+    let columns = entry.columns
+    try run(entry, arguments) { statement in
       var count = 0
       while count < limit, try statement.step() {
         try body(Row(columns: columns, values: columns.indices.map { statement.value(at: $0) }))
@@ -149,44 +205,39 @@ public final class Database {
     }
   }
 
-  /// The first `limit` rows of a query, each decoded as a `T`.
-  private func decoded<T: Decodable>(
-    _ sql: String,
-    _ arguments: SQLArguments,
-    limit: Int = .max
-  ) throws -> [T] {
+  /// Every row of a query, each decoded as a `T`.
+  private func decoded<T: Decodable>(_ sql: String, _ arguments: SQLArguments) throws -> [T] {
     var values: [T] = []
-    try forEachRow(sql, arguments, limit: limit) { values.append(try T(from: RowDecoder(row: $0))) }
+    try forEachRow(sql, arguments) { values.append(try T(from: RowDecoder(row: $0))) }
     return values
   }
 
   /// Binds, runs `body`, then resets the statement and clears its bindings for the next use.
   private func run(
-    _ statement: Statement,
+    _ entry: StatementCache.Entry,
     _ arguments: SQLArguments,
     _ body: (Statement) throws -> Void
   ) throws {
+    let statement = entry.statement
     defer {
       statement.reset()
       statement.clearBindings()
     }
     do {
-      try statement.bind(arguments)
+      try statement.bind(arguments, isPositional: entry.isPositional)
       try body(statement)
     } catch let error as SQLiteError {
       throw translated(error)
     }
   }
 
-  private func prepared(_ sql: String) throws -> (Statement, hasMore: Bool, columns: [String]) {
-    if let (statement, columns) = statements.statement(for: sql) {
-      return (statement, false, columns)
-    }
+  private func prepared(_ sql: String) throws -> (StatementCache.Entry, hasMore: Bool) {
+    if let entry = statements.entry(for: sql) { return (entry, false) }
     do {
       let (statement, hasMore) = try connection.prepareFirst(sql)
-      let columns = (0..<statement.columnCount).map { statement.columnName(at: $0) }
-      if !hasMore { statements.insert(statement, columns: columns, for: sql) }
-      return (statement, hasMore, columns)
+      let entry = StatementCache.Entry(statement)
+      if !hasMore { statements.insert(entry, for: sql) }
+      return (entry, hasMore)
     } catch let error as SQLiteError {
       throw translated(error)
     }

@@ -25,15 +25,36 @@ import Foundation
 /// The connection is configured as strata's own: foreign keys on, the busy timeout, the
 /// configuration's extensions and functions; a file in WAL mode stays in WAL mode.
 public final class DatabaseQueue: Sendable {
-  /// The connection, used only on `dispatch`.
+  /// The connection, used only by the thread holding `mutex`.
   private final class State: @unchecked Sendable {
     var database: Database?
     var closesAfterCurrentAccess = false
-    init(_ database: Database) { self.database = database }
+    /// An error-checking mutex: the thread that holds it is told so when it asks again, which
+    /// is how a nested `read` or `write` is found without any per-call bookkeeping.
+    let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
+
+    init(_ database: Database) {
+      self.database = database
+      var attributes = pthread_mutexattr_t()
+      pthread_mutexattr_init(&attributes)
+      pthread_mutexattr_settype(&attributes, Int32(PTHREAD_MUTEX_ERRORCHECK))
+      pthread_mutex_init(mutex, &attributes)
+      pthread_mutexattr_destroy(&attributes)
+    }
+
+    deinit {
+      pthread_mutex_destroy(mutex)
+      mutex.deallocate()
+    }
+
+    /// Takes the mutex, waiting for the access running now; false when this thread already
+    /// holds it (a nested access).
+    func lock() -> Bool { pthread_mutex_lock(mutex) != EDEADLK }
+
+    func unlock() { pthread_mutex_unlock(mutex) }
   }
 
-  private static let key = DispatchSpecificKey<ObjectIdentifier>()
-
+  /// Runs the `async` forms in the order they were called, off the caller's thread.
   private let dispatch: DispatchQueue
   private let state: State
   /// The database file's path (`:memory:` for an in-memory database).
@@ -80,7 +101,6 @@ public final class DatabaseQueue: Sendable {
     setupReport = report
     state = State(Database(connection: connection, busyTimeout: busyTimeout))
     dispatch = DispatchQueue(label: "strata.DatabaseQueue")
-    dispatch.setSpecific(key: Self.key, value: ObjectIdentifier(state))
   }
 
   /// A private in-memory database, for tests and previews.
@@ -111,13 +131,13 @@ public final class DatabaseQueue: Sendable {
 
   private static func write<T>(_ database: Database, _ body: (Database) throws -> T) throws -> T {
     try database.prepare(for: .writing)
-    try database.execute("BEGIN IMMEDIATE")
+    try database.begin()
     do {
       let result = try body(database)
-      try database.execute("COMMIT")
+      try database.commit()
       return result
     } catch {
-      if !database.connection.isAutocommit { try? database.execute("ROLLBACK") }
+      database.rollback()
       throw error
     }
   }
@@ -161,15 +181,12 @@ public final class DatabaseQueue: Sendable {
   /// Closes the connection (after the closure running now, when called from one). Calling it
   /// again does nothing; `read` and `write` then throw `DatabaseAccessError.closed`.
   public func close() {
-    if isOnQueue {
+    guard state.lock() else {
       state.closesAfterCurrentAccess = true
-    } else {
-      dispatch.sync { closeNow() }
+      return
     }
-  }
-
-  private var isOnQueue: Bool {
-    DispatchQueue.getSpecific(key: Self.key) == ObjectIdentifier(state)
+    defer { state.unlock() }
+    closeNow()
   }
 
   private func closeNow() {
@@ -177,13 +194,11 @@ public final class DatabaseQueue: Sendable {
     state.database = nil
   }
 
-  /// Runs `body` on the queue with the open database.
+  /// Runs `body` with the open database, holding the mutex.
   private func access<T>(_ body: (Database) throws -> T) throws -> T {
-    if isOnQueue { throw DatabaseAccessError.nestedAccess(path: path) }
-    // The non-throwing `sync`: its throwing overload wraps the closure once more per call.
-    var result = Result<T, any Error>.failure(DatabaseAccessError.closed(path: path))
-    dispatch.sync { result = Result { try onQueue(body) } }
-    return try result.get()
+    guard state.lock() else { throw DatabaseAccessError.nestedAccess(path: path) }
+    defer { state.unlock() }
+    return try withOpenDatabase(body)
   }
 
   /// Runs `body` on the queue without blocking the calling task.
@@ -193,12 +208,12 @@ public final class DatabaseQueue: Sendable {
     -> T
   {
     try await withCheckedThrowingContinuation { continuation in
-      dispatch.async { continuation.resume(with: Result { try self.onQueue(body) }) }
+      dispatch.async { continuation.resume(with: Result { try self.access(body) }) }
     }
   }
 
-  /// Runs `body` with the open database; called on the queue.
-  private func onQueue<T>(_ body: (Database) throws -> T) throws -> T {
+  /// Runs `body` with the open database; called holding the mutex.
+  private func withOpenDatabase<T>(_ body: (Database) throws -> T) throws -> T {
     guard let database = state.database else { throw DatabaseAccessError.closed(path: path) }
     defer { if state.closesAfterCurrentAccess { closeNow() } }
     return try body(database)
