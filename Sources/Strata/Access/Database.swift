@@ -7,6 +7,7 @@ import Foundation
 /// compiles is kept (by SQL, the most recently used 64) and reused with fresh arguments.
 public final class Database {
   /// What the closure running now may do.
+  @usableFromInline
   enum Access {
     case reading, writing
   }
@@ -71,14 +72,14 @@ public final class Database {
   /// The first row of a query as a `T`, or nil when there is no row.
   ///
   /// - Throws: as `fetchAll(_:_:_:)`.
+  @inlinable
   public func fetchOne<T: Decodable>(
     _ type: T.Type,
     _ sql: String,
     _ arguments: SQLArguments = []
   ) throws -> T? {
-    var first: T?
-    try forEachRow(sql, arguments, limit: 1) { first = try T(from: RowDecoder(row: $0)) }
-    return first
+    guard let row = try firstRow(sql, arguments) else { return nil }
+    return try T(from: Self.decoder(for: row))
   }
 
   /// The first column of the first row as a `T`: nil when there is no row or the value is
@@ -86,28 +87,17 @@ public final class Database {
   ///
   /// - Throws: `RowDecodingError.mismatch` when the value is not a `T` (text read as an
   ///   `Int`, an integer out of range); otherwise as `execute(_:_:)`.
+  @inlinable
   public func fetchValue<T: SQLValueConvertible>(
     _ type: T.Type,
     _ sql: String,
     _ arguments: SQLArguments = []
   ) throws -> T? {
-    // The first value straight from the statement, without building a `Row`.
-    let (entry, _) = try prepared(sql)
-    var value: T?
-    try run(entry, arguments) { statement in
-      guard try statement.step(), !entry.columns.isEmpty else { return }
-      let first = statement.value(at: 0)
-      guard first != .null else { return }
-      guard let converted = T(sqlValue: first) else {
-        throw RowDecodingError.mismatch(
-          column: entry.columns[0],
-          type: Row.name(of: T.self),
-          value: first
-        )
-      }
-      value = converted
+    guard let (value, column) = try firstValue(sql, arguments) else { return nil }
+    guard let converted = T(sqlValue: value) else {
+      throw RowDecodingError.mismatch(column: column, type: Row.name(of: T.self), value: value)
     }
-    return value
+    return converted
   }
 
   /// The rowid of the most recent successful INSERT on this connection.
@@ -153,6 +143,7 @@ public final class Database {
   }
 
   /// Commits the write transaction.
+  @usableFromInline
   func commit() throws {
     let statement = try commitStatement ?? transactionStatement("COMMIT")
     commitStatement = statement
@@ -160,6 +151,7 @@ public final class Database {
   }
 
   /// Rolls the write transaction back, when one is open.
+  @usableFromInline
   func rollback() {
     guard !connection.isAutocommit,
       let statement = try? rollbackStatement ?? transactionStatement("ROLLBACK")
@@ -187,6 +179,35 @@ public final class Database {
   }
 
   // MARK: - Running statements
+
+  // `fetchOne` and `fetchValue` are inlinable (specialized in the caller's module) around
+  // these, which do the work without generics.
+
+  /// The first row of a query, or nil.
+  @usableFromInline
+  func firstRow(_ sql: String, _ arguments: SQLArguments) throws -> Row? {
+    var first: Row?
+    try forEachRow(sql, arguments, limit: 1) { first = $0 }
+    return first
+  }
+
+  /// The first column of the first row and its name, read straight from the statement; nil
+  /// when there is no row or the value is `NULL`.
+  @usableFromInline
+  func firstValue(_ sql: String, _ arguments: SQLArguments) throws -> (SQLValue, String)? {
+    let (entry, _) = try prepared(sql)
+    var first: (SQLValue, String)?
+    try run(entry, arguments) { statement in
+      guard try statement.step(), !entry.columns.isEmpty else { return }
+      let value = statement.value(at: 0)
+      if value != .null { first = (value, entry.columns[0]) }
+    }
+    return first
+  }
+
+  /// The decoder that reads a `Decodable` type from `row`.
+  @usableFromInline
+  static func decoder(for row: Row) -> any Decoder { RowDecoder(row: row) }
 
   private func forEachRow(
     _ sql: String,

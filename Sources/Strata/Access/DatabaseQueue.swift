@@ -125,13 +125,12 @@ public final class DatabaseQueue: Sendable {
   ///   `DatabaseAccessError.locked` when another connection holds the write lock beyond the
   ///   busy timeout, `.nestedAccess` from inside this queue's own closure, `.closed` after
   ///   `close()`; `SQLiteError` when `COMMIT` fails (after a rollback).
+  // Inlinable, with the work in `enter` and `leave`: called from the app's module, the
+  // generic closure is specialized there instead of run through generic metadata per call.
+  @inlinable
   public func write<T>(_ body: (Database) throws -> T) throws -> T {
-    try access { try Self.write($0, body) }
-  }
-
-  private static func write<T>(_ database: Database, _ body: (Database) throws -> T) throws -> T {
-    try database.prepare(for: .writing)
-    try database.begin()
+    let database = try enter(.writing)
+    defer { leave() }
     do {
       let result = try body(database)
       try database.commit()
@@ -147,13 +146,35 @@ public final class DatabaseQueue: Sendable {
   /// - Throws: what `body` throws (`DatabaseAccessError.writeInsideRead` from a statement that
   ///   writes); `.nestedAccess` from inside this queue's own closure, `.closed` after
   ///   `close()`.
+  @inlinable
   public func read<T>(_ body: (Database) throws -> T) throws -> T {
-    try access { try Self.read($0, body) }
+    let database = try enter(.reading)
+    defer { leave() }
+    return try body(database)
   }
 
-  private static func read<T>(_ database: Database, _ body: (Database) throws -> T) throws -> T {
-    try database.prepare(for: .reading)
-    return try body(database)
+  /// Takes the mutex and readies the open database for `access` (`query_only` for reading,
+  /// `BEGIN IMMEDIATE` for writing); on failure, lets the mutex go before throwing.
+  @usableFromInline
+  func enter(_ access: Database.Access) throws -> Database {
+    guard state.lock() else { throw DatabaseAccessError.nestedAccess(path: path) }
+    do {
+      guard let database = state.database else { throw DatabaseAccessError.closed(path: path) }
+      try database.prepare(for: access)
+      if access == .writing { try database.begin() }
+      return database
+    } catch {
+      leave()
+      throw error
+    }
+  }
+
+  /// Ends an access: closes the connection when `close()` was called during it, and lets the
+  /// mutex go.
+  @usableFromInline
+  func leave() {
+    if state.closesAfterCurrentAccess { closeNow() }
+    state.unlock()
   }
 
   /// `write(_:)` without blocking the calling task: the closure runs on the queue.
@@ -164,7 +185,7 @@ public final class DatabaseQueue: Sendable {
   ) async throws
     -> T
   {
-    try await later { try Self.write($0, body) }
+    try await later { try self.write(body) }
   }
 
   /// `read(_:)` without blocking the calling task: the closure runs on the queue.
@@ -175,7 +196,7 @@ public final class DatabaseQueue: Sendable {
   ) async throws
     -> T
   {
-    try await later { try Self.read($0, body) }
+    try await later { try self.read(body) }
   }
 
   /// Closes the connection (after the closure running now, when called from one). Calling it
@@ -194,28 +215,14 @@ public final class DatabaseQueue: Sendable {
     state.database = nil
   }
 
-  /// Runs `body` with the open database, holding the mutex.
-  private func access<T>(_ body: (Database) throws -> T) throws -> T {
-    guard state.lock() else { throw DatabaseAccessError.nestedAccess(path: path) }
-    defer { state.unlock() }
-    return try withOpenDatabase(body)
-  }
-
-  /// Runs `body` on the queue without blocking the calling task.
+  /// Runs `body` on the serial dispatch queue without blocking the calling task.
   private func later<T: Sendable>(
-    _ body: @escaping @Sendable (Database) throws -> T
+    _ body: @escaping @Sendable () throws -> T
   ) async throws
     -> T
   {
     try await withCheckedThrowingContinuation { continuation in
-      dispatch.async { continuation.resume(with: Result { try self.access(body) }) }
+      dispatch.async { continuation.resume(with: Result { try body() }) }
     }
-  }
-
-  /// Runs `body` with the open database; called holding the mutex.
-  private func withOpenDatabase<T>(_ body: (Database) throws -> T) throws -> T {
-    guard let database = state.database else { throw DatabaseAccessError.closed(path: path) }
-    defer { if state.closesAfterCurrentAccess { closeNow() } }
-    return try body(database)
   }
 }

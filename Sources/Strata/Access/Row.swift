@@ -72,6 +72,7 @@ public struct Row: Sendable, Hashable {
   }
 
   /// A type's name for messages: `Int`, `String?`.
+  @usableFromInline
   static func name(of type: Any.Type) -> String {
     let full = String(describing: type)
     if full.hasPrefix("Optional<"), full.hasSuffix(">") {
