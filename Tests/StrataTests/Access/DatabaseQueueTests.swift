@@ -245,7 +245,8 @@ import Testing
       }
     }
     #expect(try fixture.stored("SELECT count(*) FROM student") == [[0]])
-    #expect(try other.read { db in try db.fetchValue(Int.self, "SELECT count(*) FROM t") } == 1)
+    let count = try await other.read { db in try db.fetchValue(Int.self, "SELECT count(*) FROM t") }
+    #expect(count == 1)
     // The queue is free again after the refused nested access.
     try await queue.write { db in try db.execute("INSERT INTO student VALUES ('S2', 'Bob', 2)") }
     #expect(try fixture.stored("SELECT count(*) FROM student") == [[1]])
