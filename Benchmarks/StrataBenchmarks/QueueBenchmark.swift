@@ -50,10 +50,17 @@ enum QueueBenchmark {
       "queue: \(count) rows, median of \(runs) paired runs (each side first in turn), "
         + "WAL with synchronous = NORMAL"
     )
-    var writes = Pair(what: "writes, one transaction each", label: "queue.write")
-    var rows = Pair(what: "reads by key, a Row", label: "queue.read fetchRows")
-    var decoded = Pair(what: "reads by key, a struct", label: "queue.read fetchOne")
-    var values = Pair(what: "reads by key, one value", label: "queue.read fetchValue")
+    var pairs = [
+      Pair(what: "writes, one transaction each", label: "queue.write"),
+      Pair(what: "reads by key, a Row", label: "queue.read fetchRows"),
+      Pair(what: "reads by key, a struct", label: "queue.read fetchOne"),
+      Pair(what: "reads by key, one value", label: "queue.read fetchValue"),
+    ]
+    // Each pair's raw side and queue side, in the order of `pairs`.
+    let sides: [((Connection, Int) throws -> Void, (DatabaseQueue, Int) throws -> Void)] = [
+      (rawWrites, queueWrites), (rawLookups, queueLookups), (rawDecoded, decodedLookups),
+      (rawValues, queueValues),
+    ]
     for run in 0..<runs {
       let rawFile = try fresh(folder.appendingPathComponent("raw-\(run).sqlite3"))
       let queueFile = try fresh(folder.appendingPathComponent("queue-\(run).sqlite3"))
@@ -64,29 +71,15 @@ enum QueueBenchmark {
         configuration: ConnectionConfiguration { try $0.execute("PRAGMA synchronous = NORMAL") }
       )
       // Each side goes first in turn: the one after meets the first one's writeback.
-      let rawFirst = run.isMultiple(of: 2)
-      try writes.time(rawFirst: rawFirst) {
-        try rawWrites(raw, count)
-      } queue: {
-        try queueWrites(queue, count)
-      }
-      try rows.time(rawFirst: rawFirst) {
-        try rawLookups(raw, count)
-      } queue: {
-        try queueLookups(queue, count)
-      }
-      try decoded.time(rawFirst: rawFirst) {
-        try rawDecoded(raw, count)
-      } queue: {
-        try decodedLookups(queue, count)
-      }
-      try values.time(rawFirst: rawFirst) {
-        try rawValues(raw, count)
-      } queue: {
-        try queueValues(queue, count)
+      for (index, (rawSide, queueSide)) in sides.enumerated() {
+        try pairs[index].time(rawFirst: run.isMultiple(of: 2)) {
+          try rawSide(raw, count)
+        } queue: {
+          try queueSide(queue, count)
+        }
       }
     }
-    for pair in [writes, rows, decoded, values] { report(pair) }
+    for pair in pairs { report(pair) }
   }
 
   static func fresh(_ url: URL) throws -> URL {
