@@ -2,12 +2,15 @@ import Foundation
 import Strata
 
 /// `DatabaseQueue` against a raw `Connection` (issue 12): 100,000 single-row writes, each its
-/// own transaction, then 100,000 single-row reads by key. Both sides use prepared statements
-/// kept for the whole run (the queue's own cache; on the raw side, BEGIN, INSERT, COMMIT and
-/// SELECT prepared once), the same file settings (WAL, `synchronous = NORMAL`), a fresh file
-/// per run; median of 3 paired runs. Goal: the queue's overhead ≤ 10%.
+/// own transaction, then 100,000 single-row reads by key three ways (returning a `Row`, decoded
+/// into a struct, one value). Both sides use prepared statements kept for the whole run (the
+/// queue's own cache; on the raw side, BEGIN, INSERT, COMMIT and each SELECT prepared once, bound
+/// and read as an app would), the same file settings (WAL, `synchronous = NORMAL`), a fresh file
+/// per run. Each pair is timed in turn with the other side first every other run; the report is
+/// the median of each side over the runs and their ratio. Goal: the queue's overhead ≤ 10%.
 ///
-/// `STRATA_BENCH_QUEUE_ROWS` changes the number of rows.
+/// `STRATA_BENCH_QUEUE_ROWS` changes the number of rows, `STRATA_BENCH_QUEUE_RUNS` the number
+/// of paired runs (5).
 enum QueueBenchmark {
   struct Person: Decodable {
     var name: String
@@ -16,19 +19,49 @@ enum QueueBenchmark {
 
   static let insert = "INSERT INTO person (id, name, age) VALUES (?, ?, ?)"
   static let select = "SELECT name, age FROM person WHERE id = ?"
+  static let selectAge = "SELECT age FROM person WHERE id = ?"
+
+  /// One measured pair: what the raw side and the queue each took in every run.
+  struct Pair {
+    let what: String
+    let label: String
+    var raw: [Double] = []
+    var queue: [Double] = []
+
+    /// Times both sides, the raw one first when `rawFirst`.
+    mutating func time(rawFirst: Bool, raw: () throws -> Void, queue: () throws -> Void) rethrows {
+      if rawFirst {
+        self.raw.append(try QueueBenchmark.time(raw))
+        self.queue.append(try QueueBenchmark.time(queue))
+      } else {
+        self.queue.append(try QueueBenchmark.time(queue))
+        self.raw.append(try QueueBenchmark.time(raw))
+      }
+    }
+  }
 
   static func run() throws {
     let environment = ProcessInfo.processInfo.environment
     let count = environment["STRATA_BENCH_QUEUE_ROWS"].flatMap { Int($0) } ?? 100_000
+    let runs = environment["STRATA_BENCH_QUEUE_RUNS"].flatMap { Int($0) } ?? 5
     let folder = try Bench.scratch("queue")
     defer { try? FileManager.default.removeItem(at: folder) }
     print(
-      "queue: \(count) rows, median of 3 paired runs (each side first in turn), WAL with synchronous = NORMAL"
+      "queue: \(count) rows, median of \(runs) paired runs (each side first in turn), "
+        + "WAL with synchronous = NORMAL"
     )
-    var rawReads: [Double] = []
-    var queueReads: [Double] = []
-    var decodedReads: [Double] = []
-    let (rawWrite, queueWrite) = try Bench.pairedMedians(runs: 3) { run in
+    var pairs = [
+      Pair(what: "writes, one transaction each", label: "queue.write"),
+      Pair(what: "reads by key, a Row", label: "queue.read fetchRows"),
+      Pair(what: "reads by key, a struct", label: "queue.read fetchOne"),
+      Pair(what: "reads by key, one value", label: "queue.read fetchValue"),
+    ]
+    // Each pair's raw side and queue side, in the order of `pairs`.
+    let sides: [((Connection, Int) throws -> Void, (DatabaseQueue, Int) throws -> Void)] = [
+      (rawWrites, queueWrites), (rawLookups, queueLookups), (rawDecoded, decodedLookups),
+      (rawValues, queueValues),
+    ]
+    for run in 0..<runs {
       let rawFile = try fresh(folder.appendingPathComponent("raw-\(run).sqlite3"))
       let queueFile = try fresh(folder.appendingPathComponent("queue-\(run).sqlite3"))
       let raw = try Connection(path: rawFile.path)
@@ -38,26 +71,15 @@ enum QueueBenchmark {
         configuration: ConnectionConfiguration { try $0.execute("PRAGMA synchronous = NORMAL") }
       )
       // Each side goes first in turn: the one after meets the first one's writeback.
-      var rawWrite = 0.0
-      var queueWrite = 0.0
-      if run.isMultiple(of: 2) {
-        rawWrite = try time { try rawWrites(raw, count) }
-        queueWrite = try time { try queueWrites(queue, count) }
-        rawReads.append(try time { try rawLookups(raw, count) })
-        queueReads.append(try time { try queueLookups(queue, count) })
-      } else {
-        queueWrite = try time { try queueWrites(queue, count) }
-        rawWrite = try time { try rawWrites(raw, count) }
-        queueReads.append(try time { try queueLookups(queue, count) })
-        rawReads.append(try time { try rawLookups(raw, count) })
+      for (index, (rawSide, queueSide)) in sides.enumerated() {
+        try pairs[index].time(rawFirst: run.isMultiple(of: 2)) {
+          try rawSide(raw, count)
+        } queue: {
+          try queueSide(queue, count)
+        }
       }
-      decodedReads.append(try time { try decodedLookups(queue, count) })
-      return (rawWrite, queueWrite)
     }
-    report("writes, one transaction each", raw: rawWrite, queue: queueWrite, label: "queue.write")
-    let rawRead = median(rawReads)
-    report("reads by key", raw: rawRead, queue: median(queueReads), label: "queue.read rows")
-    report("reads by key", raw: rawRead, queue: median(decodedReads), label: "queue.read fetchOne")
+    for pair in pairs { report(pair) }
   }
 
   static func fresh(_ url: URL) throws -> URL {
@@ -106,6 +128,45 @@ enum QueueBenchmark {
     precondition(total > 0)
   }
 
+  static func rawDecoded(_ connection: Connection, _ count: Int) throws {
+    let select = try connection.prepare(Self.select)
+    var total = 0
+    for id in 0..<count {
+      try select.bind([.integer(Int64(id))])
+      guard try select.step(), let name = select.string(at: 0) else {
+        throw BenchError("no row \(id)")
+      }
+      let person = Person(name: name, age: Int(select.int64(at: 1)))
+      select.reset()
+      select.clearBindings()
+      total += person.name.utf8.count + person.age
+    }
+    precondition(total > 0)
+  }
+
+  static func rawValues(_ connection: Connection, _ count: Int) throws {
+    let select = try connection.prepare(Self.selectAge)
+    var total = 0
+    for id in 0..<count {
+      try select.bind([.integer(Int64(id))])
+      guard try select.step() else { throw BenchError("no row \(id)") }
+      total += Int(select.int64(at: 0)) + 1
+      select.reset()
+      select.clearBindings()
+    }
+    precondition(total > 0)
+  }
+
+  static func queueValues(_ queue: DatabaseQueue, _ count: Int) throws {
+    var total = 0
+    for id in 0..<count {
+      guard let age = try queue.read({ db in try db.fetchValue(Int.self, Self.selectAge, [id]) })
+      else { throw BenchError("no row \(id)") }
+      total += age + 1
+    }
+    precondition(total > 0)
+  }
+
   static func queueLookups(_ queue: DatabaseQueue, _ count: Int) throws {
     var total = 0
     for id in 0..<count {
@@ -136,9 +197,11 @@ enum QueueBenchmark {
 
   static func median(_ values: [Double]) -> Double { values.sorted()[values.count / 2] }
 
-  static func report(_ what: String, raw: Double, queue: Double, label: String) {
+  static func report(_ pair: Pair) {
+    let raw = median(pair.raw)
+    let queue = median(pair.queue)
     print(
-      "  \(what): raw Connection \(Bench.format(raw))   \(label) \(Bench.format(queue))   "
+      "  \(pair.what): raw Connection \(Bench.format(raw))   \(pair.label) \(Bench.format(queue))   "
         + String(format: "ratio %.2fx", queue / raw)
     )
   }

@@ -7,6 +7,7 @@ import Foundation
 /// compiles is kept (by SQL, the most recently used 64) and reused with fresh arguments.
 public final class Database {
   /// What the closure running now may do.
+  @usableFromInline
   enum Access {
     case reading, writing
   }
@@ -16,9 +17,16 @@ public final class Database {
   var access = Access.writing
   /// True only while a closure of the queue runs: a `Database` kept past its closure refuses.
   private var isInsideAccess = false
+  /// The fence to restore when the closure running now ends.
+  private var closureFence: FenceState?
   /// Whether `PRAGMA query_only` is on now (left on between reads, turned off for a write).
   private var queryOnly = false
   private var statements = StatementCache(capacity: 64)
+  /// `BEGIN IMMEDIATE`, `COMMIT` and `ROLLBACK`, each compiled on its first use by the
+  /// queue's transactions and kept apart from the cache.
+  private var beginStatement: Statement?
+  private var commitStatement: Statement?
+  private var rollbackStatement: Statement?
 
   init(connection: Connection, busyTimeout: Int) {
     self.connection = connection
@@ -35,13 +43,13 @@ public final class Database {
   ///   inside a read, a lock held too long by another connection, arguments given to several
   ///   statements; `SQLiteError` when SQLite fails (a constraint, a syntax error).
   public func execute(_ sql: String, _ arguments: SQLArguments = []) throws {
-    let (statement, hasMore, _) = try prepared(sql)
+    let (entry, hasMore) = try prepared(sql)
     if hasMore, arguments.isEmpty {
       try executeScript(sql)
       return
     }
     if hasMore { throw DatabaseAccessError.argumentsForScript(sql: sql) }
-    try run(statement, arguments) { statement in while try statement.step() {} }
+    try run(entry, arguments) { statement in while try statement.step() {} }
   }
 
   /// Every row of a query, each by column name.
@@ -68,13 +76,19 @@ public final class Database {
   /// The first row of a query as a `T`, or nil when there is no row.
   ///
   /// - Throws: as `fetchAll(_:_:_:)`.
+  @inlinable
   public func fetchOne<T: Decodable>(
     _ type: T.Type,
     _ sql: String,
     _ arguments: SQLArguments = []
   ) throws -> T? {
-    let first: [T] = try decoded(sql, arguments, limit: 1)
-    return first.first
+    guard let row = try firstRow(sql, arguments) else { return nil }
+    // A type stored in one value (`Date`, `Data`, `String?`) reads the first column.
+    if let single = T.self as? any SQLValueConvertible.Type, let first = row.columns.first {
+      // swift-format-ignore: NeverForceUnwrap
+      return try row.decode(single, column: first) as! T
+    }
+    return try T(from: Self.decoder(for: row))
   }
 
   /// The first column of the first row as a `T`: nil when there is no row or the value is
@@ -82,17 +96,17 @@ public final class Database {
   ///
   /// - Throws: `RowDecodingError.mismatch` when the value is not a `T` (text read as an
   ///   `Int`, an integer out of range); otherwise as `execute(_:_:)`.
+  @inlinable
   public func fetchValue<T: SQLValueConvertible>(
     _ type: T.Type,
     _ sql: String,
     _ arguments: SQLArguments = []
   ) throws -> T? {
-    var value: T?
-    try forEachRow(sql, arguments, limit: 1) { row in
-      guard let first = row.values.first, first != .null else { return }
-      value = try row.decode(T.self, column: row.columns[0])
+    guard let (value, column) = try firstValue(sql, arguments) else { return nil }
+    guard let converted = T(sqlValue: value) else {
+      throw RowDecodingError.mismatch(column: column, type: Row.name(of: T.self), value: value)
     }
-    return value
+    return converted
   }
 
   /// The rowid of the most recent successful INSERT on this connection.
@@ -139,12 +153,20 @@ public final class Database {
     do { try connection.execute(sql) } catch let error as SQLiteError { throw translated(error) }
   }
 
-  /// Runs one closure of the queue: the database answers only inside it, and the closure's SQL
-  /// may not end the queue's transaction or change the connection's rules.
-  func during<T>(_ body: (Database) throws -> T) throws -> T {
+  /// Starts one closure of the queue: the database answers only inside it, and the closure's
+  /// SQL may not end the queue's transaction or change the connection's rules (the fence).
+  @usableFromInline
+  func openClosure() {
     isInsideAccess = true
-    defer { isInsideAccess = false }
-    return try connection.withFence(.queueAccess) { try body(self) }
+    closureFence = connection.raiseFence(.queueAccess)
+  }
+
+  /// Ends the closure (before the queue's own COMMIT or ROLLBACK, and when the access ends).
+  @usableFromInline
+  func closeClosure() {
+    isInsideAccess = false
+    if let fence = closureFence { connection.restoreFence(fence) }
+    closureFence = nil
   }
 
   /// A script without arguments, one statement at a time inside a savepoint: a statement with
@@ -164,10 +186,81 @@ public final class Database {
     try control("RELEASE strata_script")
   }
 
+  /// Starts the write transaction (`BEGIN IMMEDIATE`).
+  func begin() throws {
+    let statement = try beginStatement ?? transactionStatement("BEGIN IMMEDIATE")
+    beginStatement = statement
+    try runOnce(statement)
+  }
+
+  /// Commits the write transaction.
+  @usableFromInline
+  func commit() throws {
+    closeClosure()
+    let statement = try commitStatement ?? transactionStatement("COMMIT")
+    commitStatement = statement
+    try runOnce(statement)
+  }
+
+  /// Rolls the write transaction back, when one is open.
+  @usableFromInline
+  func rollback() {
+    closeClosure()
+    guard !connection.isAutocommit,
+      let statement = try? rollbackStatement ?? transactionStatement("ROLLBACK")
+    else { return }
+    rollbackStatement = statement
+    try? runOnce(statement)
+  }
+
+  private func transactionStatement(_ sql: String) throws -> Statement {
+    do { return try connection.prepare(sql) } catch let error as SQLiteError {
+      throw translated(error)
+    }
+  }
+
+  /// Runs a statement without parameters or rows, in the queue's words on failure.
+  private func runOnce(_ statement: Statement) throws {
+    defer { statement.reset() }
+    do { try statement.step() } catch let error as SQLiteError { throw translated(error) }
+  }
+
   /// Ends the connection's use: finalizes the cached statements.
-  func close() { statements.removeAll() }
+  func close() {
+    statements.removeAll()
+    (beginStatement, commitStatement, rollbackStatement) = (nil, nil, nil)
+  }
 
   // MARK: - Running statements
+
+  // `fetchOne` and `fetchValue` are inlinable (specialized in the caller's module) around
+  // these, which do the work without generics.
+
+  /// The first row of a query, or nil.
+  @usableFromInline
+  func firstRow(_ sql: String, _ arguments: SQLArguments) throws -> Row? {
+    var first: Row?
+    try forEachRow(sql, arguments, limit: 1) { first = $0 }
+    return first
+  }
+
+  /// The first column of the first row and its name, read straight from the statement; nil
+  /// when there is no row or the value is `NULL`.
+  @usableFromInline
+  func firstValue(_ sql: String, _ arguments: SQLArguments) throws -> (SQLValue, String)? {
+    let (entry, _) = try prepared(sql)
+    var first: (SQLValue, String)?
+    try run(entry, arguments) { statement in
+      guard try statement.step(), !entry.columns.isEmpty else { return }
+      let value = statement.value(at: 0)
+      if value != .null { first = (value, entry.columns[0]) }
+    }
+    return first
+  }
+
+  /// The decoder that reads a `Decodable` type from `row`.
+  @usableFromInline
+  static func decoder(for row: Row) -> any Decoder { RowDecoder(row: row) }
 
   private func forEachRow(
     _ sql: String,
@@ -175,8 +268,9 @@ public final class Database {
     limit: Int = .max,
     _ body: (Row) throws -> Void
   ) throws {
-    let (statement, _, columns) = try prepared(sql)
-    try run(statement, arguments) { statement in
+    let (entry, _) = try prepared(sql)
+    let columns = entry.columns
+    try run(entry, arguments) { statement in
       var count = 0
       while count < limit, try statement.step() {
         try body(Row(columns: columns, values: columns.indices.map { statement.value(at: $0) }))
@@ -185,17 +279,13 @@ public final class Database {
     }
   }
 
-  /// The first `limit` rows of a query, each decoded as a `T`.
-  private func decoded<T: Decodable>(
-    _ sql: String,
-    _ arguments: SQLArguments,
-    limit: Int = .max
-  ) throws -> [T] {
+  /// Every row of a query, each decoded as a `T`.
+  private func decoded<T: Decodable>(_ sql: String, _ arguments: SQLArguments) throws -> [T] {
     var values: [T] = []
     // A type stored in one value (`Date`, `Data`, `String?`) reads the first column, as
     // `fetchValue` does; any other type decodes its properties by column name.
     if let single = T.self as? any SQLValueConvertible.Type {
-      try forEachRow(sql, arguments, limit: limit) { row in
+      try forEachRow(sql, arguments) { row in
         guard let first = row.columns.first else {
           throw RowDecodingError.missingColumn(column: "", type: "\(T.self)", columns: [])
         }
@@ -204,38 +294,37 @@ public final class Database {
       }
       return values
     }
-    try forEachRow(sql, arguments, limit: limit) { values.append(try T(from: RowDecoder(row: $0))) }
+    try forEachRow(sql, arguments) { values.append(try T(from: RowDecoder(row: $0))) }
     return values
   }
 
   /// Binds, runs `body`, then resets the statement and clears its bindings for the next use.
   private func run(
-    _ statement: Statement,
+    _ entry: StatementCache.Entry,
     _ arguments: SQLArguments,
     _ body: (Statement) throws -> Void
   ) throws {
+    let statement = entry.statement
     defer {
       statement.reset()
       statement.clearBindings()
     }
     do {
-      try statement.bind(arguments)
+      try statement.bind(arguments, isPositional: entry.isPositional)
       try body(statement)
     } catch let error as SQLiteError {
       throw translated(error)
     }
   }
 
-  private func prepared(_ sql: String) throws -> (Statement, hasMore: Bool, columns: [String]) {
+  private func prepared(_ sql: String) throws -> (StatementCache.Entry, hasMore: Bool) {
     guard isInsideAccess else { throw DatabaseAccessError.outsideAccess(path: path) }
-    if let (statement, columns) = statements.statement(for: sql) {
-      return (statement, false, columns)
-    }
+    if let entry = statements.entry(for: sql) { return (entry, false) }
     do {
       let (statement, hasMore) = try connection.prepareFirst(sql)
-      let columns = (0..<statement.columnCount).map { statement.columnName(at: $0) }
-      if !hasMore { statements.insert(statement, columns: columns, for: sql) }
-      return (statement, hasMore, columns)
+      let entry = StatementCache.Entry(statement)
+      if !hasMore { statements.insert(entry, for: sql) }
+      return (entry, hasMore)
     } catch let error as SQLiteError {
       throw translated(error)
     }

@@ -25,15 +25,36 @@ import Foundation
 /// The connection is configured as strata's own: foreign keys on, the busy timeout, the
 /// configuration's extensions and functions; a file in WAL mode stays in WAL mode.
 public final class DatabaseQueue: Sendable {
-  /// The connection, used only on `dispatch`.
+  /// The connection, used only by the thread holding `mutex`.
   private final class State: @unchecked Sendable {
     var database: Database?
     var closesAfterCurrentAccess = false
-    init(_ database: Database) { self.database = database }
+    /// An error-checking mutex: the thread that holds it is told so when it asks again, which
+    /// is how a nested `read` or `write` is found without any per-call bookkeeping.
+    let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
+
+    init(_ database: Database) {
+      self.database = database
+      var attributes = pthread_mutexattr_t()
+      pthread_mutexattr_init(&attributes)
+      pthread_mutexattr_settype(&attributes, Int32(PTHREAD_MUTEX_ERRORCHECK))
+      pthread_mutex_init(mutex, &attributes)
+      pthread_mutexattr_destroy(&attributes)
+    }
+
+    deinit {
+      pthread_mutex_destroy(mutex)
+      mutex.deallocate()
+    }
+
+    /// Takes the mutex, waiting for the access running now; false when this thread already
+    /// holds it (a nested access).
+    func lock() -> Bool { pthread_mutex_lock(mutex) != EDEADLK }
+
+    func unlock() { pthread_mutex_unlock(mutex) }
   }
 
-  private static let key = DispatchSpecificKey<ObjectIdentifier>()
-
+  /// Runs the `async` forms in the order they were called, off the caller's thread.
   private let dispatch: DispatchQueue
   private let state: State
   /// The database file's path (`:memory:` for an in-memory database).
@@ -80,7 +101,6 @@ public final class DatabaseQueue: Sendable {
     setupReport = report
     state = State(Database(connection: connection, busyTimeout: busyTimeout))
     dispatch = DispatchQueue(label: "strata.DatabaseQueue")
-    dispatch.setSpecific(key: Self.key, value: ObjectIdentifier(state))
   }
 
   /// A private in-memory database, for tests and previews.
@@ -105,19 +125,18 @@ public final class DatabaseQueue: Sendable {
   ///   `DatabaseAccessError.locked` when another connection holds the write lock beyond the
   ///   busy timeout, `.nestedAccess` from inside this queue's own closure, `.closed` after
   ///   `close()`; `SQLiteError` when `COMMIT` fails (after a rollback).
+  // Inlinable, with the work in `enter` and `leave`: called from the app's module, the
+  // generic closure is specialized there instead of run through generic metadata per call.
+  @inlinable
   public func write<T>(_ body: (Database) throws -> T) throws -> T {
-    try access { try Self.write($0, body) }
-  }
-
-  private static func write<T>(_ database: Database, _ body: (Database) throws -> T) throws -> T {
-    try database.prepare(for: .writing)
-    try database.control("BEGIN IMMEDIATE")
+    let database = try enter(.writing)
+    defer { leave() }
     do {
-      let result = try database.during(body)
-      try database.control("COMMIT")
+      let result = try body(database)
+      try database.commit()
       return result
     } catch {
-      if !database.connection.isAutocommit { try? database.control("ROLLBACK") }
+      database.rollback()
       throw error
     }
   }
@@ -127,13 +146,37 @@ public final class DatabaseQueue: Sendable {
   /// - Throws: what `body` throws (`DatabaseAccessError.writeInsideRead` from a statement that
   ///   writes); `.nestedAccess` from inside this queue's own closure, `.closed` after
   ///   `close()`.
+  @inlinable
   public func read<T>(_ body: (Database) throws -> T) throws -> T {
-    try access { try Self.read($0, body) }
+    let database = try enter(.reading)
+    defer { leave() }
+    return try body(database)
   }
 
-  private static func read<T>(_ database: Database, _ body: (Database) throws -> T) throws -> T {
-    try database.prepare(for: .reading)
-    return try database.during(body)
+  /// Takes the mutex and readies the open database for `access` (`query_only` for reading,
+  /// `BEGIN IMMEDIATE` for writing); on failure, lets the mutex go before throwing.
+  @usableFromInline
+  func enter(_ access: Database.Access) throws -> Database {
+    guard state.lock() else { throw DatabaseAccessError.nestedAccess(path: path) }
+    do {
+      guard let database = state.database else { throw DatabaseAccessError.closed(path: path) }
+      try database.prepare(for: access)
+      if access == .writing { try database.begin() }
+      database.openClosure()
+      return database
+    } catch {
+      leave()
+      throw error
+    }
+  }
+
+  /// Ends an access: closes the connection when `close()` was called during it, and lets the
+  /// mutex go.
+  @usableFromInline
+  func leave() {
+    state.database?.closeClosure()
+    if state.closesAfterCurrentAccess { closeNow() }
+    state.unlock()
   }
 
   /// `write(_:)` without blocking the calling task: the closure runs on the queue.
@@ -144,7 +187,7 @@ public final class DatabaseQueue: Sendable {
   ) async throws
     -> T
   {
-    try await later { try Self.write($0, body) }
+    try await later { try self.write(body) }
   }
 
   /// `read(_:)` without blocking the calling task: the closure runs on the queue.
@@ -155,21 +198,18 @@ public final class DatabaseQueue: Sendable {
   ) async throws
     -> T
   {
-    try await later { try Self.read($0, body) }
+    try await later { try self.read(body) }
   }
 
   /// Closes the connection (after the closure running now, when called from one). Calling it
   /// again does nothing; `read` and `write` then throw `DatabaseAccessError.closed`.
   public func close() {
-    if isOnQueue {
+    guard state.lock() else {
       state.closesAfterCurrentAccess = true
-    } else {
-      dispatch.sync { closeNow() }
+      return
     }
-  }
-
-  private var isOnQueue: Bool {
-    DispatchQueue.getSpecific(key: Self.key) == ObjectIdentifier(state)
+    defer { state.unlock() }
+    closeNow()
   }
 
   private func closeNow() {
@@ -177,32 +217,16 @@ public final class DatabaseQueue: Sendable {
     state.database = nil
   }
 
-  /// Runs `body` on the queue with the open database.
-  private func access<T>(_ body: (Database) throws -> T) throws -> T {
-    if isOnQueue { throw DatabaseAccessError.nestedAccess(path: path) }
-    // The non-throwing `sync`: its throwing overload wraps the closure once more per call.
-    var result = Result<T, any Error>.failure(DatabaseAccessError.closed(path: path))
-    dispatch.sync { result = Result { try onQueue(body) } }
-    return try result.get()
-  }
-
-  /// Runs `body` on the queue without blocking the calling task.
+  /// Runs `body` on the serial dispatch queue without blocking the calling task.
   private func later<T: Sendable>(
-    _ body: @escaping @Sendable (Database) throws -> T
+    _ body: @escaping @Sendable () throws -> T
   ) async throws
     -> T
   {
     // A task cancelled before its turn does not run its closure.
     try Task.checkCancellation()
     return try await withCheckedThrowingContinuation { continuation in
-      dispatch.async { continuation.resume(with: Result { try self.onQueue(body) }) }
+      dispatch.async { continuation.resume(with: Result { try body() }) }
     }
-  }
-
-  /// Runs `body` with the open database; called on the queue.
-  private func onQueue<T>(_ body: (Database) throws -> T) throws -> T {
-    guard let database = state.database else { throw DatabaseAccessError.closed(path: path) }
-    defer { if state.closesAfterCurrentAccess { closeNow() } }
-    return try body(database)
   }
 }

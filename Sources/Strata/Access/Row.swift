@@ -38,6 +38,7 @@ public struct Row: Sendable, Hashable {
 
   /// The column named `name` as `T`: nil for NULL (never 0), and also for a missing column
   /// or a value that is not a `T` (use `decode(_:column:)` to be told which).
+  @inlinable
   public subscript<T: SQLValueConvertible>(_ name: String) -> T? {
     guard let index = index(of: name) else { return nil }
     return T(sqlValue: values[index])
@@ -48,6 +49,7 @@ public struct Row: Sendable, Hashable {
   /// - Throws: `RowDecodingError.missingColumn` naming the row's columns, or
   ///   `.mismatch` naming the column, the type and the value (NULL into a type that is not
   ///   optional, text into a number, an integer out of range).
+  @inlinable
   public func decode<T: SQLValueConvertible>(
     _ type: T.Type = T.self,
     column name: String
@@ -72,6 +74,7 @@ public struct Row: Sendable, Hashable {
   }
 
   /// A type's name for messages: `Int`, `String?`.
+  @usableFromInline
   static func name(of type: Any.Type) -> String {
     let full = String(describing: type)
     if full.hasPrefix("Optional<"), full.hasSuffix(">") {

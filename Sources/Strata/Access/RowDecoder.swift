@@ -73,15 +73,15 @@ private struct RowKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol
   func decodeNil(forKey key: Key) throws -> Bool { row[key.stringValue] == .null }
 
   func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T { try value(type, key) }
-  func decode(_ type: Bool.Type, forKey key: Key) throws -> Bool { try value(type, key) }
-  func decode(_ type: String.Type, forKey key: Key) throws -> String { try value(type, key) }
-  func decode(_ type: Double.Type, forKey key: Key) throws -> Double { try value(type, key) }
-  func decode(_ type: Float.Type, forKey key: Key) throws -> Float { try value(type, key) }
-  func decode(_ type: Int.Type, forKey key: Key) throws -> Int { try value(type, key) }
+  func decode(_ type: Bool.Type, forKey key: Key) throws -> Bool { try converted(type, key) }
+  func decode(_ type: String.Type, forKey key: Key) throws -> String { try converted(type, key) }
+  func decode(_ type: Double.Type, forKey key: Key) throws -> Double { try converted(type, key) }
+  func decode(_ type: Float.Type, forKey key: Key) throws -> Float { try converted(type, key) }
+  func decode(_ type: Int.Type, forKey key: Key) throws -> Int { try converted(type, key) }
   func decode(_ type: Int8.Type, forKey key: Key) throws -> Int8 { try value(type, key) }
   func decode(_ type: Int16.Type, forKey key: Key) throws -> Int16 { try value(type, key) }
-  func decode(_ type: Int32.Type, forKey key: Key) throws -> Int32 { try value(type, key) }
-  func decode(_ type: Int64.Type, forKey key: Key) throws -> Int64 { try value(type, key) }
+  func decode(_ type: Int32.Type, forKey key: Key) throws -> Int32 { try converted(type, key) }
+  func decode(_ type: Int64.Type, forKey key: Key) throws -> Int64 { try converted(type, key) }
   func decode(_ type: UInt.Type, forKey key: Key) throws -> UInt { try value(type, key) }
   func decode(_ type: UInt8.Type, forKey key: Key) throws -> UInt8 { try value(type, key) }
   func decode(_ type: UInt16.Type, forKey key: Key) throws -> UInt16 { try value(type, key) }
@@ -89,6 +89,28 @@ private struct RowKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol
   func decode(_ type: UInt64.Type, forKey key: Key) throws -> UInt64 { try value(type, key) }
 
   private func value<T: Decodable>(_ type: T.Type, _ key: Key) throws -> T {
+    try RowDecoder.decode(T.self, column: key.stringValue, value: row.values[index(key, T.self)])
+  }
+
+  /// `value(_:_:)` for a type known to be `SQLValueConvertible`, without asking at run time.
+  private func converted<T: SQLValueConvertible & Decodable>(
+    _ type: T.Type,
+    _ key: Key
+  ) throws
+    -> T
+  {
+    let value = row.values[try index(key, T.self)]
+    guard let result = T(sqlValue: value) else {
+      throw RowDecodingError.mismatch(
+        column: key.stringValue,
+        type: Row.name(of: T.self),
+        value: value
+      )
+    }
+    return result
+  }
+
+  private func index<T>(_ key: Key, _ type: T.Type) throws -> Int {
     guard let index = row.index(of: key.stringValue) else {
       throw RowDecodingError.missingColumn(
         column: key.stringValue,
@@ -96,7 +118,7 @@ private struct RowKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol
         columns: row.columns
       )
     }
-    return try RowDecoder.decode(T.self, column: key.stringValue, value: row.values[index])
+    return index
   }
 
   func nestedContainer<NestedKey: CodingKey>(

@@ -58,11 +58,13 @@ extension Statement {
   ///
   /// - Throws: `DatabaseAccessError` for a count or a name that does not match, a style that
   ///   does not match the parameters'; `SQLiteError` when SQLite refuses a value (too big).
-  func bind(_ arguments: SQLArguments) throws {
+  /// `isPositional` says that every parameter is known to be a plain `?` (the statement
+  /// cache checks it once), so that only the count is checked here.
+  func bind(_ arguments: SQLArguments, isPositional: Bool = false) throws {
     let count = parameterCount
     switch arguments.storage {
     case .positional(let values):
-      for index in 0..<count {
+      for index in 0..<count where !isPositional {
         if let name = parameterName(at: index + 1), name.first != "?" {
           throw DatabaseAccessError.argumentStyle(sql: sql, parameter: name, named: false)
         }

@@ -229,4 +229,41 @@ import Testing
     #expect(again.setupReport?.changedAnything == false)
     #expect(try DatabaseQueue(url: fixture.database).setupReport == nil)
   }
+
+  @Test func aNestedAccessInsideAnAsyncClosureThrowsAndAnotherQueueMayBeUsed() async throws {
+    let fixture = try AccessFixture()
+    let queue = fixture.queue
+    let other = try DatabaseQueue.inMemory(
+      configuration: ConnectionConfiguration { try $0.execute("CREATE TABLE t (x)") }
+    )
+    await #expect(throws: DatabaseAccessError.nestedAccess(path: fixture.url.path)) {
+      try await queue.write { db in
+        try db.execute("INSERT INTO student VALUES ('S1', 'Ann', 1)")
+        // Another queue is not nested: it runs.
+        try other.write { db in try db.execute("INSERT INTO t VALUES (1)") }
+        try queue.read { _ in }
+      }
+    }
+    #expect(try fixture.stored("SELECT count(*) FROM student") == [[0]])
+    let count = try await other.read { db in try db.fetchValue(Int.self, "SELECT count(*) FROM t") }
+    #expect(count == 1)
+    // The queue is free again after the refused nested access.
+    try await queue.write { db in try db.execute("INSERT INTO student VALUES ('S2', 'Bob', 2)") }
+    #expect(try fixture.stored("SELECT count(*) FROM student") == [[1]])
+  }
+
+  @Test func aStatementDroppedFromTheCacheIsCompiledAgain() throws {
+    let queue = try DatabaseQueue.inMemory()
+    try queue.write { db in
+      try db.execute("CREATE TABLE t (x)")
+      try db.execute("INSERT INTO t VALUES (?)", [7])
+      let first = "SELECT x + 0 FROM t"
+      #expect(try db.fetchValue(Int.self, first) == 7)
+      // 70 other statements push the first one (and the last used) out of the 64 kept.
+      for n in 1...70 { #expect(try db.fetchValue(Int.self, "SELECT x + \(n) FROM t") == 7 + n) }
+      #expect(try db.fetchValue(Int.self, first) == 7)
+      #expect(try db.fetchValue(Int.self, "SELECT x + 70 FROM t") == 77)
+      #expect(try db.fetchValue(Int.self, "SELECT x + 1 FROM t") == 8)
+    }
+  }
 }
