@@ -93,10 +93,13 @@ import Testing
   }
 
   /// Each database's applied version, read from its history.
+  /// Each database's version, read as the next run would read it: with write access, so that
+  /// SQLite rolls back the hot journal a killed run left (a read-only connection cannot, and
+  /// fails with SQLITE_READONLY_ROLLBACK).
   private func versions(_ project: Project, _ names: [String]) throws -> [Int64] {
     try names.map {
-      try DatabaseProbe.integer(project.dir.path($0), "SELECT max(version) FROM strata_migrations")
-        ?? 0
+      try Connection(path: project.dir.path($0).path, mode: .readWrite)
+        .scalar("SELECT max(version) FROM strata_migrations")?.integerValue ?? 0
     }
   }
 }
