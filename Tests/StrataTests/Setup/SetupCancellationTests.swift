@@ -31,29 +31,70 @@ private func seededSetup(rows: Int) throws -> (SetupFixture, DatabaseSetup) {
   return (fixture, setup)
 }
 
-/// Runs `setup` in a task, cancels it `delay` after it reported what `reached` looks for (so
-/// that a busy machine cannot cancel it before it gets there), and returns what the task threw, how
-/// long after the cancel it ended, and what it reported.
+/// Runs `setup` in a task, cancels it `delay` after it reported what `reached` looks for, and
+/// returns what the task threw, how long after the cancel it ended, and what it reported.
+///
+/// The cancel is scheduled from the progress report onto a Dispatch queue, and the end is timed
+/// inside the task: both stay on time when other tests keep the cooperative pool busy (a polling
+/// loop on that pool once waited until the whole migration had finished, then cancelled nothing).
 private func cancelled(
   _ setup: DatabaseSetup,
   after delay: Duration = .milliseconds(100),
   once reached: @escaping @Sendable (SetupProgress) -> Bool
 ) async -> (error: (any Error)?, latency: Duration, log: ProgressLog) {
   let log = ProgressLog()
+  let handle = TaskHandle()
+  let cancelledAt = InstantBox()
+  let scheduled = InstantBox()
   var setup = setup
-  setup.progress = { log.record($0) }
-  let task = Task.detached { [setup] in try await setup.run() }
-  while !log.all.contains(where: { reached($0) || $0 == .done }) {
-    try? await Task.sleep(for: .milliseconds(5))
+  setup.progress = { event in
+    log.record(event)
+    guard reached(event), scheduled.instant == nil else { return }
+    scheduled.instant = .now
+    let (seconds, attoseconds) = delay.components
+    let nanoseconds = Int(seconds) * 1_000_000_000 + Int(attoseconds / 1_000_000_000)
+    DispatchQueue.global().asyncAfter(deadline: .now() + .nanoseconds(nanoseconds)) {
+      let task = handle.waitForTask()
+      cancelledAt.instant = .now
+      task.cancel()
+    }
   }
-  try? await Task.sleep(for: delay)
-  let clock = ContinuousClock()
-  let start = clock.now
-  task.cancel()
-  let result = await task.result
-  let latency = clock.now - start
-  if case .failure(let error) = result { return (error, latency, log) }
-  return (nil, latency, log)
+  let task = Task.detached {
+    [setup] () async -> (error: (any Error)?, end: ContinuousClock.Instant) in
+    do {
+      try await setup.run()
+      return (nil, .now)
+    } catch {
+      return (error, .now)
+    }
+  }
+  handle.set(task)
+  let (error, end) = await task.value
+  guard let cancel = cancelledAt.instant else {
+    Issue.record("the run ended before it was cancelled; reported \(log.all)")
+    return (error, .zero, log)
+  }
+  return (error, end - cancel, log)
+}
+
+/// The running task, set once it exists, for a Dispatch block that may fire before that.
+private final class TaskHandle: @unchecked Sendable {
+  private let condition = NSCondition()
+  private var task: Task<(error: (any Error)?, end: ContinuousClock.Instant), Never>?
+
+  func set(_ task: Task<(error: (any Error)?, end: ContinuousClock.Instant), Never>) {
+    condition.lock()
+    self.task = task
+    condition.broadcast()
+    condition.unlock()
+  }
+
+  func waitForTask() -> Task<(error: (any Error)?, end: ContinuousClock.Instant), Never> {
+    condition.lock()
+    defer { condition.unlock() }
+    while task == nil { condition.wait() }
+    return task!
+  }
 }
 
 /// The report that the 20-million-row migration (0002) is starting.
