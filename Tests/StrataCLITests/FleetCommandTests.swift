@@ -93,6 +93,12 @@ import Testing
       "\(text.standardError)"
     )
     #expect(text.standardError.contains("dbs/d.db"), "\(text.standardError)")
+    // The help speaks of the pattern that reached the file, never of a --database not given.
+    let helps = text.standardError.split(separator: "\n").filter { $0.hasPrefix("Help: ") }
+    #expect(helps.count == 2, "\(text.standardError)")
+    #expect(helps.allSatisfy { $0.contains("--databases") }, "\(helps)")
+    #expect(!text.standardError.contains("--database "), "\(text.standardError)")
+    #expect(!text.standardError.contains("--database)"), "\(text.standardError)")
   }
 
   /// A glob matching nothing is an error (exit 1) and creates nothing.

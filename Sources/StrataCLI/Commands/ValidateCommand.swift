@@ -116,10 +116,11 @@ enum ValidateCommand: Command {
   }
 
   /// The problems found, their help in the CLI's words (its flags), in text and JSON alike.
-  static func problems(_ result: ValidationResult) -> [ValidationProblem] {
-    result.problems.map {
-      ValidationProblem(message: $0.message, help: $0.help(saying: \.commandLineWords))
-    }
+  static func problems(
+    _ result: ValidationResult,
+    saying say: (Remedy) -> String = \.commandLineWords
+  ) -> [ValidationProblem] {
+    result.problems.map { ValidationProblem(message: $0.message, help: $0.help(saying: say)) }
   }
 
   /// The success line; it never says more was checked than was.

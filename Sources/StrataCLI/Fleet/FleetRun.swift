@@ -105,7 +105,7 @@ enum FleetRun {
           context.printError("Help: \(problem.help)")
         }
         guard let error = result.error else { continue }
-        let (message, help, _) = ErrorOutput.describe(error)
+        let (message, help, _) = ErrorOutput.describe(error, saying: \.fleetCommandLineWords)
         // Most messages name the file already; the others get it in front.
         let named = message.contains(result.database.path) || message.contains(shown)
         context.printError("Error: \(named ? "" : "\(shown): ")\(message)")
@@ -118,10 +118,10 @@ enum FleetRun {
     return summary.succeeded && summary.invalidCount == 0 ? ExitCode.success : ExitCode.failure
   }
 
-  /// `validate`'s problems for one database, their help in the CLI's words (its flags).
+  /// `validate`'s problems for one database, their help in a fleet run's words.
   private static func problems(_ result: FleetDatabaseResult) -> [ValidationProblem] {
     guard case .validated(let validation) = result.outcome else { return [] }
-    return ValidateCommand.problems(validation)
+    return ValidateCommand.problems(validation, saying: \.fleetCommandLineWords)
   }
 
   /// `status`'s line for one database: its version and how many migrations are pending.
@@ -184,7 +184,7 @@ enum FleetRun {
         problems: problems(result)
       )
     case .failed(let error):
-      let (message, help, code) = ErrorOutput.describe(error)
+      let (message, help, code) = ErrorOutput.describe(error, saying: \.fleetCommandLineWords)
       return DatabaseReport(
         database: shown,
         result: "failed",

@@ -82,6 +82,22 @@ extension Remedy {
   }
 }
 
+extension Remedy {
+  /// The remedy said to a run over many databases (`--databases`): where a single run's words
+  /// name `--database`, these name the pattern or list that reached the file.
+  var fleetCommandLineWords: String {
+    switch self {
+    case .otherDatabasePath(let what):
+      "have --databases name \(what) instead of this file"
+    case .checkDatabasePath: "check the --databases pattern or list that reached this file"
+    case .runAgain(let operation):
+      "run the same 'strata \(operation.commandName) --databases' command again (the databases "
+        + "it finished are not changed again)"
+    default: commandLineWords
+    }
+  }
+}
+
 extension Remedy.Operation {
   /// The `strata` command that runs the operation.
   var commandName: String {
@@ -98,10 +114,13 @@ extension Remedy.Operation {
 
 extension StrataError {
   /// The help in the CLI's words: each remedy as its flags and commands.
-  var commandLineHelp: String {
+  var commandLineHelp: String { commandLineHelp(saying: \.commandLineWords) }
+
+  /// The help with each remedy said by `say` (a single run's words, or a fleet run's).
+  func commandLineHelp(saying say: (Remedy) -> String) -> String {
     switch self {
     case let error as ForeignHistoryError: error.foreignHistoryHelp
-    case let error as any RemedialError: error.help(saying: \.commandLineWords)
+    case let error as any RemedialError: error.help(saying: say)
     default: help
     }
   }

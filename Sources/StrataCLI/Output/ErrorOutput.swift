@@ -38,16 +38,19 @@ enum ErrorOutput {
     return code
   }
 
-  static func describe(_ error: any Error) -> (message: String, help: String?, code: Int32) {
+  static func describe(
+    _ error: any Error,
+    saying say: (Remedy) -> String = \.commandLineWords
+  ) -> (message: String, help: String?, code: Int32) {
     switch error {
     case let usage as UsageError:
       (usage.message, usage.help, ExitCode.usage)
     case let failure as SQLiteError:
       // Before `StrataError`: its `message` is SQLite's words alone, its description adds
       // the statement.
-      ("\(failure)", failure.commandLineHelp, ExitCode.failure)
+      ("\(failure)", failure.commandLineHelp(saying: say), ExitCode.failure)
     case let failure as any StrataError:
-      (failure.message, failure.commandLineHelp, ExitCode.failure)
+      (failure.message, failure.commandLineHelp(saying: say), ExitCode.failure)
     default:
       ("\(error)", nil, ExitCode.failure)
     }
