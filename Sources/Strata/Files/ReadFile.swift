@@ -32,9 +32,11 @@ final class DirectoryReader: @unchecked Sendable {
     close(descriptor)
   }
 
-  /// The bytes of the regular file `name` in the folder, or nil.
-  func read(_ name: String) -> [UInt8]? {
-    readFile(opening: { openat(descriptor, name, O_RDONLY | O_NONBLOCK) })
+  /// The bytes of the regular file `name` in the folder, or nil; without `followingLinks`, nil
+  /// also when `name` is a symbolic link (`O_NOFOLLOW`).
+  func read(_ name: String, followingLinks: Bool = true) -> [UInt8]? {
+    let flags = O_RDONLY | O_NONBLOCK | (followingLinks ? 0 : O_NOFOLLOW)
+    return readFile(opening: { openat(descriptor, name, flags) })
   }
 }
 

@@ -8,8 +8,10 @@ import Foundation
 enum DieselReader {
   /// The folders diesel would read as migrations: those not hidden that hold an `up.sql`.
   static func migrationFolders(in path: String, names: [String]) -> [String] {
+    // A `.sql` name is a migration file's (a folder named so is refused when it is read), so
+    // only the other names are looked at on disk.
     names.filter { name in
-      !name.hasPrefix(".") && isFolder(path + "/" + name)
+      !name.hasPrefix(".") && !name.lowercased().hasSuffix(".sql") && isFolder(path + "/" + name)
         && pathStatus(atPath: path + "/" + name + "/up.sql") != .missing
     }.sorted()
   }

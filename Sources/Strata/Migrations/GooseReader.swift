@@ -105,6 +105,8 @@ enum GooseReader {
 
   /// True when the file holds a goose annotation (what detection looks for).
   static func isAnnotation(_ line: ArraySlice<UInt8>) -> Bool {
+    // Most lines lack the bytes of `+goose`, which every match has: decided without a String.
+    guard line.firstRange(of: Array("+goose".utf8)) != nil else { return false }
     let text = String(decoding: line, as: UTF8.self)
     return text.trimmingCharacters(in: .whitespaces).hasPrefix("--") && text.contains("+goose")
   }

@@ -82,6 +82,9 @@ public struct MigrationSet: Sendable {
       )
     }
     let readFile: FileRead = { name in
+      // A regular file that is not a link is read at once (four system calls); anything else
+      // takes the checks that say what it is.
+      if let bytes = folder.read(name, followingLinks: false) { return .success(bytes) }
       if let problem = folderFileProblem(
         folder: url.path,
         name: name,
