@@ -9,7 +9,7 @@ import StrataArguments
 /// errors follow), so that a name cannot add a line or drive the terminal. JSON goes through
 /// `printJSON`, which escapes as JSON does.
 struct CommandContext {
-  var environment: [String: String]
+  var environment: EnvironmentVariables
   var currentDirectory: String
   let output: OutputChannel
   let errors: OutputChannel
@@ -19,7 +19,7 @@ struct CommandContext {
   let record = RunRecord()
 
   static func process() -> CommandContext {
-    let environment = ProcessInfo.processInfo.environment
+    let environment = EnvironmentVariables()
     // Standard input first, so that a closed one is not refilled by the placeholder of another.
     if fcntl(0, F_GETFD) == -1, errno == EBADF { _ = open("/dev/null", O_RDONLY) }
     let output = OutputChannel.standard(1)

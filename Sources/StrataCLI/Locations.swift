@@ -18,7 +18,7 @@ extension CommonOptions {
     let fromEnvironment = context.environment["STRATA_DATABASE"].flatMap { $0.isEmpty ? nil : $0 }
     let location = try DatabaseLocation.resolve(
       explicit: arguments[database] ?? fromEnvironment,
-      environment: context.environment,
+      environment: context.environment.forDefaultLocation,
       currentDirectory: context.currentDirectory
     )
     try checkDatabasePath(location.url)
