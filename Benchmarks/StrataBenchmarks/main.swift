@@ -14,6 +14,8 @@ let workloads: [String: () throws -> Void] = [
   "large-migration": LargeMigrationBenchmark.run,
   "test-database": TestDatabaseBenchmark.run,
   "queue": QueueBenchmark.run,
+  "fleet": FleetBenchmark.run,
+  "startup": StartupBenchmark.run,
 ]
 
 let arguments = CommandLine.arguments.dropFirst()
