@@ -17,6 +17,8 @@ public enum SetupProgress: Hashable, Sendable {
   case seeding(SeedProgress)
   /// Finished: the report `run()` returns follows.
   case done
+  /// One database of a `MigrationFleet` finished (a fleet reports only this).
+  case databaseFinished(FleetProgress)
 
   /// The step, without its details.
   public var step: Step {
@@ -26,6 +28,7 @@ public enum SetupProgress: Hashable, Sendable {
     case .migrating: .migrating
     case .seeding: .seeding
     case .done: .done
+    case .databaseFinished: .databaseFinished
     }
   }
 
@@ -41,6 +44,8 @@ public enum SetupProgress: Hashable, Sendable {
     case seeding
     /// Finished.
     case done
+    /// A fleet's database finished (fleets only).
+    case databaseFinished
   }
 }
 

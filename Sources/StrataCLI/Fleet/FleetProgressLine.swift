@@ -5,28 +5,27 @@ import Strata
 /// The fleet calls it one database at a time, never twice at once.
 final class FleetProgressLine: @unchecked Sendable {
   private let context: CommandContext
-  private let total: Int
-  private var done = 0
-  private var failed = 0
+  private var drawn = false
 
   /// Nil when standard error is not a terminal (or NO_COLOR is set): nothing to redraw.
-  static func make(_ context: CommandContext, total: Int) -> FleetProgressLine? {
-    context.standardErrorIsTerminal ? FleetProgressLine(context, total: total) : nil
+  static func make(_ context: CommandContext) -> FleetProgressLine? {
+    context.standardErrorIsTerminal ? FleetProgressLine(context) : nil
   }
 
-  private init(_ context: CommandContext, total: Int) {
+  private init(_ context: CommandContext) {
     self.context = context
-    self.total = total
   }
 
-  func update(_ result: FleetDatabaseResult) {
-    done += 1
-    if result.error != nil { failed += 1 }
-    let failures = failed == 0 ? "" : ", \(failed) failed"
-    context.standardError("\r\u{1B}[2K[\(done)/\(total)] databases done\(failures)")
+  /// Redraws the line with the fleet's counts, which the fleet's own report carries.
+  func update(_ progress: FleetProgress) {
+    drawn = true
+    let failures = progress.failed == 0 ? "" : ", \(progress.failed) failed"
+    context.standardError(
+      "\r\u{1B}[2K[\(progress.finished)/\(progress.total)] databases done\(failures)"
+    )
   }
 
   func clear() {
-    if done > 0 { context.standardError("\r\u{1B}[2K") }
+    if drawn { context.standardError("\r\u{1B}[2K") }
   }
 }

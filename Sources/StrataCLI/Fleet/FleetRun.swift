@@ -48,11 +48,15 @@ enum FleetRun {
   static func withProgress(
     _ fleet: MigrationFleet,
     _ context: CommandContext,
-    _ work: (MigrationFleet, (@Sendable (FleetDatabaseResult) -> Void)?) -> FleetSummary
+    _ work: (MigrationFleet, (@Sendable (SetupProgress) -> Void)?) -> FleetSummary
   ) -> FleetSummary {
-    let line = FleetProgressLine.make(context, total: fleet.databases.count)
-    var progress: (@Sendable (FleetDatabaseResult) -> Void)?
-    if let line { progress = { line.update($0) } }
+    let line = FleetProgressLine.make(context)
+    var progress: (@Sendable (SetupProgress) -> Void)?
+    if let line {
+      progress = { event in
+        if case .databaseFinished(let finished) = event { line.update(finished) }
+      }
+    }
     let summary = work(fleet, progress)
     line?.clear()
     return summary

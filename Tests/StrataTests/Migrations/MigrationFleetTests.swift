@@ -33,9 +33,20 @@ struct MigrationFleetTests {
     let bad = try dir.write("notes.sqlite3", "not a database, just text\n")
     var fleet = MigrationFleet(migrations, databases: good + [bad])
     fleet.jobs = 4
-    let seen = Counter()
-    let summary = fleet.migrate { _ in seen.add() }
-    #expect(seen.value == 21)
+    let seen = ProgressLog()
+    let summary = fleet.migrate { seen.record($0) }
+    // The launch call's progress type: one `.databaseFinished` per database, counting up.
+    #expect(seen.all.count == 21)
+    #expect(seen.all.allSatisfy { $0.step == .databaseFinished })
+    let reports = seen.all.compactMap { event -> FleetProgress? in
+      if case .databaseFinished(let progress) = event { return progress }
+      return nil
+    }
+    #expect(reports.map(\.finished) == Array(1...21))
+    #expect(reports.allSatisfy { $0.total == 21 })
+    #expect(reports.last?.failed == 1)
+    #expect(reports.filter { $0.result.error != nil }.map(\.database) == [bad])
+    #expect(Set(reports.map(\.database)) == Set(good + [bad]))
     #expect(summary.migratedCount == 20)
     #expect(summary.failedCount == 1)
     #expect(summary.failures.map(\.database) == [bad])
@@ -96,12 +107,4 @@ extension MigrationFleetTests {
     }
     #expect(result.problems.contains { $0.message.contains("extra") })
   }
-}
-
-/// A thread-safe count of progress calls.
-private final class Counter: @unchecked Sendable {
-  private let lock = NSLock()
-  private var count = 0
-  var value: Int { lock.withLock { count } }
-  func add() { lock.withLock { count += 1 } }
 }

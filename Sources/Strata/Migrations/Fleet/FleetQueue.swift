@@ -6,15 +6,17 @@ final class FleetQueue: @unchecked Sendable {
   private let lock = NSLock()
   private let databases: [URL]
   private let failFast: Bool
-  private let progress: (@Sendable (FleetDatabaseResult) -> Void)?
+  private let progress: (@Sendable (SetupProgress) -> Void)?
   private var next = 0
+  private var finished = 0
+  private var failed = 0
   private var stopped = false
   private var outcomes: [Int: FleetDatabaseResult.Outcome] = [:]
 
   init(
     _ databases: [URL],
     failFast: Bool,
-    progress: (@Sendable (FleetDatabaseResult) -> Void)?
+    progress: (@Sendable (SetupProgress) -> Void)?
   ) {
     self.databases = databases
     self.failFast = failFast
@@ -60,8 +62,17 @@ final class FleetQueue: @unchecked Sendable {
   private func finish(_ index: Int, _ outcome: FleetDatabaseResult.Outcome) {
     lock.withLock {
       outcomes[index] = outcome
-      if failFast, case .failed = outcome { stopped = true }
-      progress?(FleetDatabaseResult(database: databases[index], outcome: outcome))
+      finished += 1
+      if case .failed = outcome {
+        failed += 1
+        if failFast { stopped = true }
+      }
+      let result = FleetDatabaseResult(database: databases[index], outcome: outcome)
+      progress?(
+        .databaseFinished(
+          FleetProgress(result: result, finished: finished, total: databases.count, failed: failed)
+        )
+      )
     }
   }
 }

@@ -39,13 +39,14 @@ public struct MigrationFleet: Sendable {
   ///
   /// - Parameter options: what each database's `Migrator.migrate` may do (target, one
   ///   transaction, which problems to accept); a dry run opens each database read only.
-  /// - Parameter progress: called once per database as it finishes, one call at a time (never
-  ///   two at once), on the thread that did the work.
+  /// - Parameter progress: the launch call's progress type, called with
+  ///   `.databaseFinished` once per database as it finishes, one call at a time (never two at
+  ///   once), on the thread that did the work.
   /// - Returns: every database's result; this call never throws: each database's error is in
   ///   its result.
   public func migrate(
     options: MigrateOptions = MigrateOptions(),
-    progress: (@Sendable (FleetDatabaseResult) -> Void)? = nil
+    progress: (@Sendable (SetupProgress) -> Void)? = nil
   ) -> FleetSummary {
     let migrator = self.migrator
     return run(access: options.dryRun ? .read : .create, progress: progress) { connection in
@@ -59,13 +60,13 @@ public struct MigrationFleet: Sendable {
   /// - Parameter version: the version every database ends at (0: empty).
   /// - Parameter dryRun: plan only, with each database opened read only.
   /// - Parameter allowChanged: revert migrations whose file changed after they were applied.
-  /// - Parameter progress: called once per database as it finishes, one call at a time.
+  /// - Parameter progress: `.databaseFinished` once per database, one call at a time.
   /// - Returns: every database's result; each database's error is in its result.
   public func rollback(
     to version: MigrationVersion,
     dryRun: Bool = false,
     allowChanged: Bool = false,
-    progress: (@Sendable (FleetDatabaseResult) -> Void)? = nil
+    progress: (@Sendable (SetupProgress) -> Void)? = nil
   ) -> FleetSummary {
     let migrator = self.migrator
     return run(access: dryRun ? .read : .write, progress: progress) { connection in
@@ -81,10 +82,10 @@ public struct MigrationFleet: Sendable {
 
   /// Reads every database's plan without changing anything (each database must exist).
   ///
-  /// - Parameter progress: called once per database as it finishes, one call at a time.
+  /// - Parameter progress: `.databaseFinished` once per database, one call at a time.
   /// - Returns: every database's result: `inspected` with its plan, or `failed`.
   public func plans(
-    progress: (@Sendable (FleetDatabaseResult) -> Void)? = nil
+    progress: (@Sendable (SetupProgress) -> Void)? = nil
   ) -> FleetSummary {
     let migrator = self.migrator
     return run(access: .read, progress: progress) { .inspected(try migrator.plan($0)) }
@@ -93,10 +94,10 @@ public struct MigrationFleet: Sendable {
   /// Checks every database against the migrations as `Validator` does (read only; each
   /// database must exist), with the fleet's `configuration` in the replay.
   ///
-  /// - Parameter progress: called once per database as it finishes, one call at a time.
+  /// - Parameter progress: `.databaseFinished` once per database, one call at a time.
   /// - Returns: every database's result: `validated` with its problems, or `failed`.
   public func validate(
-    progress: (@Sendable (FleetDatabaseResult) -> Void)? = nil
+    progress: (@Sendable (SetupProgress) -> Void)? = nil
   ) -> FleetSummary {
     let validator = Validator(migrator.migrations, configuration: configuration)
     return run(access: .read, progress: progress) { connection in
@@ -107,7 +108,7 @@ public struct MigrationFleet: Sendable {
   /// Opens each database with `access`, runs `work` on it and closes it, `jobs` at a time.
   private func run(
     access: DatabaseAccess,
-    progress: (@Sendable (FleetDatabaseResult) -> Void)?,
+    progress: (@Sendable (SetupProgress) -> Void)?,
     work: @escaping @Sendable (Connection) throws -> FleetDatabaseResult.Outcome
   ) -> FleetSummary {
     let (busyTimeout, configuration) = (self.busyTimeout, self.configuration)
