@@ -6,16 +6,6 @@ import Testing
 /// `strata lint` through the binary: text and JSON output, exit codes 0, 1 and 64, a database
 /// with migrations applied, goose and sql-migrate folders, and `validate`'s warnings.
 @Suite struct LintCommandTests {
-  private static let base = """
-    -- migrate:up
-    CREATE TABLE person (id INTEGER PRIMARY KEY, name TEXT);
-    CREATE TABLE pet (id INTEGER PRIMARY KEY, owner INTEGER REFERENCES person(id) ON DELETE CASCADE);
-    CREATE INDEX pet_owner ON pet(owner);
-    -- migrate:down
-    DROP TABLE pet;
-    DROP TABLE person;
-
-    """
   private static let risky = """
     -- migrate:up
     DROP TABLE pet;
@@ -32,7 +22,7 @@ import Testing
   }
 
   @Test func textOutputNamesFileLineAndRuleAndExitsOne() throws {
-    let folder = try project(["0001_base.sql": Self.base, "0002_risky.sql": Self.risky])
+    let folder = try project(["0001_base.sql": LintMigrations.base, "0002_risky.sql": Self.risky])
     let result = try StrataProcess.run(["lint", "--database", "app.sqlite3"], in: folder.url)
     #expect(result.exitCode == 1, "\(result.standardError)")
     let lines = result.standardOutput.split(separator: "\n").map(String.init)
@@ -54,7 +44,7 @@ import Testing
   }
 
   @Test func noFindingsExitsZeroAndQuietPrintsNothing() throws {
-    let folder = try project(["0001_base.sql": Self.base])
+    let folder = try project(["0001_base.sql": LintMigrations.base])
     let result = try StrataProcess.run(["lint", "--database", "app.sqlite3"], in: folder.url)
     #expect(result.exitCode == 0, "\(result.standardError)")
     #expect(result.standardOutput == "No findings in 1 pending migration\n")
@@ -64,7 +54,7 @@ import Testing
   }
 
   @Test func jsonHasTheFindingsAndASummary() throws {
-    let folder = try project(["0001_base.sql": Self.base, "0002_risky.sql": Self.risky])
+    let folder = try project(["0001_base.sql": LintMigrations.base, "0002_risky.sql": Self.risky])
     let result = try StrataProcess.run(
       ["lint", "--database", "app.sqlite3", "--format", "json"],
       in: folder.url
@@ -87,13 +77,13 @@ import Testing
 
   @Test(arguments: [["lint", "--databse", "x.sqlite3"], ["lint", "extra"]])
   func aUsageErrorExitsSixtyFour(arguments: [String]) throws {
-    let folder = try project(["0001_base.sql": Self.base])
+    let folder = try project(["0001_base.sql": LintMigrations.base])
     let result = try StrataProcess.run(arguments, in: folder.url)
     #expect(result.exitCode == 64, "\(result.standardError)")
   }
 
   @Test func onlyTheMigrationsPendingInTheDatabaseAreLinted() throws {
-    let folder = try project(["0001_base.sql": Self.base, "0002_risky.sql": Self.risky])
+    let folder = try project(["0001_base.sql": LintMigrations.base, "0002_risky.sql": Self.risky])
     let migrate = try StrataProcess.run(["migrate", "--database", "app.sqlite3"], in: folder.url)
     #expect(migrate.exitCode == 0, "\(migrate.standardError)")
     try folder.write(
@@ -131,7 +121,7 @@ import Testing
   }
 
   @Test func validateShowsTheFindingsAsWarningsAndKeepsItsExitCode() throws {
-    let folder = try project(["0001_base.sql": Self.base, "0002_risky.sql": Self.risky])
+    let folder = try project(["0001_base.sql": LintMigrations.base, "0002_risky.sql": Self.risky])
     let text = try StrataProcess.run(["validate", "--files-only"], in: folder.url)
     #expect(text.exitCode == 0, "\(text.standardError)")
     #expect(

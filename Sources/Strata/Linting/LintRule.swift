@@ -12,7 +12,8 @@ public enum LintRule: String, CaseIterable, Hashable, Sendable, Codable {
   case rebuildReferencedTable = "rebuild-referenced-table"
   /// `INSERT OR REPLACE`, `REPLACE INTO`, `UPDATE OR REPLACE`.
   case insertOrReplace = "insert-or-replace"
-  /// `INSERT`, `UPDATE` or `DELETE` of an existing table in a migration that changes the schema.
+  /// `INSERT`, `UPDATE` or `DELETE` of an existing table in a migration that creates, drops or
+  /// alters a table.
   case dataWithSchemaChange = "data-with-schema-change"
   /// A foreign key whose child columns no index starts with.
   case unindexedForeignKey = "unindexed-foreign-key"

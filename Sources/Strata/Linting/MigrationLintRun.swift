@@ -20,7 +20,8 @@ final class MigrationLintRun {
   /// The rules disabled for the statement on each line.
   private var allowed: [Int: Set<String>] = [:]
   private var previousLine: Int
-  private var changesSchema = false
+  /// A table was created, dropped or altered.
+  private var changesTables = false
   private var foreignKeysOn = false
   /// Tables created by this migration (so rows written into them are not data changes), with
   /// the line that created them.
@@ -108,7 +109,12 @@ final class MigrationLintRun {
       }
       return
     }
-    changesSchema = true
+    // Tables' structure, for data-with-schema-change: an index, trigger or view beside a data
+    // change holds no row the change depends on.
+    let tableKinds: Set<AuthorizedAction.Kind> = [
+      .createTable, .dropTable, .alterTable, .createVirtualTable, .dropVirtualTable,
+    ]
+    if schemaActions.contains(where: { tableKinds.contains($0.kind) }) { changesTables = true }
     for action in schemaActions {
       let key = asciiLowercased(action.name)
       switch action.kind {
@@ -146,7 +152,7 @@ final class MigrationLintRun {
       guard let before = start.table(key), let after = shape.table(key) else { continue }
       compareColumns(before, after, line: line, rebuilt: true)
     }
-    if changesSchema {
+    if changesTables {
       for change in dataChanges {
         report(
           .dataWithSchemaChange,

@@ -7,16 +7,6 @@ import StrataTestSupport
 /// (`pet.owner` references `person` with ON DELETE CASCADE, and is indexed), for the linter's
 /// tests; each test's own migration is `0002_change.sql`.
 struct LintFixture {
-  static let base = """
-    -- migrate:up
-    CREATE TABLE person (id INTEGER PRIMARY KEY, name TEXT);
-    CREATE TABLE pet (id INTEGER PRIMARY KEY, owner INTEGER REFERENCES person(id) ON DELETE CASCADE);
-    CREATE INDEX pet_owner ON pet(owner);
-    -- migrate:down
-    DROP TABLE pet;
-    DROP TABLE person;
-
-    """
 
   let migrations: MigrationFixture
 
@@ -24,7 +14,7 @@ struct LintFixture {
   /// and `down` as its down part.
   init(up: String, down: String = "SELECT 1;", upMarker: String = "-- migrate:up") throws {
     migrations = try MigrationFixture([
-      "0001_base.sql": Self.base,
+      "0001_base.sql": LintMigrations.base,
       "0002_change.sql": "\(upMarker)\n\(up)\n-- migrate:down\n\(down)\n",
     ])
   }

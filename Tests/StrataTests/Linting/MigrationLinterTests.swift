@@ -171,8 +171,10 @@ import Testing
         "0002_change.sql:3 data-with-schema-change", "0002_change.sql:6 data-with-schema-change",
       ]
     )
-    // The same data change alone is fine.
+    // The same data change alone is fine, and so is one beside a new index.
     #expect(try LintFixture(up: "UPDATE person SET name = 'x';").found() == [])
+    let indexed = try LintFixture(up: "CREATE INDEX person_name ON person(name);\nDELETE FROM pet;")
+    #expect(try indexed.found() == [])
   }
 
   @Test func foreignKeyWithoutAnIndex() throws {
