@@ -120,6 +120,22 @@ import Testing
     }
   }
 
+  @Test func aStatementThatFailsInTheReplayStopsItWithExitOne() throws {
+    let folder = try project([
+      "0001_base.sql": LintMigrations.base,
+      "0002_bad.sql": "-- migrate:up\nDROP TABLE pet;\nSELEC 1;\n",
+    ])
+    let result = try StrataProcess.run(["lint"], in: folder.url)
+    #expect(result.exitCode == 1)
+    #expect(result.standardOutput.hasPrefix("migrations/0002_bad.sql:2: drop-table: "))
+    #expect(
+      result.standardError.hasPrefix(
+        "Error: the lint's replay of the migrations stopped at migrations/0002_bad.sql:3 ("
+      ),
+      "\(result.standardError)"
+    )
+  }
+
   @Test func validateShowsTheFindingsAsWarningsAndKeepsItsExitCode() throws {
     let folder = try project(["0001_base.sql": LintMigrations.base, "0002_risky.sql": Self.risky])
     let text = try StrataProcess.run(["validate", "--files-only"], in: folder.url)
