@@ -1,3 +1,5 @@
+import Foundation
+
 #if os(Linux)
 internal import StrataSQLite
 #else
@@ -29,13 +31,18 @@ package struct AuthorizedAction: Hashable, Sendable {
   package let value: String?
   /// True when the action comes from a trigger the statement fires, not from the statement.
   package let isFromTrigger: Bool
+  /// True when the action is on a temporary object (schema `temp`), which outlives no
+  /// connection.
+  package let isTemporary: Bool
 
   init(
     _ action: Int32,
     _ first: UnsafePointer<CChar>?,
     _ second: UnsafePointer<CChar>?,
+    database: UnsafePointer<CChar>?,
     trigger: UnsafePointer<CChar>?
   ) {
+    isTemporary = database.map { strcasecmp($0, "temp") == 0 } ?? false
     let firstText = first.map { String(cString: $0) } ?? ""
     let secondText = second.map { String(cString: $0) }
     isFromTrigger = trigger != nil
@@ -79,11 +86,12 @@ package struct AuthorizedAction: Hashable, Sendable {
   }
 
   /// True for an insert, update or delete of a user table by the statement itself (not by a
-  /// trigger it fires, and not of SQLite's own tables, which every schema change writes).
+  /// trigger it fires, not of a temporary table, and not of SQLite's own tables, which every
+  /// schema change writes).
   package var changesRows: Bool {
     switch kind {
     case .insert, .update, .delete:
-      !isFromTrigger && !asciiLowercased(name).hasPrefix("sqlite_")
+      !isFromTrigger && !isTemporary && !asciiLowercased(name).hasPrefix("sqlite_")
     default:
       false
     }

@@ -126,7 +126,9 @@ private func authorize(
   let authorizer = Unmanaged<Authorizer>.fromOpaque(context).takeUnretainedValue()
   authorizer.lastPrepared.record(action, first, second)
   if authorizer.actions != nil {
-    authorizer.actions?.append(AuthorizedAction(action, first, second, trigger: trigger))
+    authorizer.actions?.append(
+      AuthorizedAction(action, first, second, database: database, trigger: trigger)
+    )
   }
   let rules = authorizer.rules
   if rules.isEmpty { return SQLITE_OK }

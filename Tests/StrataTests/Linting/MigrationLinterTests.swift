@@ -175,6 +175,11 @@ import Testing
     #expect(try LintFixture(up: "UPDATE person SET name = 'x';").found() == [])
     let indexed = try LintFixture(up: "CREATE INDEX person_name ON person(name);\nDELETE FROM pet;")
     #expect(try indexed.found() == [])
+    let temporary = try LintFixture(
+      up: "CREATE TEMP TABLE ids (x);\nINSERT INTO ids VALUES (1);\n"
+        + "ALTER TABLE person ADD COLUMN email TEXT;"
+    )
+    #expect(try temporary.found() == [])
   }
 
   @Test func foreignKeyWithoutAnIndex() throws {
