@@ -14,6 +14,7 @@ enum CommandLineTool {
       CommandEntry(RollbackCommand.self),
       CommandEntry(StatusCommand.self),
       CommandEntry(ValidateCommand.self),
+      CommandEntry(LintCommand.self),
       CommandEntry(NewCommand.self),
       CommandEntry(BaselineCommand.self),
       CommandEntry(TemplateCommand.self),

@@ -12,7 +12,8 @@ import Testing
   }
 
   @Test(arguments: [
-    "init", "migrate", "rollback", "status", "validate", "new", "baseline", "template", "seed",
+    "init", "migrate", "rollback", "status", "validate", "lint", "new", "baseline", "template",
+    "seed",
     "inspect",
   ])
   func everyCommandHasHelp(command: String) throws {

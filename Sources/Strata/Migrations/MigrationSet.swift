@@ -276,7 +276,8 @@ public struct MigrationSet: Sendable {
   /// so the same SQL has the same checksum in every format, and a strata file's checksum is the
   /// one strata has always recorded.
   static func checksum(ofUp sql: String) -> String {
-    let bytes = Array(sql.utf8)
+    // `-- strata:allow` lines do not count (LintDirective.swift).
+    let bytes = Array(LintDirective.removingDirectives(sql).utf8)
     func isSpace(_ byte: UInt8) -> Bool {
       byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D
     }

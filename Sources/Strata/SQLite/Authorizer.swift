@@ -46,6 +46,9 @@ final class Authorizer {
   var newTrigger: (name: String, table: String)?
   /// What the statement being prepared (or prepared last) does (PreparedStatementKind.swift).
   var lastPrepared: PreparedStatementKind = .unreported
+  /// Every action of the statement being prepared, when a caller asked for them
+  /// (AuthorizedAction.swift); nil otherwise, so a fence alone records nothing.
+  var actions: [AuthorizedAction]?
 }
 
 /// The rules in force before `raiseFence`, to give back to `restoreFence`.
@@ -122,6 +125,11 @@ private func authorize(
   guard let context else { return SQLITE_OK }
   let authorizer = Unmanaged<Authorizer>.fromOpaque(context).takeUnretainedValue()
   authorizer.lastPrepared.record(action, first, second)
+  if authorizer.actions != nil {
+    authorizer.actions?.append(
+      AuthorizedAction(action, first, second, database: database, trigger: trigger)
+    )
+  }
   let rules = authorizer.rules
   if rules.isEmpty { return SQLITE_OK }
   let asked = AuthorizerAction(

@@ -32,6 +32,7 @@ extension Connection {
     authorizer?.audit = []
     authorizer?.newTrigger = nil
     authorizer?.lastPrepared = .unreported
+    if authorizer?.actions != nil { authorizer?.actions = [] }
   }
 
   /// Called between preparing and running a statement: nil when it needs no audit, else what

@@ -37,6 +37,8 @@ enum ValidateCommand: Command {
     let versionWidthWarnings: [VersionWidthWarning]
     /// Whether the database's schema was compared with the migrations'.
     let schemaCompared: Bool
+    /// What `strata lint` finds in the pending migrations (warnings: they never fail validate).
+    let warnings: [LintFinding]
   }
 
   /// `--database` names no file, and the user did not ask for the files alone.
@@ -84,6 +86,9 @@ enum ValidateCommand: Command {
       databaseName: filesOnly ? nil : database
     )
     let problems = Self.problems(result)
+    // The replay's own failures are problems above; the lint adds its findings as warnings.
+    let warnings = try MigrationLinter(migrations, configuration: configuration).lint(connection)
+      .findings
     switch arguments[CommonOptions.format] {
     case .json:
       try context.printJSON(
@@ -94,7 +99,8 @@ enum ValidateCommand: Command {
           problems: problems,
           notChecked: result.notChecked,
           versionWidthWarnings: migrations.versionWidthWarnings,
-          schemaCompared: result.schemaCompared
+          schemaCompared: result.schemaCompared,
+          warnings: warnings
         )
       )
     case .text:
@@ -107,6 +113,10 @@ enum ValidateCommand: Command {
       }
       for warning in migrations.versionWidthWarnings {
         context.printError("Warning: \(warning.message)")
+      }
+      for finding in warnings {
+        context.printError("Warning: \(finding.description)")
+        context.printError("Help: \(finding.help)")
       }
       if problems.isEmpty, !arguments[CommonOptions.quiet] {
         context.print(summary(migrations, database: filesOnly ? nil : database, result))

@@ -1,0 +1,90 @@
+import Strata
+import StrataArguments
+
+/// `strata lint`: flags risky statements in the up parts of the pending migrations
+/// (`MigrationLinter`); exit 1 when anything is found.
+enum LintCommand: Command {
+  static let spec = CommandSpec(
+    name: "lint",
+    abstract:
+      "Flag risky statements in pending migrations (drops, rebuilds, REPLACE); exit 1 on one.",
+    discussion: """
+      Replays the migrations into an in-memory database and checks the up part of each pending
+      migration (every migration when the database does not exist; never a down part) for:
+      drop-table, drop-column, not-null-without-default, rebuild-referenced-table,
+      insert-or-replace, data-with-schema-change, unindexed-foreign-key and
+      needs-no-transaction. A line '-- strata:allow RULE[, RULE...]' disables the rules it names
+      for the statement after it; such lines do not count toward the migration's checksum. The
+      database is only read. See docs/lint.md.
+      """,
+    options: CommonOptions.databaseOptions
+  )
+
+  struct Summary: Encodable {
+    let findings: Int
+    let pendingMigrations: Int
+    let stoppedAt: LintStop?
+  }
+
+  struct Report: Encodable {
+    let findings: [LintFinding]
+    let summary: Summary
+  }
+
+  static func run(_ arguments: ParsedArguments, _ context: CommandContext) throws -> Int32 {
+    let migrations = try CommonOptions.loadMigrations(arguments, context)
+    let location = try CommonOptions.databaseURL(arguments, context)
+    let configuration = try CommonOptions.connectionConfiguration(arguments)
+    var connection: Connection?
+    if databaseFileKind(at: location.url.path) != .missing {
+      connection = try DatabaseSession.open(
+        location,
+        forWriting: false,
+        busyTimeout: arguments[CommonOptions.busyTimeout],
+        configuration: configuration
+      )
+    }
+    let result = try MigrationLinter(migrations, configuration: configuration).lint(connection)
+    switch arguments[CommonOptions.format] {
+    case .json:
+      try context.printJSON(
+        Report(
+          findings: result.findings,
+          summary: Summary(
+            findings: result.findings.count,
+            pendingMigrations: result.pendingMigrations,
+            stoppedAt: result.stoppedAt
+          )
+        )
+      )
+    case .text:
+      for finding in result.findings {
+        context.print(finding.description)
+        context.print("Help: \(finding.help)")
+      }
+      if let stop = result.stoppedAt {
+        context.printError("Error: \(stoppedMessage(stop))")
+      }
+      if !arguments[CommonOptions.quiet] || !result.findings.isEmpty {
+        context.print(summary(result))
+      }
+    }
+    return result.findings.isEmpty && result.stoppedAt == nil
+      ? ExitCode.success : ExitCode.failure
+  }
+
+  /// Where the replay stopped, for text output (lint's error, validate's warning).
+  static func stoppedMessage(_ stop: LintStop) -> String {
+    "the lint's replay of the migrations stopped at \(stop.file):\(stop.line) (\(stop.reason)); "
+      + "the statements after it were not linted"
+  }
+
+  /// "3 findings in 2 pending migrations", "No findings in 4 pending migrations".
+  static func summary(_ result: LintResult) -> String {
+    let count = result.findings.count
+    let found =
+      count == 0 ? "No findings" : count == 1 ? "1 finding" : "\(count) findings"
+    let pending = result.pendingMigrations
+    return "\(found) in \(pending) pending migration\(pending == 1 ? "" : "s")"
+  }
+}
