@@ -106,22 +106,9 @@ enum GooseReader {
   /// True when the file holds a goose annotation (what detection looks for).
   static func isAnnotation(_ line: ArraySlice<UInt8>) -> Bool {
     // Most lines lack the bytes of `+goose`, which every match has: decided without a String.
-    guard hasGooseBytes(line) else { return false }
+    guard containsBytes(line, Array("+goose".utf8)) else { return false }
     let text = String(decoding: line, as: UTF8.self)
     return text.trimmingCharacters(in: .whitespaces).hasPrefix("--") && text.contains("+goose")
-  }
-
-  /// Whether the bytes `+goose` occur in `line`: a plain scan, since the generic
-  /// `firstRange(of:)` cost more than the rest of detection.
-  private static func hasGooseBytes(_ line: ArraySlice<UInt8>) -> Bool {
-    let word: [UInt8] = Array("+goose".utf8)
-    guard line.count >= word.count else { return false }
-    var start = line.startIndex
-    while let plus = line[start...].firstIndex(of: 0x2B) {
-      if line[plus...].starts(with: word) { return true }
-      start = plus + 1
-    }
-    return false
   }
 
   /// The annotation as goose extracts it: every `--` removed, then the first `+goose`.
