@@ -43,7 +43,11 @@ extension DatabaseBackup {
     let source: Connection
     let kept: [AppliedMigration]
     do {
-      source = try Connection(path: backup.path, mode: .readOnly, busyTimeout: busyTimeout)
+      source = try ConnectionConfiguration.none.open(
+        path: backup.path,
+        mode: .readOnly,
+        busyTimeout: busyTimeout
+      )
       kept = try History.read(source)
     } catch let error as SQLiteError where error.isNotADatabase {
       throw BackupError.notADatabase(path: backup.path)

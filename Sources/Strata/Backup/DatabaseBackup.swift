@@ -111,7 +111,7 @@ public struct DatabaseBackup: Hashable, Sendable, Codable {
       throw failed("its folder \(url.deletingLastPathComponent().path) cannot be written")
     }
     do {
-      let copy = try Connection(path: url.path, mode: .readWriteCreate, foreignKeys: false)
+      let copy = try ConnectionConfiguration.none.open(path: url.path, foreignKeys: false)
       try connection.copyPages(into: copy)
       // A copy of a WAL database is a WAL database: made a plain one, so that reading or
       // restoring it leaves no `-wal` or `-shm` beside it.
