@@ -39,6 +39,9 @@ public enum BackupError: StrataError, RemedialError, Equatable {
     }
   }
 
+  /// What to do next, in the library's words.
+  public var help: String { help { $0.description } }
+
   /// What to do next, each remedy said by `say`.
   package func help(saying say: (Remedy) -> String) -> String {
     switch self {
