@@ -118,6 +118,12 @@ public enum Remedy: Hashable, Sendable {
   case retryWithWriteAccess
   /// Follow symbolic links out of the folders strata reads.
   case followSymlinks
+  /// Restore a backup even though it undoes migrations the database has.
+  case forceRestore
+  /// List the backups of the database.
+  case listBackups
+  /// Migrate without writing a backup first.
+  case migrateWithoutBackup
 
   /// The remedy in the library's words, as a clause to put in a sentence.
   public var description: String {
@@ -193,6 +199,9 @@ public enum Remedy: Hashable, Sendable {
     case .otherOutput: "choose another output path"
     case .retryWithWriteAccess: "open it again"
     case .followSymlinks: "follow links out of the folder on purpose (followsSymlinks)"
+    case .forceRestore: "restore anyway (the force parameter of DatabaseBackup.restore)"
+    case .listBackups: "list the database's backups (DatabaseBackup.list)"
+    case .migrateWithoutBackup: "migrate without a backup (MigrateOptions.backup nil)"
     }
   }
 }

@@ -12,6 +12,7 @@ enum CommandLineTool {
       CommandEntry(InitCommand.self),
       CommandEntry(MigrateCommand.self),
       CommandEntry(RollbackCommand.self),
+      CommandEntry(RestoreCommand.self),
       CommandEntry(StatusCommand.self),
       CommandEntry(ValidateCommand.self),
       CommandEntry(LintCommand.self),

@@ -14,6 +14,9 @@ public struct MigrateOptions: Sendable {
   public var allowUnknown = false
   /// Apply pending migrations older than the newest applied one.
   public var allowOutOfOrder = false
+  /// Copy the database next to itself before the first migration of a run that applies any
+  /// (not in a dry run), keeping the newest copies as the policy says; nil: no backup.
+  public var backup: BackupPolicy?
 
   /// Options for `migrate`; the defaults apply every pending migration, each in its own
   /// transaction, and refuse changed, unknown and out-of-order migrations.
@@ -23,7 +26,8 @@ public struct MigrateOptions: Sendable {
     dryRun: Bool = false,
     allowChanged: Bool = false,
     allowUnknown: Bool = false,
-    allowOutOfOrder: Bool = false
+    allowOutOfOrder: Bool = false,
+    backup: BackupPolicy? = nil
   ) {
     self.target = target
     self.singleTransaction = singleTransaction
@@ -31,6 +35,7 @@ public struct MigrateOptions: Sendable {
     self.allowChanged = allowChanged
     self.allowUnknown = allowUnknown
     self.allowOutOfOrder = allowOutOfOrder
+    self.backup = backup
   }
 }
 
@@ -98,4 +103,6 @@ public struct MigrationReport: Hashable, Sendable, Codable {
   public var foreignKeyViolationsKept: [ForeignKeyViolation] = []
   /// How many there are in all.
   public var foreignKeyViolationsKeptCount = 0
+  /// The backup written before the first migration (`MigrateOptions.backup`), if one was.
+  public var backup: DatabaseBackup?
 }

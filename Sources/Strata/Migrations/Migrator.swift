@@ -69,13 +69,26 @@ public struct Migrator: Sendable {
   ///   failed, saying which version the database is at now; `ForeignHistoryError.notAdopted`
   ///   when another tool's history records applied migrations and strata's is empty;
   ///   `SQLiteError` when the history cannot be read; `MigrationError.insideTransaction` when the
-  ///   connection is inside a transaction its caller opened (checked before anything runs).
+  ///   connection is inside a transaction its caller opened (checked before anything runs);
+  ///   `BackupError.notWritten` when `options.backup` asks for a backup that cannot be written
+  ///   (no migration ran).
   @discardableResult
   public func migrate(
     _ connection: Connection,
     options: MigrateOptions = MigrateOptions()
   ) throws -> MigrationReport {
     try migrate(connection, options: options, willRun: nil)
+  }
+
+  /// `migrate(_:options:)`, calling `backedUp` as soon as the backup is written, before the
+  /// first migration runs: a run that then fails can still say where its backup is.
+  @_spi(StrataCLI)
+  public func migrate(
+    _ connection: Connection,
+    options: MigrateOptions,
+    backedUp: (DatabaseBackup) -> Void
+  ) throws -> MigrationReport {
+    try migrate(connection, options: options, willRun: nil, backedUp: backedUp)
   }
 
   /// What runs before each part of a migrate run: its part, its number (1-based) and how many
@@ -87,7 +100,8 @@ public struct Migrator: Sendable {
   func migrate(
     _ connection: Connection,
     options: MigrateOptions,
-    willRun: WillRun?
+    willRun: WillRun?,
+    backedUp: (DatabaseBackup) -> Void = { _ in }
   ) throws -> MigrationReport {
     try Self.refuseOpenTransaction(connection)
     if !options.dryRun { try rewriteNumberedRows(connection) }
@@ -134,6 +148,12 @@ public struct Migrator: Sendable {
         pendingCount: remaining
       )
     }
+    let backup = try options.backup.flatMap { policy in
+      parts.isEmpty
+        ? nil
+        : try DatabaseBackup.write(connection, version: plan.currentVersion, policy: policy)
+    }
+    if let backup { backedUp(backup) }
     let baseline = ForeignKeyBaseline()
     let steps =
       options.singleTransaction
@@ -146,7 +166,8 @@ public struct Migrator: Sendable {
       dryRun: false,
       pendingCount: remaining,
       foreignKeyViolationsKept: baseline.kept,
-      foreignKeyViolationsKeptCount: baseline.keptCount
+      foreignKeyViolationsKeptCount: baseline.keptCount,
+      backup: backup
     )
   }
 

@@ -26,7 +26,7 @@ public final class Connection {
 
   let handle: OpaquePointer
   /// How long a statement waits for another connection's lock, in milliseconds.
-  private var busyTimeout: Int32 = 0
+  private(set) var busyTimeout: Int32 = 0
   /// The path this connection was opened with (`:memory:` for an in-memory database).
   public let path: String
   /// The fence's rules and last refusal (Authorizer.swift); nil until a fence is first raised.

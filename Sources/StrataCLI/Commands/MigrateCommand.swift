@@ -1,5 +1,5 @@
 import Foundation
-import Strata
+@_spi(StrataCLI) import Strata
 import StrataArguments
 
 /// `strata migrate`: applies pending migrations in order, each in its own transaction.
@@ -21,6 +21,19 @@ enum MigrateCommand: Command {
   static let allowOutOfOrder = Flag(
     "allow-out-of-order",
     help: "Apply pending migrations older than the newest applied."
+  )
+
+  static let backup = Flag(
+    "backup",
+    help: "Copy the database next to it before the first migration of the run."
+  )
+  static let keepBackups = Option<Int>.integer(
+    "keep-backups",
+    "n",
+    help: "With --backup: how many backups of the database to keep "
+      + "(default: \(BackupPolicy.defaultKeep)).",
+    minimum: 1,
+    default: BackupPolicy.defaultKeep
   )
 
   /// The flags `migrate` and `init` share: how pending migrations are applied and which
@@ -47,14 +60,15 @@ enum MigrateCommand: Command {
       in strata_migrations: a failure leaves the database at the last migration that succeeded.
       """,
     options: CommonOptions.databaseOptions + [
-      target, singleTransaction, dryRun, allowChanged, allowUnknown, allowOutOfOrder,
+      target, singleTransaction, dryRun, allowChanged, allowUnknown, allowOutOfOrder, backup,
+      keepBackups,
     ] + CommonOptions.fleetOptions
   )
 
   static func run(_ arguments: ParsedArguments, _ context: CommandContext) throws -> Int32 {
     let isFleet = try FleetRun.isFleet(
       arguments,
-      refusing: [(arguments[Self.dryRun], "dry-run")]
+      refusing: [(arguments[Self.dryRun], "dry-run"), (arguments[Self.backup], "backup")]
     )
     let migrations = try CommonOptions.loadMigrations(arguments, context)
     var options = Self.options(arguments)
@@ -65,6 +79,9 @@ enum MigrateCommand: Command {
       allowsZero: true
     )
     options.dryRun = arguments[Self.dryRun]
+    if arguments[Self.backup] {
+      options.backup = BackupPolicy(keep: arguments[Self.keepBackups])
+    }
     if isFleet {
       let fleet = try FleetRun.fleet(arguments, context, migrations)
       let summary = FleetRun.withProgress(fleet, context) {
@@ -79,10 +96,20 @@ enum MigrateCommand: Command {
       busyTimeout: arguments[CommonOptions.busyTimeout],
       configuration: try CommonOptions.connectionConfiguration(arguments)
     )
-    let report = try Migrator(migrations).migrate(connection, options: options)
+    let database = CommonOptions.shown(location.url, context)
+    let textOutput = arguments[CommonOptions.format] == .text && !arguments[CommonOptions.quiet]
+    let report: MigrationReport
+    do {
+      report = try Migrator(migrations).migrate(connection, options: options) { backup in
+        // Said before the first migration runs, so a run that then fails still names it.
+        if textOutput { context.print(MigrationReportOutput.backedUp(backup, context)) }
+      }
+    } catch let error as BackupError {
+      throw error.shown(context)
+    }
     MigrationReportOutput.render(
       report,
-      database: CommonOptions.shown(location.url, context),
+      database: database,
       format: arguments[CommonOptions.format],
       quiet: arguments[CommonOptions.quiet],
       context

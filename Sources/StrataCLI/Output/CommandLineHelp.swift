@@ -78,6 +78,9 @@ extension Remedy {
     case .otherOutput: "choose another --output"
     case .retryWithWriteAccess: "run the same command again"
     case .followSymlinks: "pass --follow-symlinks to follow it"
+    case .forceRestore: "pass --force to restore anyway"
+    case .listBackups: "list them with 'strata restore --list'"
+    case .migrateWithoutBackup: "migrate without --backup"
     }
   }
 }

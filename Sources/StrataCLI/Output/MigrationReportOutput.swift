@@ -9,6 +9,13 @@ enum MigrationReportOutput {
     let dryRun: Bool
     let pendingCount: Int
     let steps: [MigrationStep]
+    /// The backup written before the first migration (`--backup`), if one was.
+    var backup: String?
+  }
+
+  /// "Backed up to FILE (version V).", as `migrate --backup` says it before the first migration.
+  static func backedUp(_ backup: DatabaseBackup, _ context: CommandContext) -> String {
+    "Backed up to \(CommonOptions.shown(backup.url, context)) (version \(backup.version))."
   }
 
   static func render(
@@ -26,7 +33,8 @@ enum MigrationReportOutput {
         toVersion: report.toVersion,
         dryRun: report.dryRun,
         pendingCount: report.pendingCount,
-        steps: report.steps
+        steps: report.steps,
+        backup: report.backup.map { CommonOptions.shown($0.url, context) }
       )
       try? context.printJSON(json)
       return

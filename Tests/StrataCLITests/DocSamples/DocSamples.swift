@@ -5,7 +5,7 @@ import StrataTestSupport
 /// Every sample output the docs show, by the name of its marker (`<!-- sample: NAME -->`).
 enum DocSamples {
   static let all: [DocSample] =
-    readme + migrations + seeding + values + inspect + plugin + fleet + lint
+    readme + migrations + seeding + values + inspect + plugin + fleet + lint + backup
 
   static func named(_ name: String) -> DocSample? {
     all.first { $0.name == name }
@@ -53,13 +53,7 @@ enum DocSamples {
     DocSample(
       name: "migrate-failing-statement",
       style: .console,
-      fixture: {
-        try writeTableMigrations(["a", "b", "c"], into: $0)
-        try $0.write(
-          "migrations/0004_bad.sql",
-          "-- migrate:up\nCREATE TABLE d (x);\nINSERT INTO d VALUES (1);\nINSERT INTO d VALUES (2, 3);\n"
-        )
-      },
+      fixture: { try writeFailingFourthMigration(into: $0) },
       commands: ["strata migrate --database app.sqlite3"]
     ),
     DocSample(
@@ -356,6 +350,15 @@ enum DocSamples {
   }
 
   /// Migrations 1, 2, … that each create a table of one column: `0001_a.sql` creates `a`.
+  /// Tables a, b and c, then a fourth migration whose second INSERT fails.
+  static func writeFailingFourthMigration(into dir: TemporaryDirectory) throws {
+    try writeTableMigrations(["a", "b", "c"], into: dir)
+    try dir.write(
+      "migrations/0004_bad.sql",
+      "-- migrate:up\nCREATE TABLE d (x);\nINSERT INTO d VALUES (1);\nINSERT INTO d VALUES (2, 3);\n"
+    )
+  }
+
   static func writeTableMigrations(_ tables: [String], into dir: TemporaryDirectory) throws {
     for (index, table) in tables.enumerated() {
       let version = String(format: "%04d", index + 1)

@@ -1,0 +1,139 @@
+import Foundation
+import Strata
+import StrataArguments
+
+/// `strata restore [FILE]`: copies a backup `migrate --backup` wrote back into the database,
+/// through SQLite's backup API (the file is written in place, never replaced); or lists them.
+enum RestoreCommand: Command {
+  static let force = Flag(
+    "force",
+    help: "Restore even when the database has migrations the backup lacks (they are undone)."
+  )
+  static let list = Flag("list", help: "List the database's backups, newest first; restore none.")
+
+  static let spec = CommandSpec(
+    name: "restore",
+    abstract: "Put a backup written by 'migrate --backup' back into the database.",
+    discussion: """
+      FILE defaults to the newest backup beside the database. Refuses, changing nothing, when
+      the database's history has migrations the backup's lacks, unless --force.
+      """,
+    positionals: [
+      PositionalSpec(name: "file", help: "The backup (default: the newest).", isRequired: false)
+    ],
+    options: [
+      CommonOptions.database, CommonOptions.format, CommonOptions.quiet, CommonOptions.busyTimeout,
+      force, list,
+    ]
+  )
+
+  /// What `--format json` prints after a restore.
+  struct Report: Encodable {
+    let database: String
+    let backup: String
+    let version: MigrationVersion
+    let undone: [MigrationVersion]
+  }
+
+  /// One backup in `--list --format json`.
+  struct Listed: Encodable {
+    let file: String
+    let version: String
+    let createdAt: String
+  }
+
+  static func run(_ arguments: ParsedArguments, _ context: CommandContext) throws -> Int32 {
+    do {
+      return try restore(arguments, context)
+    } catch let error as BackupError {
+      throw error.shown(context)
+    }
+  }
+
+  private static func restore(
+    _ arguments: ParsedArguments,
+    _ context: CommandContext
+  ) throws
+    -> Int32
+  {
+    let location = try CommonOptions.databaseURL(arguments, context)
+    let database = CommonOptions.shown(location.url, context)
+    let json = arguments[CommonOptions.format] == .json
+    let quiet = arguments[CommonOptions.quiet]
+    if arguments[Self.list] {
+      if !arguments.positionals.isEmpty || arguments[Self.force] {
+        throw UsageError(message: "--list takes no FILE and no --force: it restores nothing")
+      }
+      return try printList(location.url, database: database, json: json, quiet: quiet, context)
+    }
+    let backup: URL
+    if let file = arguments.positionals.first {
+      backup =
+        URL(fileURLWithPath: file, relativeTo: URL(fileURLWithPath: context.currentDirectory))
+        .standardizedFileURL
+    } else {
+      guard let newest = try DatabaseBackup.list(of: location.url).first else {
+        throw BackupError.noBackups(database: location.url.path)
+      }
+      backup = newest.url
+    }
+    let report = try DatabaseBackup.restore(
+      backup,
+      into: location.url,
+      force: arguments[Self.force],
+      busyTimeout: arguments[CommonOptions.busyTimeout]
+    )
+    let shownBackup = CommonOptions.shown(backup, context)
+    let outcome =
+      "Restored \(shownBackup) into \(database): it is now at version \(report.version)."
+    context.finished(outcome)
+    if json {
+      try context.printJSON(
+        Report(
+          database: database,
+          backup: shownBackup,
+          version: report.version,
+          undone: report.undone
+        )
+      )
+    } else if !quiet {
+      context.print(outcome)
+      if !report.undone.isEmpty {
+        context.print("Undone: version(s) \(report.undone.map(\.text).joined(separator: ", ")).")
+      }
+    }
+    return ExitCode.success
+  }
+
+  /// `--list`: the backups beside the database, newest first.
+  private static func printList(
+    _ url: URL,
+    database: String,
+    json: Bool,
+    quiet: Bool,
+    _ context: CommandContext
+  ) throws -> Int32 {
+    let backups = try DatabaseBackup.list(of: url)
+    let rows = backups.map { backup in
+      Listed(
+        file: CommonOptions.shown(backup.url, context),
+        version: backup.version,
+        createdAt: backup.createdAt.formatted(.iso8601)
+      )
+    }
+    if json {
+      try context.printJSON(rows)
+    } else if !quiet {
+      if rows.isEmpty {
+        context.print("No backups of \(database).")
+      } else {
+        TextTable.print(
+          ["VERSION", "WRITTEN", "FILE"],
+          rows.map { [$0.version, $0.createdAt, $0.file] },
+          context
+        )
+      }
+    }
+    return ExitCode.success
+  }
+}
