@@ -131,6 +131,16 @@ import Testing
     #expect(text.standardError.contains("is not an SQLite database"))
   }
 
+  /// Without `--backup` nothing is kept or pruned, so `--keep-backups` alone is a mistake to
+  /// say, not to ignore; nothing is opened or created.
+  @Test func keepBackupsWithoutBackupIsAUsageError() throws {
+    let project = try Project(threeMigrations)
+    let run = try project.strata("migrate", "--database", "app.sqlite3", "--keep-backups", "2")
+    #expect(run.exitCode == 64)
+    #expect(run.standardError.contains("--keep-backups needs --backup"), "\(run.standardError)")
+    #expect(!FileManager.default.fileExists(atPath: project.dir.path("app.sqlite3").path))
+  }
+
   @Test func backupWithManyDatabasesIsAUsageError() throws {
     let project = try Project(threeMigrations)
     let run = try project.strata("migrate", "--databases", "*.sqlite3", "--backup")

@@ -27,13 +27,12 @@ enum MigrateCommand: Command {
     "backup",
     help: "Copy the database next to it before the first migration of the run."
   )
-  static let keepBackups = Option<Int>.integer(
+  static let keepBackups = Option<Int64?>.integer(
     "keep-backups",
     "n",
     help: "With --backup: how many backups of the database to keep "
       + "(default: \(BackupPolicy.defaultKeep)).",
-    minimum: 1,
-    default: BackupPolicy.defaultKeep
+    minimum: 1
   )
 
   /// The flags `migrate` and `init` share: how pending migrations are applied and which
@@ -80,7 +79,12 @@ enum MigrateCommand: Command {
     )
     options.dryRun = arguments[Self.dryRun]
     if arguments[Self.backup] {
-      options.backup = BackupPolicy(keep: arguments[Self.keepBackups])
+      options.backup = BackupPolicy(
+        keep: arguments[Self.keepBackups].map { Int($0) } ?? BackupPolicy.defaultKeep
+      )
+    } else if arguments[Self.keepBackups] != nil {
+      // Without --backup nothing would be kept or pruned: said, not ignored.
+      throw UsageError(message: "--keep-backups needs --backup")
     }
     if isFleet {
       let fleet = try FleetRun.fleet(arguments, context, migrations)

@@ -168,6 +168,37 @@ import Testing
     #expect(try Data(contentsOf: fixture.database) == bytes)
   }
 
+  /// A version both histories have, recorded with another checksum in the live database (its
+  /// file was edited and accepted after the backup), is work the restore would undo too.
+  @Test func restoreRefusesWhenTheLiveHistoryRecordsAnotherChecksum() throws {
+    let fixture = try Self.atVersionOne()
+    try fixture.write("0002_u.sql", "-- migrate:up\nCREATE TABLE u (x);\n")
+    try fixture.migrator().migrate(
+      try fixture.open(),
+      options: MigrateOptions(backup: BackupPolicy())
+    )
+    let backup = try #require(try DatabaseBackup.list(of: fixture.database).first)
+    let live = try fixture.open()
+    try live.execute("DELETE FROM strata_migrations WHERE version = 2")
+    try live.execute("DROP TABLE u")
+    // Same versions as the backup, but version 1 recorded with another checksum.
+    try live.execute("UPDATE strata_migrations SET checksum = 'edited' WHERE version = 1")
+    let bytes = try Data(contentsOf: fixture.database)
+    let error = #expect(throws: BackupError.self) {
+      try DatabaseBackup.restore(backup.url, into: fixture.database)
+    }
+    #expect(
+      error
+        == .wouldUndo(database: fixture.database.path, backup: backup.url.path, versions: [1])
+    )
+    #expect(try Data(contentsOf: fixture.database) == bytes)
+    // Forced, the backup's history comes back.
+    try DatabaseBackup.restore(backup.url, into: fixture.database, force: true)
+    let checksum = try Connection(path: fixture.database.path, mode: .readOnly)
+      .scalar("SELECT checksum FROM strata_migrations WHERE version = 1")
+    #expect(checksum != .text("edited"))
+  }
+
   @Test func aConnectionHoldingTheDatabaseOpenReadsTheRestoredData() throws {
     let fixture = try Self.atVersionOne()
     let before = try DatabaseFingerprint.of(fixture.database)
