@@ -282,7 +282,7 @@ public final class Database {
   ) throws {
     let (entry, _) = try prepared(sql)
     try run(entry, arguments) { statement in
-      let row = LiveRow(entry: entry)
+      let row = LiveRow(entry)
       var count = 0
       while count < limit, try statement.step() {
         try body(row)

@@ -7,9 +7,16 @@ import Foundation
 struct LiveRow {
   /// The statement, with what was read once from it.
   let entry: StatementCache.Entry
-  var statement: Statement { entry.statement }
-  /// The result's column names.
-  var columns: [String] { entry.columns }
+  /// The entry's statement and column names, kept here so that each row reads them without
+  /// going through the entry (a retain and a release each time).
+  let statement: Statement
+  let columns: [String]
+
+  init(_ entry: StatementCache.Entry) {
+    self.entry = entry
+    statement = entry.statement
+    columns = entry.columns
+  }
 
   /// The value of column `index` (0-based).
   func value(at index: Int) -> SQLValue { statement.value(at: index) }
