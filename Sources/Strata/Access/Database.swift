@@ -82,13 +82,27 @@ public final class Database {
     _ sql: String,
     _ arguments: SQLArguments = []
   ) throws -> T? {
-    guard let row = try firstRow(sql, arguments) else { return nil }
-    // A type stored in one value (`Date`, `Data`, `String?`) reads the first column.
-    if let single = T.self as? any SQLValueConvertible.Type, let first = row.columns.first {
-      // swift-format-ignore: NeverForceUnwrap
-      return try row.decode(single, column: first) as! T
+    var first: T?
+    // Decoded in place from the statement's first row, without copying it into a `Row`.
+    try forEachLiveRow(sql, arguments, limit: 1) { row in first = try Self.decode(T.self, row) }
+    return first
+  }
+
+  /// One row as a `T`: a type stored in one value (`Date`, `Data`, `String?`) reads the first
+  /// column, as `fetchValue` does; any other type decodes its properties by column name.
+  @inlinable
+  static func decode<T: Decodable>(_ type: T.Type, _ row: LiveRow) throws -> T {
+    // The conformance check runs once per statement and type: a struct read again and again
+    // skips it.
+    let type = ObjectIdentifier(T.self)
+    if !row.decodesByName(type) {
+      if let single = T.self as? any SQLValueConvertible.Type {
+        // swift-format-ignore: NeverForceUnwrap
+        return try row.first(single) as! T
+      }
+      row.rememberDecodesByName(type)
     }
-    return try T(from: Self.decoder(for: row))
+    return try T(from: row.decoder)
   }
 
   /// The first column of the first row as a `T`: nil when there is no row or the value is
@@ -236,14 +250,6 @@ public final class Database {
   // `fetchOne` and `fetchValue` are inlinable (specialized in the caller's module) around
   // these, which do the work without generics.
 
-  /// The first row of a query, or nil.
-  @usableFromInline
-  func firstRow(_ sql: String, _ arguments: SQLArguments) throws -> Row? {
-    var first: Row?
-    try forEachRow(sql, arguments, limit: 1) { first = $0 }
-    return first
-  }
-
   /// The first column of the first row and its name, read straight from the statement; nil
   /// when there is no row or the value is `NULL`.
   @usableFromInline
@@ -258,22 +264,28 @@ public final class Database {
     return first
   }
 
-  /// The decoder that reads a `Decodable` type from `row`.
-  @usableFromInline
-  static func decoder(for row: Row) -> any Decoder { RowDecoder(row: row) }
-
   private func forEachRow(
     _ sql: String,
     _ arguments: SQLArguments,
-    limit: Int = .max,
     _ body: (Row) throws -> Void
   ) throws {
+    try forEachLiveRow(sql, arguments) { try body($0.row) }
+  }
+
+  /// Runs `body` on each row of a query (up to `limit`), read in place from the statement.
+  @usableFromInline
+  func forEachLiveRow(
+    _ sql: String,
+    _ arguments: SQLArguments,
+    limit: Int = .max,
+    _ body: (LiveRow) throws -> Void
+  ) throws {
     let (entry, _) = try prepared(sql)
-    let columns = entry.columns
     try run(entry, arguments) { statement in
+      let row = LiveRow(entry)
       var count = 0
       while count < limit, try statement.step() {
-        try body(Row(columns: columns, values: columns.indices.map { statement.value(at: $0) }))
+        try body(row)
         count += 1
       }
     }
@@ -282,19 +294,7 @@ public final class Database {
   /// Every row of a query, each decoded as a `T`.
   private func decoded<T: Decodable>(_ sql: String, _ arguments: SQLArguments) throws -> [T] {
     var values: [T] = []
-    // A type stored in one value (`Date`, `Data`, `String?`) reads the first column, as
-    // `fetchValue` does; any other type decodes its properties by column name.
-    if let single = T.self as? any SQLValueConvertible.Type {
-      try forEachRow(sql, arguments) { row in
-        guard let first = row.columns.first else {
-          throw RowDecodingError.missingColumn(column: "", type: "\(T.self)", columns: [])
-        }
-        // swift-format-ignore: NeverForceUnwrap
-        values.append(try row.decode(single, column: first) as! T)
-      }
-      return values
-    }
-    try forEachRow(sql, arguments) { values.append(try T(from: RowDecoder(row: $0))) }
+    try forEachLiveRow(sql, arguments) { values.append(try Self.decode(T.self, $0)) }
     return values
   }
 

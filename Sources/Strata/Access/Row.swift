@@ -25,7 +25,11 @@ public struct Row: Sendable, Hashable {
   }
 
   /// The index of the column named `name` (ASCII case ignored), or nil.
-  public func index(of name: String) -> Int? {
+  public func index(of name: String) -> Int? { Self.index(of: name, in: columns) }
+
+  /// The index of the column named `name` among `columns`: the same name first, then one that
+  /// differs only in ASCII case.
+  static func index(of name: String, in columns: [String]) -> Int? {
     if let exact = columns.firstIndex(of: name) { return exact }
     return columns.firstIndex { sameName($0, name) }
   }

@@ -1,6 +1,6 @@
 import Foundation
 
-/// Decodes a `Decodable` type from one `Row`: each property from the column of its coding
+/// Decodes a `Decodable` type from one row, read in place from its statement: each property from the column of its coding
 /// key's name. A property whose type is `SQLValueConvertible` (numbers, text, `Date`, `UUID`,
 /// `Data` …) converts as that protocol says; any other `Decodable` type (an enum with a raw
 /// value, a nested struct) is decoded from the column's value: a single value as itself, a
@@ -8,7 +8,7 @@ import Foundation
 ///
 /// A single-value type (`fetchAll(String.self, …)`) reads the row's first column.
 struct RowDecoder: Decoder {
-  let row: Row
+  let row: LiveRow
   var codingPath: [any CodingKey] { [] }
   var userInfo: [CodingUserInfoKey: Any] { [:] }
 
@@ -27,7 +27,7 @@ struct RowDecoder: Decoder {
     guard let column = row.columns.first else {
       throw RowDecodingError.missingColumn(column: "(first)", type: "value", columns: [])
     }
-    return ValueDecoder(column: column, value: row.values[0])
+    return ValueDecoder(column: column, value: row.value(at: 0))
   }
 
   /// Decodes `T` from one column's value.
@@ -64,13 +64,16 @@ struct RowDecoder: Decoder {
 }
 
 private struct RowKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
-  let row: Row
+  let row: LiveRow
   var codingPath: [any CodingKey] { [] }
   var allKeys: [Key] { row.columns.compactMap { Key(stringValue: $0) } }
 
   func contains(_ key: Key) -> Bool { row.index(of: key.stringValue) != nil }
 
-  func decodeNil(forKey key: Key) throws -> Bool { row[key.stringValue] == .null }
+  /// True for NULL, and for a column the row does not have (as `Row`'s subscript reads it).
+  func decodeNil(forKey key: Key) throws -> Bool {
+    row.index(of: key.stringValue).map { row.isNull(at: $0) } ?? true
+  }
 
   func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T { try value(type, key) }
   func decode(_ type: Bool.Type, forKey key: Key) throws -> Bool { try converted(type, key) }
@@ -89,32 +92,33 @@ private struct RowKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol
   func decode(_ type: UInt64.Type, forKey key: Key) throws -> UInt64 { try value(type, key) }
 
   private func value<T: Decodable>(_ type: T.Type, _ key: Key) throws -> T {
-    try RowDecoder.decode(T.self, column: key.stringValue, value: row.values[index(key, T.self)])
+    try RowDecoder.decode(T.self, column: key.stringValue, value: row.value(at: index(key, T.self)))
   }
 
   /// `value(_:_:)` for a type known to be `SQLValueConvertible`, without asking at run time.
+  /// Inlined into each `decode` above, so that `String`, `Int` … convert without generic
+  /// metadata (the failures are out of line, in `index` and `mismatch`).
+  @inline(__always)
   private func converted<T: SQLValueConvertible & Decodable>(
     _ type: T.Type,
     _ key: Key
   ) throws
     -> T
   {
-    let value = row.values[try index(key, T.self)]
-    guard let result = T(sqlValue: value) else {
-      throw RowDecodingError.mismatch(
-        column: key.stringValue,
-        type: Row.name(of: T.self),
-        value: value
-      )
-    }
+    let value = row.value(at: try index(key, T.self))
+    guard let result = T(sqlValue: value) else { throw mismatch(key, T.self, value) }
     return result
   }
 
-  private func index<T>(_ key: Key, _ type: T.Type) throws -> Int {
+  private func mismatch(_ key: Key, _ type: Any.Type, _ value: SQLValue) -> RowDecodingError {
+    .mismatch(column: key.stringValue, type: Row.name(of: type), value: value)
+  }
+
+  private func index(_ key: Key, _ type: Any.Type) throws -> Int {
     guard let index = row.index(of: key.stringValue) else {
       throw RowDecodingError.missingColumn(
         column: key.stringValue,
-        type: Row.name(of: T.self),
+        type: Row.name(of: type),
         columns: row.columns
       )
     }

@@ -14,12 +14,22 @@ import Foundation
 /// parameter is a `DatabaseAccessError`, before anything runs.
 public struct SQLArguments: Sendable, Hashable {
   /// How the values are given.
+  @usableFromInline
   enum Storage: Sendable, Hashable {
+    /// One, two or three values in order, kept inline: a short literal (`[id]`) allocates
+    /// no array, and the caller's array of existentials can live on its stack.
+    case one(SQLValue)
+    case two(SQLValue, SQLValue)
+    case three(SQLValue, SQLValue, SQLValue)
     case positional([SQLValue])
     case named([String: SQLValue])
   }
 
+  @usableFromInline
   var storage: Storage
+
+  @inlinable
+  init(storage: Storage) { self.storage = storage }
 
   /// Values in the order of the statement's parameters.
   public init(_ values: [SQLValue]) { storage = .positional(values) }
@@ -30,16 +40,80 @@ public struct SQLArguments: Sendable, Hashable {
   /// True when no value is given.
   public var isEmpty: Bool {
     switch storage {
+    case .one, .two, .three: false
     case .positional(let values): values.isEmpty
     case .named(let values): values.isEmpty
     }
   }
+
+  /// The number of values given in order; nil for values by name.
+  var positionalCount: Int? {
+    switch storage {
+    case .one: 1
+    case .two: 2
+    case .three: 3
+    case .positional(let values): values.count
+    case .named: nil
+    }
+  }
+
+  /// Calls `body` with each value given in order and its 1-based parameter index.
+  func forEachPositional(_ body: (SQLValue, Int) throws -> Void) rethrows {
+    switch storage {
+    case .one(let a): try body(a, 1)
+    case .two(let a, let b):
+      try body(a, 1)
+      try body(b, 2)
+    case .three(let a, let b, let c):
+      try body(a, 1)
+      try body(b, 2)
+      try body(c, 3)
+    case .positional(let values):
+      for (offset, value) in values.enumerated() { try body(value, offset + 1) }
+    case .named: break
+    }
+  }
+
+  /// The storage as before the inline cases: values in order as one array, so that `[1]` and
+  /// `SQLArguments([.integer(1)])` are equal and hash alike.
+  private var canonical: Storage {
+    switch storage {
+    case .one(let a): .positional([a])
+    case .two(let a, let b): .positional([a, b])
+    case .three(let a, let b, let c): .positional([a, b, c])
+    case .positional, .named: storage
+    }
+  }
+
+  /// Equal when the same values are given the same way.
+  public static func == (lhs: SQLArguments, rhs: SQLArguments) -> Bool {
+    lhs.canonical == rhs.canonical
+  }
+
+  /// Hashes the values and the way they are given.
+  public func hash(into hasher: inout Hasher) { hasher.combine(canonical) }
 }
 
 extension SQLArguments: ExpressibleByArrayLiteral {
   /// Values in order; nil is `NULL`.
+  // Inlinable: in the caller's module the literal's array of existentials does not escape, so
+  // it is not allocated on the heap, and each value converts without a dynamic call.
+  @inlinable @inline(__always)
   public init(arrayLiteral elements: (any SQLValueConvertible)?...) {
-    storage = .positional(elements.map { $0?.sqlValue ?? .null })
+    switch elements.count {
+    case 1: self.init(storage: .one(elements[0]?.sqlValue ?? .null))
+    case 2:
+      self.init(storage: .two(elements[0]?.sqlValue ?? .null, elements[1]?.sqlValue ?? .null))
+    case 3:
+      self.init(
+        storage: .three(
+          elements[0]?.sqlValue ?? .null,
+          elements[1]?.sqlValue ?? .null,
+          elements[2]?.sqlValue ?? .null
+        )
+      )
+    default: self.init(storage: .positional(elements.map { $0?.sqlValue ?? .null }))
+    }
   }
 }
 
@@ -62,33 +136,37 @@ extension Statement {
   /// cache checks it once), so that only the count is checked here.
   func bind(_ arguments: SQLArguments, isPositional: Bool = false) throws {
     let count = parameterCount
-    switch arguments.storage {
-    case .positional(let values):
-      for index in 0..<count where !isPositional {
-        if let name = parameterName(at: index + 1), name.first != "?" {
-          throw DatabaseAccessError.argumentStyle(sql: sql, parameter: name, named: false)
-        }
+    if case .named(let values) = arguments.storage {
+      try bind(named: values, count: count)
+      return
+    }
+    for index in 0..<count where !isPositional {
+      if let name = parameterName(at: index + 1), name.first != "?" {
+        throw DatabaseAccessError.argumentStyle(sql: sql, parameter: name, named: false)
       }
-      guard values.count == count else {
-        throw DatabaseAccessError.argumentCount(sql: sql, expected: count, given: values.count)
+    }
+    let given = arguments.positionalCount ?? 0
+    guard given == count else {
+      throw DatabaseAccessError.argumentCount(sql: sql, expected: count, given: given)
+    }
+    try arguments.forEachPositional { value, index in try bind(value, at: index) }
+  }
+
+  private func bind(named values: [String: SQLValue], count: Int) throws {
+    var used = Set<String>()
+    for index in 0..<count {
+      guard let name = parameterName(at: index + 1), name.first != "?" else {
+        throw DatabaseAccessError.argumentStyle(sql: sql, parameter: "?", named: true)
       }
-      for (offset, value) in values.enumerated() { try bind(value, at: offset + 1) }
-    case .named(let values):
-      var used = Set<String>()
-      for index in 0..<count {
-        guard let name = parameterName(at: index + 1), name.first != "?" else {
-          throw DatabaseAccessError.argumentStyle(sql: sql, parameter: "?", named: true)
-        }
-        let bare = String(name.dropFirst())
-        guard let value = values[bare] ?? values[name] else {
-          throw DatabaseAccessError.missingArgument(sql: sql, parameter: name)
-        }
-        used.insert(values[bare] != nil ? bare : name)
-        try bind(value, at: index + 1)
+      let bare = String(name.dropFirst())
+      guard let value = values[bare] ?? values[name] else {
+        throw DatabaseAccessError.missingArgument(sql: sql, parameter: name)
       }
-      if let unknown = values.keys.sorted().first(where: { !used.contains($0) }) {
-        throw DatabaseAccessError.unknownArgument(sql: sql, name: unknown)
-      }
+      used.insert(values[bare] != nil ? bare : name)
+      try bind(value, at: index + 1)
+    }
+    if let unknown = values.keys.sorted().first(where: { !used.contains($0) }) {
+      throw DatabaseAccessError.unknownArgument(sql: sql, name: unknown)
     }
   }
 }

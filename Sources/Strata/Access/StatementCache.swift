@@ -13,6 +13,9 @@ struct StatementCache {
     /// True when every parameter is a plain `?` (or there are none), checked once.
     let isPositional: Bool
     var lastUse = 0
+    /// The last `Decodable` type read from this statement that decodes by column name (is not
+    /// `SQLValueConvertible`), so that reading it again skips the runtime's conformance check.
+    var keyedType: ObjectIdentifier?
 
     init(_ statement: Statement) {
       self.statement = statement
