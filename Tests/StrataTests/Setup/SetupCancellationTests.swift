@@ -92,8 +92,10 @@ private final class TaskHandle: @unchecked Sendable {
   func waitForTask() -> Task<(error: (any Error)?, end: ContinuousClock.Instant), Never> {
     condition.lock()
     defer { condition.unlock() }
-    while task == nil { condition.wait() }
-    return task!
+    while true {
+      if let task { return task }
+      condition.wait()
+    }
   }
 }
 
