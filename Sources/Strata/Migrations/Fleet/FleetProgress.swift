@@ -23,6 +23,7 @@ public struct FleetProgress: Hashable, Sendable {
       && a.failed == b.failed
   }
 
+  /// Hashes what `==` compares: the database and the counts.
   public func hash(into hasher: inout Hasher) {
     hasher.combine(database)
     hasher.combine(finished)
