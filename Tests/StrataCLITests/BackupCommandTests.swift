@@ -49,8 +49,12 @@ import Testing
     #expect(migrate.exitCode == 1)
     let lines = migrate.standardOutput.split(separator: "\n")
     #expect(lines.first?.hasPrefix("Backed up to app.sqlite3.backup-") == true, "\(lines)")
-    #expect(lines.first?.hasSuffix("-v3.sqlite3 (version 3).") == true, "\(lines)")
+    #expect(lines.first?.hasSuffix("-v3.backup (version 3).") == true, "\(lines)")
     #expect(try project.versions() == [1, 2, 3, 4, 5])
+    // A fleet pattern for the databases does not take the backup for one of them.
+    let fleet = try project.strata("status", "--databases", "*.sqlite3")
+    #expect(fleet.standardOutput.contains("app.sqlite3: version 5"), "\(fleet.standardOutput)")
+    #expect(!fleet.standardOutput.contains("backup"), "\(fleet.standardOutput)")
 
     let refused = try project.strata("restore", "--database", "app.sqlite3")
     #expect(refused.exitCode == 1)
@@ -85,7 +89,7 @@ import Testing
       let object = try JSONSerialization.jsonObject(with: Data(run.standardOutput.utf8))
       written.append(try #require((object as? [String: Any])?["backup"] as? String))
     }
-    #expect(written[0].hasSuffix("-v0.sqlite3") && written[1].hasSuffix("-v1.sqlite3"))
+    #expect(written[0].hasSuffix("-v0.backup") && written[1].hasSuffix("-v1.backup"))
     let list = try project.strata("restore", "--database", "app.sqlite3", "--list")
     let lines = list.standardOutput.split(separator: "\n")
     #expect(lines.count == 3, "\(list.standardOutput)")
@@ -112,7 +116,7 @@ import Testing
     let names = try FileManager.default.contentsOfDirectory(atPath: project.dir.url.path)
       .filter { $0.hasPrefix("app.sqlite3.backup-") }.sorted()
     #expect(
-      names.count == 2 && names[0].hasSuffix("-v1.sqlite3") && names[1].hasSuffix("-v2.sqlite3")
+      names.count == 2 && names[0].hasSuffix("-v1.backup") && names[1].hasSuffix("-v2.backup")
     )
   }
 

@@ -52,7 +52,7 @@ public enum BackupError: StrataError, RemedialError, Equatable {
       "Name a backup strata wrote beside the database: \(say(.listBackups))."
     case .noBackups:
       "Name the backup file to restore; a backup strata writes before migrating is named "
-        + "<database file>.backup-<time>-v<version>.sqlite3."
+        + "<database file>.backup-<time>-v<version>.backup."
     case .wouldUndo:
       "To undo those migrations and lose what was written since the backup, "
         + "\(say(.forceRestore)); or roll them back with their down parts instead."

@@ -1,8 +1,8 @@
 import Foundation
 
 /// A copy of a database that strata wrote beside it before a migrate run:
-/// `<database file name>.backup-<UTC time>-v<version>.sqlite3`, such as
-/// `app.sqlite3.backup-20261201T053012.345Z-v3.sqlite3`, so that the newest sorts last and the
+/// `<database file name>.backup-<UTC time>-v<version>.backup`, such as
+/// `app.sqlite3.backup-20261201T053012.345Z-v3.backup`, so that the newest sorts last and the
 /// version it holds shows in its name.
 public struct DatabaseBackup: Hashable, Sendable, Codable {
   /// The backup file.
@@ -17,7 +17,9 @@ public struct DatabaseBackup: Hashable, Sendable, Codable {
     database.lastPathComponent + ".backup-"
   }
 
-  private static let suffix = ".sqlite3"
+  /// Not the database's own extension: a fleet pattern such as `*.sqlite3` must not take a
+  /// backup for a database to migrate.
+  private static let suffix = ".backup"
   /// `20261201T053012.345Z`.
   private static let stampLength = 20
 

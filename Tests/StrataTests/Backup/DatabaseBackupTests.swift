@@ -54,7 +54,7 @@ import Testing
     let backup = try #require(report.backup)
     #expect(backup.version == "1")
     #expect(backup.url.lastPathComponent.hasPrefix("app.sqlite3.backup-"))
-    #expect(backup.url.lastPathComponent.hasSuffix("-v1.sqlite3"))
+    #expect(backup.url.lastPathComponent.hasSuffix("-v1.backup"))
     #expect(
       backup.url.deletingLastPathComponent().path
         == fixture.database.deletingLastPathComponent().path
@@ -81,10 +81,10 @@ import Testing
     let bytes = try Data(contentsOf: fixture.database)
     let others = [
       "app.sqlite3.backup-notes.txt", "app.sqlite3.backup-20200101T000000.000Z-v1.sqlite3.keep",
-      "other.sqlite3.backup-20200101T000000.000Z-v1.sqlite3", "app.sqlite3.bak",
+      "other.sqlite3.backup-20200101T000000.000Z-v1.backup", "app.sqlite3.bak",
     ]
     for name in others { try bytes.write(to: fixture.dir.path(name)) }
-    let old = "app.sqlite3.backup-20200101T000000.000Z-v0.sqlite3"
+    let old = "app.sqlite3.backup-20200101T000000.000Z-v0.backup"
     try bytes.write(to: fixture.dir.path(old))
     var written: [URL] = []
     for version in 2...4 {
@@ -260,7 +260,7 @@ import Testing
     let database = URL(fileURLWithPath: "/tmp/x/app.sqlite3")
     let date = Date(timeIntervalSince1970: 1_764_567_012.5)
     let url = DatabaseBackup.url(of: database, version: 12, at: date)
-    #expect(url.lastPathComponent == "app.sqlite3.backup-20251201T053012.500Z-v12.sqlite3")
+    #expect(url.lastPathComponent == "app.sqlite3.backup-20251201T053012.500Z-v12.backup")
     let backup = try #require(DatabaseBackup(url, of: database))
     #expect(backup.version == "12")
     #expect(abs(backup.createdAt.timeIntervalSince(date)) < 0.001)
