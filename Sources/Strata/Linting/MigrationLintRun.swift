@@ -130,8 +130,8 @@ final class MigrationLintRun {
           report(
             .rebuildReferencedTable,
             line,
-            "drops table \(displayIdentifier(action.name)), which \(list(children)) "
-              + "reference through foreign keys, \(unhandled)"
+            "drops table \(displayIdentifier(action.name)), which the foreign keys of "
+              + "\(list(children)) reference, \(unhandled)"
           )
         }
       default:
@@ -221,8 +221,8 @@ final class MigrationLintRun {
     report(
       .rebuildReferencedTable,
       line,
-      "renames table \(displayIdentifier(table)), which \(list(children)) reference through "
-        + "foreign keys, \(why)"
+      "renames table \(displayIdentifier(table)), which the foreign keys of \(list(children)) "
+        + "reference, \(why)"
     )
   }
 

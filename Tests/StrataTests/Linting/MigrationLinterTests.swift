@@ -96,7 +96,7 @@ import Testing
     let findings = try fixture.lint().findings
     #expect(findings.map(\.rule) == [.rebuildReferencedTable])
     #expect(findings.first?.line == 4)
-    #expect(findings.first?.message.contains("which pet reference") == true)
+    #expect(findings.first?.message.contains("which the foreign keys of pet reference") == true)
   }
 
   @Test func aDropOfAReferencedTableAfterThePartTurnedForeignKeysOnSaysItCascades() throws {
