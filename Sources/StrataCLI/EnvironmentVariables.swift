@@ -1,3 +1,5 @@
+import Strata
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -17,7 +19,7 @@ struct EnvironmentVariables {
   /// folder: `HOME` and the XDG user directories).
   var forDefaultLocation: [String: String] {
     var variables: [String: String] = [:]
-    for name in ["HOME", "XDG_DOCUMENTS_DIR", "XDG_CONFIG_HOME"] { variables[name] = self[name] }
+    for name in DatabaseLocation.documentsVariables { variables[name] = self[name] }
     return variables
   }
 }

@@ -55,6 +55,10 @@ public struct DatabaseLocation: Hashable, Sendable {
     #endif
   }
 
+  /// The environment variables `documentsDirectory(environment:)` reads, for a caller that
+  /// hands it only those (the CLI reads them one at a time).
+  package static let documentsVariables = ["HOME", "XDG_DOCUMENTS_DIR", "XDG_CONFIG_HOME"]
+
   static func xdgDocumentsDirectory(environment: [String: String]) throws -> URL {
     let given = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 }
     // A relative HOME is no home: taken from the current directory, the database would move
