@@ -7,6 +7,9 @@ public enum InspectionError: StrataError, Equatable {
   /// Replaying the migrations into an in-memory database failed, so there is nothing to compare.
   /// `underlying`: the migration's or SQLite's error, when one stopped the replay.
   case replayFailed(directory: String, reason: String, underlying: UnderlyingError? = nil)
+  /// The replay had to skip statements (or stopped), so the schema the migrations produce is
+  /// not known exactly; `notChecked` says which and why.
+  case replayIncomplete(directory: String, notChecked: [UncheckedStatement])
 
   /// What failed; the database is unchanged.
   public var message: String {
@@ -25,6 +28,13 @@ public enum InspectionError: StrataError, Equatable {
       return
         "replaying \(directory) into an in-memory database (the replay, not the database "
         + "itself) failed, so there is nothing to compare with: \(reason)"
+    case .replayIncomplete(let directory, let notChecked):
+      let shown = notChecked.prefix(3).map(\.description).joined(separator: "; ")
+      let more = notChecked.count > 3 ? "; and \(notChecked.count - 3) more" : ""
+      return
+        "replaying \(directory) into an in-memory database skipped \(notChecked.count) "
+        + "statement(s), so the schema the migrations produce is not known exactly: "
+        + "\(shown)\(more)"
     }
   }
 
@@ -49,6 +59,9 @@ extension InspectionError: RemedialError {
         + "journal_mode=WAL), where readers never wait for writers."
     case .replayFailed:
       "Fix the migration named above (the live database was not touched), then run the check again."
+    case .replayIncomplete:
+      "Compare with a database the migrations were applied to instead of their replay, or make "
+        + "the statements named above run without a file (the live database was not touched)."
     }
   }
 }
