@@ -124,6 +124,10 @@ public enum Remedy: Hashable, Sendable {
   case listBackups
   /// Migrate without writing a backup first.
   case migrateWithoutBackup
+  /// Say that a table or column of the schema was renamed (`old=new`, `table.old=new`).
+  case renameInDiff(String)
+  /// Generate a migration that drops tables or columns, or narrows types, on purpose.
+  case allowDestructive
 
   /// The remedy in the library's words, as a clause to put in a sentence.
   public var description: String {
@@ -202,6 +206,10 @@ public enum Remedy: Hashable, Sendable {
     case .forceRestore: "restore anyway (the force parameter of DatabaseBackup.restore)"
     case .listBackups: "list the database's backups (DatabaseBackup.list)"
     case .migrateWithoutBackup: "migrate without a backup (MigrateOptions.backup nil)"
+    case .renameInDiff(let rename):
+      "if it was renamed, say so (SchemaDiffOptions.renames: \(rename))"
+    case .allowDestructive:
+      "to lose that data on purpose, allow destructive changes (SchemaDiffOptions.allowsDestructive)"
     }
   }
 }

@@ -17,28 +17,30 @@ struct SQLSchemaRenderer {
       """
     ]
     for table in schema.tables {
-      blocks.append(statement(table.sql))
+      blocks.append(terminatedStatement(table.sql))
       for index in table.indexes {
-        if let sql = index.sql { blocks.append(statement(sql)) }
+        if let sql = index.sql { blocks.append(terminatedStatement(sql)) }
       }
     }
     for view in schema.views {
-      blocks.append(statement(view.sql))
+      blocks.append(terminatedStatement(view.sql))
     }
     for trigger in schema.triggers where !isStrataTable(trigger.table) {
-      blocks.append(statement(trigger.sql))
+      blocks.append(terminatedStatement(trigger.sql))
     }
     return blocks.joined(separator: "\n\n") + "\n"
   }
+}
 
-  private func statement(_ sql: String) -> String {
-    var text = sql.trimmingSQLSpace()
-    while text.hasSuffix(";") { text.removeLast() }
-    // Line endings as LF, whatever the statement was written with.
-    text = text.replacingOccurrences(of: "\r\n", with: "\n")
-    // A trailing `-- comment` would swallow the semicolon: end on the next line then.
-    let tokens = SQLTokenizer(text).tokens()
-    if let last = tokens.last, last.end < text.utf8.count { return text + "\n;" }
-    return text + ";"
-  }
+/// `sql` ending in exactly one `;`, its line endings LF: on a line of its own when a trailing
+/// `-- comment` would swallow it. How strata writes a statement into a file it makes.
+func terminatedStatement(_ sql: String) -> String {
+  var text = sql.trimmingSQLSpace()
+  while text.hasSuffix(";") { text.removeLast() }
+  // Line endings as LF, whatever the statement was written with.
+  text = text.replacingOccurrences(of: "\r\n", with: "\n")
+  // A trailing `-- comment` would swallow the semicolon: end on the next line then.
+  let tokens = SQLTokenizer(text).tokens()
+  if let last = tokens.last, last.end < text.utf8.count { return text + "\n;" }
+  return text + ";"
 }

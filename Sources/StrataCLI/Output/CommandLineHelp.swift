@@ -81,6 +81,8 @@ extension Remedy {
     case .forceRestore: "pass --force to restore anyway"
     case .listBackups: "list them with 'strata restore --list'"
     case .migrateWithoutBackup: "migrate without --backup"
+    case .renameInDiff(let rename): "if it was renamed, pass --rename \(rename)"
+    case .allowDestructive: "to lose that data on purpose, pass --allow-destructive"
     }
   }
 }

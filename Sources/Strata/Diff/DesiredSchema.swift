@@ -1,0 +1,124 @@
+import Foundation
+
+/// The schema a project wants, written as plain `CREATE` statements (by hand, or a dump such
+/// as `inspect`'s SQL format): what a generated migration moves the database to.
+///
+/// The statements run in a fenced in-memory database (no statement reaches a file), so the
+/// schema is SQLite's own reading of them, and an error names the file and line.
+public struct DesiredSchema: Sendable {
+  /// The file, as the user named it, for messages.
+  public let file: String
+  /// The schema the statements create.
+  public let schema: Schema
+  /// The line on which each table, index, view and trigger is created, by lower-cased name.
+  let lines: [String: Int]
+
+  /// The schema `sql` creates; `file` names it in errors.
+  ///
+  /// - Parameter configuration: the functions and extensions its views, triggers and checks
+  ///   call.
+  /// - Throws: `DiffError.invalidDesiredSchema` at the first statement that is not a `CREATE`
+  ///   of a table, index, view or trigger, creates one of strata's tables, or that SQLite refuses.
+  public init(
+    sql: String,
+    file: String,
+    configuration: ConnectionConfiguration = .none
+  ) throws {
+    let database = try configuration.openInMemory()
+    _ = database.raiseFence(.noOutsideFiles)
+    var lines: [String: Int] = [:]
+    do {
+      try database.executeScript(MigrationParser.normalize(sql)) { statement in
+        let name = try Self.createdName(statement, file: file)
+        lines[asciiLowercased(name)] = lines[asciiLowercased(name)] ?? statement.line
+      }
+    } catch let error as ScriptError {
+      throw DiffError.invalidDesiredSchema(
+        file: file,
+        line: error.line,
+        reason: error.underlying.message
+      )
+    }
+    self.file = file
+    self.lines = lines
+    schema = try SchemaInspector(database).inspect()
+  }
+
+  /// The schema the file at `url` creates, named `displayPath` (default: its path) in errors.
+  ///
+  /// - Throws: `DiffError.invalidDesiredSchema` when the file cannot be read as UTF-8 text, or
+  ///   at its first statement that is not allowed.
+  public init(
+    contentsOf url: URL,
+    displayPath: String? = nil,
+    configuration: ConnectionConfiguration = .none
+  ) throws {
+    let shown = displayPath ?? url.path
+    func unreadable(_ reason: String) -> DiffError {
+      .invalidDesiredSchema(file: shown, line: 0, reason: reason)
+    }
+    switch pathStatus(atPath: url.path) {
+    case .regular: break
+    case .missing: throw unreadable("the desired schema file does not exist")
+    case .directory: throw unreadable("it is a folder, not a file of CREATE statements")
+    case .special(let kind): throw unreadable("it is \(kind), not a file")
+    case .unreachable(let reason): throw unreadable(reason)
+    }
+    guard let bytes = readFile(atPath: url.path) else {
+      throw unreadable("it cannot be read (check its permissions)")
+    }
+    guard let text = String(validating: bytes, as: UTF8.self) else {
+      throw unreadable("it is not UTF-8 text")
+    }
+    try self.init(sql: text, file: shown, configuration: configuration)
+  }
+
+  /// The line on which `name` is created, when the file creates it.
+  func line(of name: String) -> Int? {
+    lines[asciiLowercased(name)]
+  }
+
+  /// The name a statement creates; anything but a `CREATE` of a table, index, view or trigger
+  /// is refused, and so are temporary objects and strata's own tables.
+  private static func createdName(_ statement: ScriptStatement, file: String) throws -> String {
+    let tokens = SQLTokenizer(statement.sql).tokens()
+    func refuse(_ reason: String) -> DiffError {
+      .invalidDesiredSchema(file: file, line: statement.line, reason: reason)
+    }
+    let shown = statement.sql.split(separator: "\n").first.map(String.init) ?? statement.sql
+    guard tokens.first?.isKeyword("CREATE") == true else {
+      throw refuse(
+        "`\(shown)` is not a CREATE statement; a desired schema only creates tables, indexes, "
+          + "views and triggers"
+      )
+    }
+    var index = 1
+    if index < tokens.count, tokens[index].isKeyword("TEMP") || tokens[index].isKeyword("TEMPORARY")
+    {
+      throw refuse("`\(shown)` creates a temporary object, which is not part of a database file")
+    }
+    if index < tokens.count, tokens[index].isKeyword("UNIQUE") || tokens[index].isKeyword("VIRTUAL")
+    {
+      index += 1
+    }
+    guard index < tokens.count,
+      ["TABLE", "INDEX", "VIEW", "TRIGGER"].contains(where: { tokens[index].isKeyword($0) })
+    else {
+      throw refuse("`\(shown)` does not create a table, index, view or trigger")
+    }
+    index += 1
+    if index + 2 < tokens.count, tokens[index].isKeyword("IF"), tokens[index + 1].isKeyword("NOT") {
+      index += 3
+    }
+    if index + 2 < tokens.count, tokens[index + 1].isSymbol(".") { index += 2 }
+    guard index < tokens.count else { throw refuse("`\(shown)` names nothing to create") }
+    let name = tokens[index].identifier
+    if isStrataTable(name) {
+      throw refuse(
+        "\(displayIdentifier(name)) is one of strata's own tables (strata_*), which strata "
+          + "creates itself; leave it out of the desired schema"
+      )
+    }
+    return name
+  }
+}

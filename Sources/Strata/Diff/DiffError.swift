@@ -1,0 +1,62 @@
+/// Why no migration was generated from a desired schema. Generating only reads: no database
+/// and no migration file was changed.
+public enum DiffError: StrataError, RemedialError, Equatable {
+  /// A statement of the desired schema is not one it may hold, or SQLite refused it.
+  case invalidDesiredSchema(file: String, line: Int, reason: String)
+  /// A rename does not apply to the two schemas (or cannot be read).
+  case invalidRename(rename: String, reason: String)
+  /// The change would lose data, and destructive changes were not allowed. `renames` lists the
+  /// renames that would explain a table or column that disappeared while another appeared.
+  case destructive(changes: [String], renames: [SchemaRename])
+  /// A column new to an existing table is NOT NULL without a DEFAULT: the table's rows would
+  /// have no value for it.
+  case notNullWithoutDefault(table: String, column: String, file: String, line: Int?)
+  /// The generated migration, applied to a scratch copy of the schema with sample rows, did not
+  /// give the desired schema, changed rows it must keep, or failed: nothing was printed.
+  case verificationFailed(reason: String)
+
+  /// What failed and where; nothing was changed.
+  public var message: String {
+    switch self {
+    case .invalidDesiredSchema(let file, let line, let reason):
+      return "\(file):\(line): \(reason)"
+    case .invalidRename(let rename, let reason):
+      return "the rename \(rename) does not apply: \(reason)"
+    case .destructive(let changes, _):
+      return "the migration would lose data: " + changes.joined(separator: "; ")
+        + ". Nothing was generated."
+    case .notNullWithoutDefault(let table, let column, let file, let line):
+      let place = line.map { "\(file):\($0): " } ?? "\(file): "
+      return place + "the new column \(displayIdentifier(table)).\(displayIdentifier(column)) "
+        + "is NOT NULL without a DEFAULT, so the rows \(displayIdentifier(table)) already has "
+        + "would have no value for it. Nothing was generated."
+    case .verificationFailed(let reason):
+      return "the generated migration did not pass its check on a scratch copy of the schema "
+        + "with sample rows, so it was not written: \(reason)"
+    }
+  }
+
+  /// What to do next, in the library's words.
+  public var help: String { help { $0.description } }
+
+  /// What to do next, each remedy said by `say`.
+  package func help(saying say: (Remedy) -> String) -> String {
+    switch self {
+    case .invalidDesiredSchema:
+      return "The desired schema holds only CREATE TABLE, INDEX, VIEW and TRIGGER statements "
+        + "(such as a schema dump); fix the statement on that line."
+    case .invalidRename:
+      return "Name a table as it is now and what it is called in the desired schema (old=new), "
+        + "or a column as table.old=new."
+    case .destructive(_, let renames):
+      let rename = renames.first.map { say(.renameInDiff($0.description)) + "; or " } ?? ""
+      return sentence(rename + say(.allowDestructive)) + "."
+    case .notNullWithoutDefault:
+      return "Give the column a DEFAULT in the desired schema (the value the existing rows "
+        + "get), or let it be NULL."
+    case .verificationFailed:
+      return "Write this migration by hand, or change the desired schema in smaller steps; "
+        + "nothing was changed."
+    }
+  }
+}

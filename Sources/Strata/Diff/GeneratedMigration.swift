@@ -1,0 +1,62 @@
+/// A migration generated from a desired schema, checked before it is returned: applied to a
+/// scratch copy of the schema with sample rows, it gives the desired schema, keeps the rows of
+/// every table it does not change, and its down part gives the schema back.
+public struct GeneratedMigration: Hashable, Sendable {
+  /// The up part's statements.
+  let upStatements: [PlannedStatement]
+  /// The down part's statements; nil when the change cannot be undone.
+  let downStatements: [PlannedStatement]?
+  /// Why there is no down part, when there is none.
+  public let irreversibleReason: String?
+  /// One line per change, in the order the statements make them ("add column person.email").
+  public let changes: [String]
+  /// The changes that lose data, each also marked in the file by a comment before its
+  /// statement.
+  public let destructiveChanges: [String]
+  /// How many tables of the current schema held sample rows in the check (a table whose
+  /// constraints refuse every sample row is checked without rows).
+  public let sampledTableCount: Int
+  /// How many tables the current schema has.
+  public let tableCount: Int
+
+  /// True when the two schemas are already the same: there is nothing to migrate.
+  public var isEmpty: Bool { upStatements.isEmpty }
+
+  /// The up part's SQL: each statement after its comment lines, a blank line between them.
+  public var up: String { Self.text(upStatements, wrapping: nil) }
+
+  /// The down part's SQL; nil when the change cannot be undone (``irreversibleReason``).
+  public var down: String? { downStatements.map { Self.text($0, wrapping: nil) } }
+
+  /// The up and down parts as `format` writes them in one file or in two; nil for a part the
+  /// format has no place for.
+  func parts(for format: MigrationFormat) -> (up: String, down: String?) {
+    let wrap: (begin: String, end: String)? =
+      switch format {
+      case .goose: ("-- +goose StatementBegin", "-- +goose StatementEnd")
+      case .sqlMigrate: ("-- +migrate StatementBegin", "-- +migrate StatementEnd")
+      default: nil
+      }
+    var up = Self.text(upStatements, wrapping: wrap)
+    if let irreversibleReason {
+      up += "\n-- No down part: \(irreversibleReason).\n"
+    }
+    return (up, downStatements.map { Self.text($0, wrapping: wrap) })
+  }
+
+  /// The statements as a part's text; a statement that holds `;` of its own (a trigger) goes
+  /// between `wrapping`'s lines, for the tools that split a part at each `;`.
+  static func text(
+    _ statements: [PlannedStatement],
+    wrapping: (begin: String, end: String)?
+  ) -> String {
+    statements.map { statement in
+      let sql = terminatedStatement(statement.sql)
+      let comments = statement.comments.map { "-- \($0)\n" }.joined()
+      guard let wrapping, SQLTokenizer(sql).tokens().filter({ $0.isSymbol(";") }).count > 1 else {
+        return comments + sql + "\n"
+      }
+      return comments + wrapping.begin + "\n" + sql + "\n" + wrapping.end + "\n"
+    }.joined(separator: "\n")
+  }
+}

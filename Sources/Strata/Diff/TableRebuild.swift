@@ -1,0 +1,88 @@
+/// One statement of a generated migration, with the comment lines written before it and the
+/// table it changes (lower-cased desired name), so that a check that fails on it can tell which
+/// table's plan to change.
+struct PlannedStatement: Hashable {
+  var sql: String
+  /// Comment lines before the statement, without `-- ` (a lint directive is one).
+  var comments: [String] = []
+  /// The table the statement changes, when it changes one.
+  var table: String?
+}
+
+/// SQLite's table rebuild (lang_altertable.html §7) for one table, as the statements of a
+/// migration that strata runs with foreign keys off and `foreign_key_check` before its commit:
+/// a new table of the desired definition, the rows copied by column name (the rowid too), the
+/// AUTOINCREMENT counter carried over, the old table dropped and the new one renamed in. The
+/// indexes, triggers and views of the table are the planner's: it drops those that would break
+/// before, and creates the desired ones after.
+struct TableRebuild {
+  let pair: TablePair
+  /// A name no table, view or index of either schema has.
+  let temporaryName: String
+
+  func statements(reasons: [String]) -> [PlannedStatement] {
+    let name = pair.desired.name
+    let table = quoteIdentifier(name)
+    let temporary = quoteIdentifier(temporaryName)
+    let key = asciiLowercased(name)
+    var columns: [(to: String, from: String)] = []
+    let names = pair.columnNames
+    for column in pair.current.columns where column.generated == nil {
+      guard let new = names[asciiLowercased(column.name)],
+        pair.desired.column(named: new)?.generated == nil
+      else { continue }
+      columns.append((quoteIdentifier(new), quoteIdentifier(column.name)))
+    }
+    if let rowid = rowidName() { columns.insert((rowid, rowid), at: 0) }
+    var statements = [
+      PlannedStatement(
+        sql: TableText(pair.desired.sql).renamed(to: temporaryName),
+        comments: ["Rebuild \(displayIdentifier(name)): " + reasons.joined(separator: "; ") + "."],
+        table: key
+      )
+    ]
+    if !columns.isEmpty {
+      statements.append(
+        PlannedStatement(
+          sql: "INSERT INTO \(temporary) (\(columns.map(\.to).joined(separator: ", ")))\n"
+            + "  SELECT \(columns.map(\.from).joined(separator: ", ")) FROM \(table)",
+          table: key
+        )
+      )
+    }
+    if pair.current.autoincrement, pair.desired.autoincrement {
+      // The counter may be above the largest key copied (rows deleted since): keep it.
+      let allow = "strata:allow data-with-schema-change"
+      statements += [
+        PlannedStatement(
+          sql: "DELETE FROM sqlite_sequence WHERE name = \(quoteLiteral(temporaryName))",
+          comments: ["Keep the AUTOINCREMENT counter of \(displayIdentifier(name)).", allow],
+          table: key
+        ),
+        PlannedStatement(
+          sql: "INSERT INTO sqlite_sequence (name, seq)\n"
+            + "  SELECT \(quoteLiteral(temporaryName)), seq FROM sqlite_sequence "
+            + "WHERE name = \(quoteLiteral(name))",
+          comments: [allow],
+          table: key
+        ),
+      ]
+    }
+    statements += [
+      PlannedStatement(sql: "DROP TABLE \(table)", table: key),
+      PlannedStatement(sql: "ALTER TABLE \(temporary) RENAME TO \(table)", table: key),
+    ]
+    return statements
+  }
+
+  /// The name to copy the rowid by, when both tables have one and the desired table has no
+  /// column that is it (an INTEGER PRIMARY KEY, copied by name): `rowid`, or `_rowid_` or `oid`
+  /// when a column takes that name.
+  private func rowidName() -> String? {
+    guard !pair.current.withoutRowID, !pair.desired.withoutRowID,
+      !pair.desired.columns.contains(where: \.isRowIDAlias)
+    else { return nil }
+    let taken = Set((pair.current.columns + pair.desired.columns).map { asciiLowercased($0.name) })
+    return ["rowid", "_rowid_", "oid"].first { !taken.contains($0) }
+  }
+}
