@@ -17,6 +17,7 @@ enum CommandLineTool {
       CommandEntry(ValidateCommand.self),
       CommandEntry(LintCommand.self),
       CommandEntry(NewCommand.self),
+      CommandEntry(DiffCommand.self),
       CommandEntry(BaselineCommand.self),
       CommandEntry(TemplateCommand.self),
       CommandEntry(SeedCommand.self),

@@ -46,8 +46,8 @@ public struct DesiredSchema: Sendable {
 
   /// The schema the file at `url` creates, named `displayPath` (default: its path) in errors.
   ///
-  /// - Throws: `DiffError.invalidDesiredSchema` when the file cannot be read as UTF-8 text, or
-  ///   at its first statement that is not allowed.
+  /// - Throws: `DiffError.unreadableDesiredSchema` when the file cannot be read as UTF-8 text;
+  ///   `.invalidDesiredSchema` at its first statement that is not allowed.
   public init(
     contentsOf url: URL,
     displayPath: String? = nil,
@@ -55,11 +55,11 @@ public struct DesiredSchema: Sendable {
   ) throws {
     let shown = displayPath ?? url.path
     func unreadable(_ reason: String) -> DiffError {
-      .invalidDesiredSchema(file: shown, line: 0, reason: reason)
+      .unreadableDesiredSchema(file: shown, reason: reason)
     }
     switch pathStatus(atPath: url.path) {
     case .regular: break
-    case .missing: throw unreadable("the desired schema file does not exist")
+    case .missing: throw unreadable("it does not exist")
     case .directory: throw unreadable("it is a folder, not a file of CREATE statements")
     case .special(let kind): throw unreadable("it is \(kind), not a file")
     case .unreachable(let reason): throw unreadable(reason)

@@ -1,6 +1,8 @@
 /// Why no migration was generated from a desired schema. Generating only reads: no database
 /// and no migration file was changed.
 public enum DiffError: StrataError, RemedialError, Equatable {
+  /// The desired schema's file cannot be read: missing, a folder, not UTF-8 text.
+  case unreadableDesiredSchema(file: String, reason: String)
   /// A statement of the desired schema is not one it may hold, or SQLite refused it.
   case invalidDesiredSchema(file: String, line: Int, reason: String)
   /// A rename does not apply to the two schemas (or cannot be read).
@@ -14,12 +16,16 @@ public enum DiffError: StrataError, RemedialError, Equatable {
   /// The generated migration, applied to a scratch copy of the schema with sample rows, did not
   /// give the desired schema, changed rows it must keep, or failed: nothing was printed.
   case verificationFailed(reason: String)
+  /// There is no change to write: the schema already is the desired one.
+  case noChanges(desiredFile: String)
 
   /// What failed and where; nothing was changed.
   public var message: String {
     switch self {
+    case .unreadableDesiredSchema(let file, let reason):
+      return "cannot read the desired schema \(file): \(reason); nothing was generated"
     case .invalidDesiredSchema(let file, let line, let reason):
-      return "\(file):\(line): \(reason)"
+      return "\(file):\(line): \(reason); nothing was generated"
     case .invalidRename(let rename, let reason):
       return "the rename \(rename) does not apply: \(reason)"
     case .destructive(let changes, _):
@@ -30,6 +36,9 @@ public enum DiffError: StrataError, RemedialError, Equatable {
       return place + "the new column \(displayIdentifier(table)).\(displayIdentifier(column)) "
         + "is NOT NULL without a DEFAULT, so the rows \(displayIdentifier(table)) already has "
         + "would have no value for it. Nothing was generated."
+    case .noChanges(let desiredFile):
+      return "the schema already is the one \(desiredFile) describes: there is no change to "
+        + "write, and no migration was created"
     case .verificationFailed(let reason):
       return "the generated migration did not pass its check on a scratch copy of the schema "
         + "with sample rows, so it was not written: \(reason)"
@@ -42,6 +51,8 @@ public enum DiffError: StrataError, RemedialError, Equatable {
   /// What to do next, each remedy said by `say`.
   package func help(saying say: (Remedy) -> String) -> String {
     switch self {
+    case .unreadableDesiredSchema:
+      return "Name a UTF-8 text file of CREATE statements, such as a schema dump."
     case .invalidDesiredSchema:
       return "The desired schema holds only CREATE TABLE, INDEX, VIEW and TRIGGER statements "
         + "(such as a schema dump); fix the statement on that line."
@@ -54,6 +65,8 @@ public enum DiffError: StrataError, RemedialError, Equatable {
     case .notNullWithoutDefault:
       return "Give the column a DEFAULT in the desired schema (the value the existing rows "
         + "get), or let it be NULL."
+    case .noChanges:
+      return "Change the desired schema first, or compare it with another database."
     case .verificationFailed:
       return "Write this migration by hand, or change the desired schema in smaller steps; "
         + "nothing was changed."

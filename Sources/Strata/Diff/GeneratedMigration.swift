@@ -2,6 +2,8 @@
 /// scratch copy of the schema with sample rows, it gives the desired schema, keeps the rows of
 /// every table it does not change, and its down part gives the schema back.
 public struct GeneratedMigration: Hashable, Sendable {
+  /// The desired schema's file, as the user named it.
+  public let desiredFile: String
   /// The up part's statements.
   let upStatements: [PlannedStatement]
   /// The down part's statements; nil when the change cannot be undone.
@@ -28,8 +30,8 @@ public struct GeneratedMigration: Hashable, Sendable {
   /// The down part's SQL; nil when the change cannot be undone (``irreversibleReason``).
   public var down: String? { downStatements.map { Self.text($0, wrapping: nil) } }
 
-  /// The up and down parts as `format` writes them in one file or in two; nil for a part the
-  /// format has no place for.
+  /// The up and down parts as `format` writes them in one file or in two (the up part after a
+  /// comment listing the changes); the down part is nil when there is none.
   func parts(for format: MigrationFormat) -> (up: String, down: String?) {
     let wrap: (begin: String, end: String)? =
       switch format {
@@ -37,7 +39,8 @@ public struct GeneratedMigration: Hashable, Sendable {
       case .sqlMigrate: ("-- +migrate StatementBegin", "-- +migrate StatementEnd")
       default: nil
       }
-    var up = Self.text(upStatements, wrapping: wrap)
+    let header = ["-- Generated from \(desiredFile):"] + changes.map { "--   \($0)" }
+    var up = header.joined(separator: "\n") + "\n" + Self.text(upStatements, wrapping: wrap)
     if let irreversibleReason {
       up += "\n-- No down part: \(irreversibleReason).\n"
     }

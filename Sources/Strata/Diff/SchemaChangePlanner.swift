@@ -56,6 +56,8 @@ struct SchemaChangePlanner {
     var tableStatements: [PlannedStatement] = []
     var indexDrops: [PlannedStatement] = []
     var indexCreates: [PlannedStatement] = []
+    // The indexes a rebuild creates again: the rebuild's line says so.
+    var rebuiltIndexes: Set<PlannedStatement> = []
     let names = allNames()
     for pair in pairs.sorted(by: { namesInOrder($0.desired.name, $1.desired.name) }) {
       let key = asciiLowercased(pair.desired.name)
@@ -69,6 +71,7 @@ struct SchemaChangePlanner {
       let (drops, creates) = indexChanges(pair, change)
       indexDrops += drops
       indexCreates += creates
+      if case .rebuild = change { rebuiltIndexes.formUnion(creates) }
       switch change {
       case .unchanged:
         break
@@ -127,7 +130,13 @@ struct SchemaChangePlanner {
       for index in table.indexes { if let sql = index.sql { indexCreates.append(.init(sql: sql)) } }
     }
     plan.statements += indexCreates + objects.viewCreates + objects.triggerCreates
-    plan.changes += indexSummary(drops: indexDrops, creates: indexCreates) + objects.summary
+    plan.changes +=
+      ViewAndTriggerChanges.describe(
+        "index",
+        drops: indexDrops,
+        creates: indexCreates.filter { !rebuiltIndexes.contains($0) }
+      )
+      + objects.summary
     plan.destructive = destructiveChanges(pairs: pairs, dropped: dropped)
     return plan
   }
@@ -237,17 +246,6 @@ struct SchemaChangePlanner {
       $0.sql.map { PlannedStatement(sql: $0) }
     }
     return (drops, creates)
-  }
-
-  private func indexSummary(drops: [PlannedStatement], creates: [PlannedStatement]) -> [String] {
-    drops.map { "drop index " + $0.sql.dropFirst("DROP INDEX ".count) }
-      + creates.map { statement in
-        let tokens = SQLTokenizer(statement.sql).tokens()
-        let name = tokens.firstIndex { $0.isKeyword("INDEX") }.flatMap { index in
-          index + 1 < tokens.count ? tokens[index + 1].identifier : nil
-        }
-        return "create index \(name.map(displayIdentifier) ?? "")"
-      }
   }
 
   /// Lower-cased names of `table`'s columns that other tables' foreign keys reference.

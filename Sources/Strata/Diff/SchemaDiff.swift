@@ -46,6 +46,7 @@ public enum SchemaDiff {
       let tableCount = current.tables.filter { $0.kind == .table && !isInternal($0.name) }.count
       guard !up.statements.isEmpty else {
         return GeneratedMigration(
+          desiredFile: desired.file,
           upStatements: [],
           downStatements: [],
           irreversibleReason: nil,
@@ -59,6 +60,7 @@ public enum SchemaDiff {
       switch try check.run(up: up, down: down) {
       case .passed(let sampled):
         return GeneratedMigration(
+          desiredFile: desired.file,
           upStatements: up.statements,
           downStatements: down?.statements,
           irreversibleReason: irreversible,

@@ -87,13 +87,22 @@ enum TableChange {
     if differences.isEmpty, renames.isEmpty, !forcedRebuild { return .unchanged }
     var reasons: [String] = []
     if forcedRebuild { reasons.append("ALTER TABLE does not give its desired definition") }
+    // One reason per column, its changed facets together: "column age: type TEXT → INTEGER".
+    var facets: [(subject: String, changes: [String])] = []
     for difference in differences where difference.change == .changed {
-      let column = difference.name.dropFirst(shown.count + 1)
-      let subject = difference.object == .column ? "column \(column): " : ""
-      reasons.append(
-        "\(subject)\(difference.aspect ?? "definition") \(difference.actual ?? "none") → "
-          + "\(difference.expected ?? "none")"
-      )
+      let subject =
+        difference.object == .column ? "column \(difference.name.dropFirst(shown.count + 1))" : ""
+      let change =
+        "\(difference.aspect ?? "definition") \(difference.actual ?? "none") → "
+        + "\(difference.expected ?? "none")"
+      if let index = facets.firstIndex(where: { $0.subject == subject && !subject.isEmpty }) {
+        facets[index].changes.append(change)
+      } else {
+        facets.append((subject, [change]))
+      }
+    }
+    reasons += facets.map { facet in
+      (facet.subject.isEmpty ? "" : facet.subject + ": ") + facet.changes.joined(separator: ", ")
     }
     if !sameKeys(renamed, pair.desired, added: added, dropped: dropped) {
       reasons.append("its keys, foreign keys or checks change")

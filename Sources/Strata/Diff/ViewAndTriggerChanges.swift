@@ -62,8 +62,9 @@ struct ViewAndTriggerChanges {
     summary += Self.describe("trigger", drops: triggerDrops, creates: triggerCreates)
   }
 
-  /// "create view v", "drop trigger t", "recreate view w" (dropped and created again).
-  private static func describe(
+  /// "create view v", "drop trigger t", "recreate index i" (dropped and created again): the
+  /// changes of one `kind` of object, for people.
+  static func describe(
     _ kind: String,
     drops: [PlannedStatement],
     creates: [PlannedStatement]

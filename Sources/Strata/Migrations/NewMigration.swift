@@ -23,11 +23,15 @@ extension MigrationSet {
   /// left without SQL and with a `-- strata:todo` line in each part, so every command refuses it
   /// until it is written.
   ///
+  /// With `content`, the files hold its up and down parts instead (a part the format has no
+  /// place for, or that does not exist, is not written).
+  ///
   /// A file with a version that is not SQL (`00005_seed.go`) is refused unless `exclusion`
   /// names it; excluded or not, its version is taken, so the new file never shares it.
   ///
   /// - Returns: the new files' URLs (up first).
-  /// - Throws: `MigrationError`: an invalid name, an unreadable folder, a folder that mixes
+  /// - Throws: `DiffError.noChanges` for a `content` without a change; `MigrationError`: an
+  ///   invalid name, an unreadable folder, a folder that mixes
   ///   formats, a file with a version that is not SQL (`notSQL`), no version left, or a file
   ///   that could not be created (nothing is ever written over an existing file; the up file of
   ///   a pair is removed when its down file fails).
@@ -36,14 +40,11 @@ extension MigrationSet {
     name rawName: String,
     format chosen: MigrationFormat? = nil,
     excluding exclusion: MigrationFileExclusion = MigrationFileExclusion(),
+    content: GeneratedMigration? = nil,
     now: Date = Date()
   ) throws -> [URL] {
-    let name = String(rawName.lowercased().map { $0 == " " || $0 == "-" ? "_" : $0 })
-    guard !name.isEmpty,
-      name.allSatisfy({ ($0.isASCII && ($0.isLetter || $0.isNumber)) || $0 == "_" })
-    else {
-      throw MigrationError.invalidName(name: rawName)
-    }
+    let name = try migrationName(rawName)
+    if let content, content.isEmpty { throw DiffError.noChanges(desiredFile: content.desiredFile) }
     let folderIsNew = pathStatus(atPath: directory.path) == .missing
     do {
       try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
@@ -54,17 +55,70 @@ extension MigrationSet {
         reason: "the folder could not be created (\(reason))"
       )
     }
+    let planned = try plannedFiles(
+      in: directory,
+      name: name,
+      format: chosen,
+      excluding: exclusion,
+      content: content,
+      now: now
+    )
+    return try write(planned.files, stem: planned.stem, in: directory, folderIsNew: folderIsNew)
+  }
+
+  /// The files `createMigrationFiles` would write for `content` (name endings after the
+  /// version and name, such as `.sql` or `.up.sql`, and texts), without writing anything.
+  ///
+  /// - Throws: `MigrationError`, as `createMigrationFiles` throws it.
+  public static func newMigrationTexts(
+    in directory: URL,
+    name rawName: String,
+    format chosen: MigrationFormat? = nil,
+    excluding exclusion: MigrationFileExclusion = MigrationFileExclusion(),
+    content: GeneratedMigration,
+    now: Date = Date()
+  ) throws -> (stem: String, files: [(ending: String, text: String)]) {
+    let planned = try plannedFiles(
+      in: directory,
+      name: try migrationName(rawName),
+      format: chosen,
+      excluding: exclusion,
+      content: content,
+      now: now
+    )
+    return (planned.stem, planned.files.map { ($0.0, $0.1) })
+  }
+
+  /// `rawName` as a file name's part: lower case, `_` for spaces and dashes.
+  private static func migrationName(_ rawName: String) throws -> String {
+    let name = String(rawName.lowercased().map { $0 == " " || $0 == "-" ? "_" : $0 })
+    guard !name.isEmpty,
+      name.allSatisfy({ ($0.isASCII && ($0.isLetter || $0.isNumber)) || $0 == "_" })
+    else {
+      throw MigrationError.invalidName(name: rawName)
+    }
+    return name
+  }
+
+  /// The next migration's files in the folder's format, numbered after its newest: the name
+  /// endings and contents, and the stem they follow (empty for Flyway, whose names are whole).
+  private static func plannedFiles(
+    in directory: URL,
+    name: String,
+    format chosen: MigrationFormat?,
+    excluding exclusion: MigrationFileExclusion,
+    content: GeneratedMigration?,
+    now: Date
+  ) throws -> (files: [(String, String)], stem: String) {
     let existing = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
     let isDiesel =
       chosen == .diesel
       || (chosen == nil
         && !DieselReader.migrationFolders(in: directory.path, names: existing).isEmpty)
     if isDiesel {
-      return try write(
-        newFiles(.diesel, pairs: false),
-        stem: "\(utcStamp(now, "yyyy-MM-dd-HHmmss"))_\(name)",
-        in: directory,
-        folderIsNew: folderIsNew
+      return (
+        newFiles(.diesel, pairs: false, content: content),
+        "\(utcStamp(now, "yyyy-MM-dd-HHmmss"))_\(name)"
       )
     }
     var newest: Int64 = 0
@@ -121,21 +175,18 @@ extension MigrationSet {
     if chosen == .flyway
       || (chosen == nil && existing.contains { FlywayFileName.looksLikeFlyway($0) })
     {
-      return try write(
-        try flywayNewFiles(in: directory, names: existing, name: name, now: now),
-        stem: "",
-        in: directory,
-        folderIsNew: folderIsNew
+      let files = try flywayNewFiles(in: directory, names: existing, name: name, now: now)
+      guard let content else { return (files, "") }
+      let parts = content.parts(for: .flyway)
+      return (
+        [(files[0].0, parts.up)]
+          + (files.count > 1 ? parts.down.map { [(files[1].0, $0)] } ?? [] : []),
+        ""
       )
     }
     let format = try chosen ?? detectFormat(directory, names: existing)
     let hasPairs = existing.contains { MigrationParser.parseFileName($0)?.part == .up }
-    return try write(
-      newFiles(format, pairs: hasPairs),
-      stem: "\(versionText)_\(name)",
-      in: directory,
-      folderIsNew: folderIsNew
-    )
+    return (newFiles(format, pairs: hasPairs, content: content), "\(versionText)_\(name)")
   }
 
   /// Why `url` (a `kind`: file or folder) could not be created: it exists, or what failed.
@@ -202,9 +253,15 @@ extension MigrationSet {
     return urls
   }
 
-  /// The name endings and contents `new` writes in `format`: markers or annotations, no SQL,
-  /// and in each part the `-- strata:todo` line that keeps it refused until it is written.
-  private static func newFiles(_ format: MigrationFormat, pairs: Bool) -> [(String, String)] {
+  /// The name endings and contents `new` writes in `format`: markers or annotations around
+  /// `content`'s parts; without content no SQL, and in each part the `-- strata:todo` line that
+  /// keeps it refused until it is written.
+  private static func newFiles(
+    _ format: MigrationFormat,
+    pairs: Bool,
+    content: GeneratedMigration?
+  ) -> [(String, String)] {
+    if let content { return generatedFiles(format, pairs: pairs, content.parts(for: format)) }
     let todo = UnwrittenPart.line
     return switch format {
     case .dbmate: [(".sql", "-- migrate:up\n\(todo)\n\n-- migrate:down\n\(todo)\n")]
@@ -224,6 +281,30 @@ extension MigrationSet {
         ("/up.sql", "-- Your SQL goes here\n\(todo)\n"),
         ("/down.sql", "-- This file should undo anything in `up.sql`\n\(todo)\n"),
       ]
+    }
+  }
+
+  /// The files of a generated migration in `format`; a part the format has no place for (the
+  /// down part of a bundle or a single sqlx file), or that does not exist, is not written.
+  private static func generatedFiles(
+    _ format: MigrationFormat,
+    pairs: Bool,
+    _ parts: (up: String, down: String?)
+  ) -> [(String, String)] {
+    func marked(_ up: String, _ down: String) -> [(String, String)] {
+      [(".sql", "\(up)\n\(parts.up)" + (parts.down.map { "\n\(down)\n\($0)" } ?? ""))]
+    }
+    func pair(_ up: String, _ down: String) -> [(String, String)] {
+      [(up, parts.up)] + (parts.down.map { [(down, $0)] } ?? [])
+    }
+    return switch format {
+    case .dbmate: marked("-- migrate:up", "-- migrate:down")
+    case .goose: marked("-- +goose Up", "-- +goose Down")
+    case .sqlMigrate: marked("-- +migrate Up", "-- +migrate Down")
+    case .golangMigrate: pair(".up.sql", ".down.sql")
+    case .sqlx where pairs: pair(".up.sql", ".down.sql")
+    case .sqlx, .bundle, .flyway: [(".sql", parts.up)]
+    case .diesel: pair("/up.sql", "/down.sql")
     }
   }
 

@@ -1,0 +1,109 @@
+import Foundation
+import Strata
+import StrataArguments
+
+/// `strata diff --schema FILE`: prints the migration from what the migrations produce (or a
+/// database) to the schema in FILE, checked before it is printed.
+enum DiffCommand: Command {
+  static let schema = Option<String?>(
+    "schema",
+    "file",
+    help: "The desired schema: CREATE statements, such as 'strata inspect --format sql' writes."
+  )
+
+  static let spec = CommandSpec(
+    name: "diff",
+    abstract: "Print the migration from the migrations' schema to a desired schema.",
+    discussion: """
+      Compares the schema the migrations produce (replayed in memory), or the --database file's,
+      with the CREATE statements of --schema FILE, and prints a migration with an up and a down
+      part in the migrations folder's format. It uses ALTER TABLE where SQLite can make the
+      change and SQLite's 12-step rebuild where it cannot, keeping rows, child rows, indexes,
+      triggers, views and AUTOINCREMENT counters. Renames are never guessed (--rename), and
+      nothing that loses data is written without --allow-destructive. The migration is applied
+      to a scratch copy of the schema with sample rows before it is printed; if the result is
+      not the desired schema or rows it must keep changed, nothing is printed (exit 1). Write
+      it as the next migration with 'strata new NAME --from-schema FILE'. See docs/diff.md.
+      """,
+    options: [schema] + SchemaDiffArguments.options + [
+      CommonOptions.migrations, CommonOptions.migrationFormat, CommonOptions.exclude,
+      CommonOptions.format, CommonOptions.quiet,
+    ]
+  )
+
+  /// What `--format json` prints.
+  struct Report: Encodable {
+    let desiredSchema: String
+    let changes: [String]
+    let destructive: [String]
+    let up: String
+    /// nil when the change cannot be undone.
+    let down: String?
+    let irreversibleReason: String?
+    /// The files `strata new --from-schema` would write, in the folder's format.
+    let files: [File]
+    let sampledTables: Int
+    let tables: Int
+
+    struct File: Encodable {
+      let ending: String
+      let text: String
+    }
+  }
+
+  static func run(_ arguments: ParsedArguments, _ context: CommandContext) throws -> Int32 {
+    guard let desiredPath = arguments[Self.schema] else {
+      throw UsageError(
+        message: "strata diff needs the desired schema: --schema FILE",
+        help: "Write the desired CREATE statements to a file (or start from 'strata inspect "
+          + "--format sql > desired.sql') and run 'strata diff --schema desired.sql'."
+      )
+    }
+    let (migration, folder, format) = try SchemaDiffArguments.generate(
+      desiredPath: desiredPath,
+      arguments,
+      context
+    )
+    let files =
+      migration.isEmpty
+      ? []
+      : try MigrationSet.newMigrationTexts(
+        in: folder,
+        name: "schema_change",
+        format: format,
+        excluding: MigrationFileExclusion(arguments[CommonOptions.exclude]),
+        content: migration
+      ).files
+    switch arguments[CommonOptions.format] {
+    case .json:
+      try context.printJSON(
+        Report(
+          desiredSchema: migration.desiredFile,
+          changes: migration.changes,
+          destructive: migration.destructiveChanges,
+          up: migration.up,
+          down: migration.down,
+          irreversibleReason: migration.irreversibleReason,
+          files: files.map { Report.File(ending: $0.ending, text: $0.text) },
+          sampledTables: migration.sampledTableCount,
+          tables: migration.tableCount
+        )
+      )
+    case .text:
+      if migration.isEmpty {
+        if !arguments[CommonOptions.quiet] {
+          context.printError(
+            "No changes: the schema already is the one \(migration.desiredFile) describes."
+          )
+        }
+        return ExitCode.success
+      }
+      for (index, file) in files.enumerated() {
+        if files.count > 1 { context.print("\(index > 0 ? "\n" : "")-- file: \(file.ending)") }
+        context.printText(file.text)
+      }
+      if !arguments[CommonOptions.quiet] { SchemaDiffArguments.report(migration, context) }
+    }
+    return ExitCode.success
+  }
+}

@@ -1,0 +1,133 @@
+import Foundation
+import Strata
+import StrataArguments
+
+/// The options `strata diff` and `strata new --from-schema` share, and the one way both make
+/// the migration: the current schema (the migrations' replay, or `--database`), the desired
+/// schema file, and `SchemaDiff`.
+enum SchemaDiffArguments {
+  static let rename = RepeatedOption<SchemaRename>(
+    "rename",
+    "old=new",
+    help: "A table (old=new) or column (table.old=new) the desired schema renames (repeatable)."
+  ) { text in
+    do {
+      return try SchemaRename(parsing: text)
+    } catch let error as DiffError {
+      throw UsageError(message: "--rename \(quotedArgument(text)): \(error.message)")
+    }
+  }
+  static let allowDestructive = Flag(
+    "allow-destructive",
+    help: "Write drops of tables and columns and narrowed types (each marked in the file)."
+  )
+  static let oldestSQLite = Option<Int32?>(
+    "oldest-sqlite",
+    "version",
+    help: "The oldest SQLite the migration must run on, such as 3.31 (default: this one's).",
+    default: nil
+  ) { text in
+    let parts = text.split(separator: ".", omittingEmptySubsequences: false).compactMap {
+      Int32($0).flatMap { $0 >= 0 ? $0 : nil }
+    }
+    guard (2...3).contains(parts.count), parts.count == text.split(separator: ".").count,
+      parts[0] == 3, parts[1] < 1000
+    else {
+      throw UsageError(
+        message: "--oldest-sqlite must be a version of SQLite 3 such as 3.31 or 3.35.5; got "
+          + quotedArgument(text)
+      )
+    }
+    return 3_000_000 + parts[1] * 1000 + (parts.count == 3 ? min(parts[2], 999) : 0)
+  }
+
+  /// The options both commands take besides the desired schema's and the migrations folder's.
+  static let options: [any OptionDeclaration] = [
+    rename, allowDestructive, oldestSQLite, CommonOptions.database, CommonOptions.busyTimeout,
+    CommonOptions.followSymlinks, CommonOptions.loadExtension,
+  ]
+
+  /// The first of these options given, for the usage error of one given without a desired
+  /// schema.
+  static func firstGiven(_ arguments: ParsedArguments) -> String? {
+    if !arguments[rename].isEmpty { return "--rename" }
+    if arguments[allowDestructive] { return "--allow-destructive" }
+    if arguments[oldestSQLite] != nil { return "--oldest-sqlite" }
+    if arguments[CommonOptions.database] != nil { return "--database" }
+    if !arguments[CommonOptions.loadExtension].isEmpty { return "--load-extension" }
+    return nil
+  }
+
+  /// The migration from the current schema to the one in the file `desiredPath`, and the
+  /// migrations folder (whose format the migration is written in).
+  static func generate(
+    desiredPath: String,
+    _ arguments: ParsedArguments,
+    _ context: CommandContext
+  ) throws -> (migration: GeneratedMigration, folder: URL, format: MigrationFormat?) {
+    let configuration = try CommonOptions.connectionConfiguration(arguments)
+    let desiredURL = URL(
+      fileURLWithPath: desiredPath,
+      relativeTo: URL(fileURLWithPath: context.currentDirectory + "/")
+    )
+    let desired = try DesiredSchema(
+      contentsOf: desiredURL,
+      displayPath: desiredPath,
+      configuration: configuration
+    )
+    let folder = CommonOptions.migrationsDirectory(arguments, context)
+    let current: Schema
+    if arguments[CommonOptions.database] != nil {
+      current = try databaseSchema(arguments, context, configuration)
+    } else {
+      current = try CommonOptions.loadMigrations(arguments, context)
+        .producedSchema(configuration: configuration)
+    }
+    let options = SchemaDiffOptions(
+      renames: arguments[rename],
+      allowsDestructive: arguments[allowDestructive],
+      oldestSQLite: arguments[oldestSQLite]
+    )
+    let migration = try SchemaDiff.migration(
+      from: current,
+      to: desired,
+      options: options,
+      configuration: configuration
+    )
+    return (migration, folder.url, arguments[CommonOptions.migrationFormat])
+  }
+
+  /// The schema of the `--database` file, read without changing it.
+  private static func databaseSchema(
+    _ arguments: ParsedArguments,
+    _ context: CommandContext,
+    _ configuration: ConnectionConfiguration
+  ) throws -> Schema {
+    let location = try CommonOptions.databaseURL(arguments, context)
+    let connection = try DatabaseSession.open(
+      location,
+      forWriting: false,
+      busyTimeout: arguments[CommonOptions.busyTimeout],
+      configuration: configuration,
+      mustExist: true
+    )
+    return try SchemaInspector(connection).inspect()
+  }
+
+  /// What the command says on standard error after the migration: how it was checked, what it
+  /// loses, and a missing down part.
+  static func report(_ migration: GeneratedMigration, _ context: CommandContext) {
+    let count = migration.changes.count
+    context.printError(
+      "\(count) change\(count == 1 ? "" : "s") from \(migration.desiredFile), checked on a "
+        + "scratch copy of the schema with sample rows in \(migration.sampledTableCount) of "
+        + "\(migration.tableCount) table\(migration.tableCount == 1 ? "" : "s")."
+    )
+    for change in migration.destructiveChanges {
+      context.printError("Warning: destructive: \(change).")
+    }
+    if let reason = migration.irreversibleReason {
+      context.printError("Warning: no down part: \(reason).")
+    }
+  }
+}
