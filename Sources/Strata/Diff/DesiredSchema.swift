@@ -41,6 +41,25 @@ public struct DesiredSchema: Sendable {
     }
     self.file = file
     self.lines = lines
+    // SQLite creates a view without compiling it: one that names a missing table or column is
+    // a mistake the migration would carry into every database.
+    for (name, line) in lines.sorted(by: { $0.value < $1.value }) {
+      guard
+        try database.scalar(
+          "SELECT 1 FROM sqlite_schema WHERE type = 'view' AND name = ? COLLATE NOCASE",
+          [.text(name)]
+        ) != nil
+      else { continue }
+      do {
+        _ = try database.prepare("SELECT * FROM \(quoteIdentifier(name)) LIMIT 0")
+      } catch let error as SQLiteError {
+        throw DiffError.invalidDesiredSchema(
+          file: file,
+          line: line,
+          reason: "the view \(displayIdentifier(name)) does not compile (\(error.message))"
+        )
+      }
+    }
     schema = try SchemaInspector(database).inspect()
   }
 

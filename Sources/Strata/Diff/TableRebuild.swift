@@ -29,9 +29,14 @@ struct TableRebuild {
     let names = pair.columnNames
     for column in pair.current.columns where column.generated == nil {
       guard let new = names[asciiLowercased(column.name)],
-        pair.desired.column(named: new)?.generated == nil
+        let target = pair.desired.column(named: new), target.generated == nil
       else { continue }
-      columns.append((quoteIdentifier(new), quoteIdentifier(column.name)))
+      // A column that becomes NOT NULL takes its DEFAULT where it held NULL (without one, a
+      // NULL stops the migration, which then changes nothing).
+      let value =
+        target.notNull && !column.notNull
+        ? target.defaultValue.map { "coalesce(\(quoteIdentifier(column.name)), \($0))" } : nil
+      columns.append((quoteIdentifier(new), value ?? quoteIdentifier(column.name)))
     }
     if let rowid = rowidName() { columns.insert((rowid, rowid), at: 0) }
     var statements = [

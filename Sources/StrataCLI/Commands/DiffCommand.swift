@@ -37,9 +37,9 @@ enum DiffCommand: Command {
     let changes: [String]
     let destructive: [String]
     let up: String
-    /// nil when the change cannot be undone.
-    let down: String?
-    let irreversibleReason: String?
+    /// null when the change cannot be undone.
+    @ExplicitNull var down: String?
+    @ExplicitNull var irreversibleReason: String?
     /// The files `strata new --from-schema` would write, in the folder's format.
     let files: [File]
     let sampledTables: Int
