@@ -13,6 +13,9 @@ public enum DiffError: StrataError, RemedialError, Equatable {
   /// A column new to an existing table is NOT NULL without a DEFAULT: the table's rows would
   /// have no value for it.
   case notNullWithoutDefault(table: String, column: String, file: String, line: Int?)
+  /// A column new to an existing table is UNIQUE with a DEFAULT: the table's rows would all
+  /// take the same value, which UNIQUE refuses as soon as there are two.
+  case uniqueWithDefault(table: String, column: String, file: String, line: Int?)
   /// The generated migration, applied to a scratch copy of the schema with sample rows, did not
   /// give the desired schema, changed rows it must keep, or failed: nothing was printed.
   case verificationFailed(reason: String)
@@ -36,6 +39,11 @@ public enum DiffError: StrataError, RemedialError, Equatable {
       return place + "the new column \(displayIdentifier(table)).\(displayIdentifier(column)) "
         + "is NOT NULL without a DEFAULT, so the rows \(displayIdentifier(table)) already has "
         + "would have no value for it. Nothing was generated."
+    case .uniqueWithDefault(let table, let column, let file, let line):
+      let place = line.map { "\(file):\($0): " } ?? "\(file): "
+      return place + "the new column \(displayIdentifier(table)).\(displayIdentifier(column)) "
+        + "is UNIQUE with a DEFAULT, so the rows \(displayIdentifier(table)) already has would "
+        + "all take the same value, which UNIQUE refuses. Nothing was generated."
     case .noChanges(let desiredFile):
       return "the schema already is the one \(desiredFile) describes: there is no change to "
         + "write, and no migration was created"
@@ -65,6 +73,9 @@ public enum DiffError: StrataError, RemedialError, Equatable {
     case .notNullWithoutDefault:
       return "Give the column a DEFAULT in the desired schema (the value the existing rows "
         + "get), or let it be NULL."
+    case .uniqueWithDefault:
+      return "Add the column without a DEFAULT (NULLs are never equal), fill it, then make it "
+        + "UNIQUE in a later change."
     case .noChanges:
       return "Change the desired schema first, or compare it with another database."
     case .verificationFailed:

@@ -176,6 +176,19 @@ struct SchemaChangePlanner {
           line: desiredLine(pair.desired.name)
         )
       }
+      for column in pair.addedColumns
+      where column.defaultValue.map({ asciiLowercased($0.trimmingSQLSpace()) != "null" }) ?? false
+        && pair.desired.indexes.contains(where: { index in
+          index.unique && index.columns.count == 1 && index.columns[0].name == column.name
+        })
+      {
+        throw DiffError.uniqueWithDefault(
+          table: pair.desired.name,
+          column: column.name,
+          file: desiredFile,
+          line: desiredLine(pair.desired.name)
+        )
+      }
     }
   }
 

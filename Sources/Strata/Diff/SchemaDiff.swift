@@ -120,6 +120,12 @@ public enum SchemaDiff {
         "the column \(displayIdentifier(table)).\(displayIdentifier(column)) it drops is NOT "
           + "NULL without a DEFAULT, so it cannot come back to rows that have no value for it"
       )
+    } catch DiffError.uniqueWithDefault(let table, let column, _, _) {
+      return (
+        nil,
+        "the column \(displayIdentifier(table)).\(displayIdentifier(column)) it drops is UNIQUE "
+          + "with a DEFAULT, so it cannot come back to rows that would all take that value"
+      )
     } catch {
       return (nil, "the change cannot be undone (\(error))")
     }
