@@ -1,3 +1,5 @@
+import Foundation
+
 /// The check a generated migration passes before anyone sees it: applied by strata's own
 /// runner (foreign keys off, `foreign_key_check` before the commit) to a scratch in-memory copy
 /// of the current schema holding sample rows, it must give the desired schema (compared as
@@ -34,7 +36,7 @@ struct GeneratedMigrationCheck {
     do {
       try migrator.migrate(scratch)
     } catch let error as MigrationError {
-      return .failed(reason: error.message, part: .up, tables: tables(at: error, in: up))
+      return .failed(reason: failure(error), part: .up, tables: tables(at: error, in: up))
     }
     let migrated = try SchemaInspector(scratch).inspect()
     let differences = SchemaComparison.differences(expected: desired, actual: migrated)
@@ -52,7 +54,7 @@ struct GeneratedMigrationCheck {
     do {
       try migrator.rollback(scratch)
     } catch let error as MigrationError {
-      return .failed(reason: error.message, part: .down, tables: tables(at: error, in: down))
+      return .failed(reason: failure(error), part: .down, tables: tables(at: error, in: down))
     }
     let undone = try SchemaInspector(scratch).inspect()
     let left = SchemaComparison.differences(expected: current, actual: undone)
@@ -186,6 +188,25 @@ struct GeneratedMigrationCheck {
         + "columns it keeps, or its AUTOINCREMENT counter)"
     }
     return nil
+  }
+
+  /// What failed when the migration ran on the scratch copy, in words about the migration
+  /// (the scratch copy's own state is of no interest).
+  private func failure(_ error: MigrationError) -> String {
+    switch error.underlyingFailure {
+    case .failed(_, _, _, let failed), .partiallyApplied(_, _, _, _, let failed, _):
+      let statement = failed.sql.map { sql in
+        " `"
+          + sql.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
+          .joined(separator: " ") + "`"
+      }
+      return "on the sample rows, the statement\(statement ?? "") failed: \(failed.message)"
+    case .foreignKeyViolation(_, _, let violations, _, _):
+      return "it leaves \(violations.count) foreign key violation(s) among the sample rows ("
+        + violations.prefix(3).map(\.description).joined(separator: "; ") + ")"
+    default:
+      return error.message
+    }
   }
 
   private func counted(_ rows: [[SQLValue]]) -> [[SQLValue]: Int] {

@@ -87,7 +87,8 @@ struct SchemaChangePlanner {
       }
       if case .unchanged = change, !pair.isRenamed {
         plan.untouchedTables.insert(key)
-      } else {
+      } else if !Self.onlyAddsColumns(change) || pair.isRenamed {
+        // A view or trigger over a table that only gains columns stays as it is.
         affected.formUnion([key, asciiLowercased(pair.current.name)])
       }
       let columns = pair.current.columns.compactMap { column in
@@ -286,6 +287,12 @@ struct SchemaChangePlanner {
       names.formUnion(schema.views.map { asciiLowercased($0.name) })
     }
     return names
+  }
+
+  /// Whether `change` only adds columns with `ALTER TABLE … ADD COLUMN`.
+  private static func onlyAddsColumns(_ change: TableChange) -> Bool {
+    guard case .alter(let statements, _) = change else { return false }
+    return statements.allSatisfy { $0.sql.contains(" ADD COLUMN ") && $0.comments.isEmpty }
   }
 
   /// `base`, or `base_2`, `base_3` … the first that is not in `taken`.
