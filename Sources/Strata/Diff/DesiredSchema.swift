@@ -13,10 +13,12 @@ public struct DesiredSchema: Sendable {
   /// The line on which each table, index, view and trigger is created, by lower-cased name.
   let lines: [String: Int]
 
-  /// The schema `sql` creates; `file` names it in errors.
+  /// The schema `sql` creates.
   ///
-  /// - Parameter configuration: the functions and extensions its views, triggers and checks
-  ///   call.
+  /// - Parameters:
+  ///   - sql: the `CREATE` statements.
+  ///   - file: how errors name them (`desired.sql`).
+  ///   - configuration: the functions and extensions its views, triggers and checks call.
   /// - Throws: `DiffError.invalidDesiredSchema` at the first statement that is not a `CREATE`
   ///   of a table, index, view or trigger, creates one of strata's tables, or that SQLite refuses.
   public init(

@@ -13,8 +13,13 @@ public enum SchemaDiff {
   /// The migration from `current` (the schema the migrations produce, or a database's) to
   /// `desired`, with its down part when the change can be undone.
   ///
-  /// - Parameter configuration: the functions and extensions the schemas' views, triggers and
-  ///   checks call, for the scratch databases of the check.
+  /// - Parameters:
+  ///   - current: the schema now: `MigrationSet.producedSchema()`, or a database's from
+  ///     `SchemaInspector`.
+  ///   - desired: the schema wanted.
+  ///   - options: the renames, whether data may be lost, the oldest SQLite to run on.
+  ///   - configuration: the functions and extensions the schemas' views, triggers and checks
+  ///     call, for the scratch databases of the check.
   /// - Throws: `DiffError`: a rename that does not apply, a destructive change not allowed, a
   ///   new NOT NULL column without a DEFAULT, or a migration that failed its check.
   public static func migration(

@@ -226,4 +226,68 @@ import Testing
         + "table people now"
     }
   }
+
+  /// A virtual table's rows live in its shadow tables: recreating it loses them.
+  @Test func aVirtualTableWithAnotherModuleIsRecreatedOnlyWhenAllowed() throws {
+    let current = "CREATE VIRTUAL TABLE note_text USING fts5(body);"
+    let desired = "CREATE VIRTUAL TABLE note_text USING fts5(body, title);"
+    #expect {
+      try DiffFixtures.migration(from: current, to: desired)
+    } throws: { error in
+      guard case .destructive(let changes, _) = error as? DiffError else { return false }
+      return changes == ["recreates virtual table note_text, whose rows are lost"]
+    }
+    let migration = try DiffFixtures.migration(
+      from: current,
+      to: desired,
+      options: SchemaDiffOptions(allowsDestructive: true)
+    )
+    #expect(migration.changes == ["drop table note_text", "create table note_text"])
+    let database = try DiffFixtures.database(current, rows: "INSERT INTO note_text VALUES ('x');")
+    try DiffFixtures.apply(migration, to: database)
+    #expect(try DiffFixtures.drift(database, from: desired) == [])
+  }
+
+  @Test func aColumnThatBecomesNotNullTakesItsDefaultWhereItWasNull() throws {
+    let current = "CREATE TABLE pet (id INTEGER PRIMARY KEY, name TEXT);"
+    let desired = "CREATE TABLE pet (id INTEGER PRIMARY KEY, name TEXT NOT NULL DEFAULT 'unnamed');"
+    let migration = try DiffFixtures.migration(from: current, to: desired)
+    #expect(migration.up.contains("SELECT \"id\", coalesce(\"name\", 'unnamed') FROM \"pet\";"))
+    let database = try DiffFixtures.database(current, rows: "INSERT INTO pet VALUES (1, NULL), (2, 'Rex');")
+    try DiffFixtures.apply(migration, to: database)
+    #expect(try DiffFixtures.rows(database, "SELECT * FROM pet ORDER BY id") == [["1", "unnamed"], ["2", "Rex"]])
+  }
+
+  @Test func aDesiredSchemaFileThatCannotBeReadSaysWhy() throws {
+    let folder = try TemporaryDirectory()
+    try folder.write("latin1.sql", "")
+    try Data([0x2D, 0x2D, 0x20, 0xE9, 0x0A]).write(to: folder.path("latin1.sql"))
+    try FileManager.default.createDirectory(at: folder.path("folder.sql"), withIntermediateDirectories: true)
+    for (name, reason) in [
+      ("missing.sql", "it does not exist"), ("folder.sql", "it is a folder"),
+      ("latin1.sql", "it is not UTF-8 text"),
+    ] {
+      #expect {
+        try DesiredSchema(contentsOf: folder.path(name), displayPath: name)
+      } throws: { error in
+        guard case .unreadableDesiredSchema(let file, let text) = error as? DiffError else {
+          return false
+        }
+        return file == name && text.hasPrefix(reason)
+      }
+    }
+  }
+
+  @Test func aMigrationWithoutChangesIsNeverWritten() throws {
+    let folder = try TemporaryDirectory()
+    let empty = try DiffFixtures.migration(from: Self.person, to: Self.person)
+    #expect(throws: DiffError.noChanges(desiredFile: "desired.sql")) {
+      try MigrationSet.createMigrationFiles(
+        in: folder.path("migrations"),
+        name: "nothing",
+        content: empty
+      )
+    }
+    #expect(!FileManager.default.fileExists(atPath: folder.path("migrations").path))
+  }
 }
