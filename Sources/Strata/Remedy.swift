@@ -124,6 +124,12 @@ public enum Remedy: Hashable, Sendable {
   case listBackups
   /// Migrate without writing a backup first.
   case migrateWithoutBackup
+  /// Write the schema file again, from the migrations (or from the database just changed).
+  case writeSchemaFile
+  /// Keep the schema file at another path.
+  case otherSchemaFile
+  /// Leave the schema file out of this run.
+  case withoutSchemaFile
 
   /// The remedy in the library's words, as a clause to put in a sentence.
   public var description: String {
@@ -202,6 +208,9 @@ public enum Remedy: Hashable, Sendable {
     case .forceRestore: "restore anyway (the force parameter of DatabaseBackup.restore)"
     case .listBackups: "list the database's backups (DatabaseBackup.list)"
     case .migrateWithoutBackup: "migrate without a backup (MigrateOptions.backup nil)"
+    case .writeSchemaFile: "write it from the migrations (SchemaFile.write(producedBy:))"
+    case .otherSchemaFile: "keep the schema file at another path (SchemaFile's url)"
+    case .withoutSchemaFile: "leave the schema file out of this check"
     }
   }
 }

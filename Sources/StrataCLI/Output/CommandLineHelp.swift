@@ -81,6 +81,9 @@ extension Remedy {
     case .forceRestore: "pass --force to restore anyway"
     case .listBackups: "list them with 'strata restore --list'"
     case .migrateWithoutBackup: "migrate without --backup"
+    case .writeSchemaFile: "run 'strata schema' to write it from the migrations"
+    case .otherSchemaFile: "name another path with --schema-file or [schema] file in strata.toml"
+    case .withoutSchemaFile: "pass --no-schema-file to leave it out"
     }
   }
 }
