@@ -147,9 +147,20 @@ public struct SchemaFile: Hashable, Sendable {
     for index in 0..<max(found.count, wanted.count) {
       let have = index < found.count ? found[index] : nil
       let want = index < wanted.count ? wanted[index] : nil
-      if have != want { return SchemaFileDifference(line: index + 1, found: have, expected: want) }
+      guard have != want else { continue }
+      // One side ended: the other's next line with text says what is missing (or extra).
+      return SchemaFileDifference(
+        line: index + 1,
+        found: have == nil ? nil : want == nil ? firstText(found, from: index) : have,
+        expected: want == nil ? nil : have == nil ? firstText(wanted, from: index) : want
+      )
     }
     return nil
+  }
+
+  /// The first line of `lines` from `index` on that is not empty (the line itself when all are).
+  private static func firstText(_ lines: [String], from index: Int) -> String {
+    lines[index...].first { !$0.isEmpty } ?? lines[index]
   }
 
   /// The lines of `text`; a final line break ends the last line, it does not start another.

@@ -36,6 +36,9 @@ public enum SchemaFileError: StrataError, Equatable {
     }
   }
 
+  /// What to do next: write the file again, fix the path, or the migration the replay stopped on.
+  public var help: String { help { $0.description } }
+
   /// The migration's error behind a failed replay, or the system's behind a failed write.
   public var underlyingError: (any Error)? {
     switch self {
@@ -138,9 +141,11 @@ public enum SchemaFileProblem: Equatable, Sendable {
 public struct SchemaFileDifference: Hashable, Sendable, Codable {
   /// The 1-based line of the file where they differ.
   public let line: Int
-  /// The file's text on that line; nil when the file ends before it.
+  /// The file's text on that line; nil when the file ends before it. When the migrations'
+  /// schema ends there, the file's first line with text from there on.
   public let found: String?
-  /// The line the migrations' schema has there; nil when it ends before it.
+  /// The line the migrations' schema has there; nil when it ends before it. When the file ends
+  /// there, the schema's first line with text from there on.
   public let expected: String?
 
   /// A difference at `line`.
@@ -169,6 +174,7 @@ public struct SchemaFileDifference: Hashable, Sendable, Codable {
 
   /// A line between backquotes, cut after 100 characters: enough to see which statement.
   private static func quoted(_ line: String) -> String {
+    guard !line.isEmpty else { return "an empty line" }
     let shown = line.count > 100 ? line.prefix(100) + "…" : Substring(line)
     return "`\(shown)`"
   }
