@@ -123,6 +123,22 @@ import Testing
       try project.strata("status", "--database", "app.sqlite3", "--check", "--no-schema-file")
         .exitCode == 0
     )
+    // --settings names another file; its paths are relative to its own folder.
+    try project.dir.write("config/strata.toml", "[schema]\nfile = \"../other.sql\"\n")
+    let back = try project.strata(
+      "rollback",
+      "--database",
+      "app.sqlite3",
+      "--settings",
+      "config/strata.toml"
+    )
+    #expect(back.exitCode == 0, "\(back.standardError)")
+    #expect(
+      back.standardOutput.hasSuffix(
+        "Wrote the schema file other.sql (the schema of app.sqlite3).\n"
+      )
+    )
+    #expect(try schemaFile(project, "other.sql").contains("CREATE TABLE student"))
   }
 
   /// Each path the file cannot be written at: the database is migrated all the same, and the
