@@ -5,7 +5,7 @@ import StrataTestSupport
 /// Every sample output the docs show, by the name of its marker (`<!-- sample: NAME -->`).
 enum DocSamples {
   static let all: [DocSample] =
-    readme + migrations + seeding + values + inspect + plugin + fleet + lint + backup
+    readme + migrations + seeding + values + inspect + plugin + fleet + lint + backup + schemaFile
 
   static func named(_ name: String) -> DocSample? {
     all.first { $0.name == name }
