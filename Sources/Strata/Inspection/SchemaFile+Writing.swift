@@ -39,14 +39,15 @@ extension SchemaFile {
 
   private func writeFile(_ contents: String) throws -> WriteOutcome {
     let path = try realPath()
-    var mode: mode_t = 0o666
+    // A new file follows the umask; a replaced one keeps its bits, never wider.
+    var kept: mode_t?
     if let existing = try existingText(at: path) {
       if Self.firstDifference(existing, contents) == nil { return .unchanged }
       guard existing.isEmpty || Self.ownBeginnings.contains(where: existing.hasPrefix) else {
         throw Failure(.notWrittenByStrata)
       }
       var info = stat()
-      if stat(path, &info) == 0 { mode = info.st_mode & 0o777 }
+      if stat(path, &info) == 0 { kept = info.st_mode & 0o777 }
     }
     let folder = URL(fileURLWithPath: path).deletingLastPathComponent()
     let shownFolder = shown(folder.path, real: path)
@@ -65,13 +66,7 @@ extension SchemaFile {
       olderThan: TemplateInstaller.staleAfter
     )
     let temporary = folder.appendingPathComponent("\(prefix)\(UUID().uuidString).tmp").path
-    try writeNew(
-      temporary,
-      Data(contents.utf8),
-      mode: mode,
-      replacing: mode != 0o666,
-      folder: shownFolder
-    )
+    try writeNew(temporary, Data(contents.utf8), keeping: kept, folder: shownFolder)
     guard rename(temporary, path) == 0 else {
       let failure = Self.failure(errno, folder: shownFolder)
       unlink(temporary)
@@ -82,19 +77,14 @@ extension SchemaFile {
     return .written
   }
 
-  /// Creates `path` (it must not exist) holding `data`, synced to disk; `mode` is applied
-  /// exactly when `replacing` (the old file's), else through the umask.
-  private func writeNew(
-    _ path: String,
-    _ data: Data,
-    mode: mode_t,
-    replacing: Bool,
-    folder: String
-  ) throws {
-    let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode)
+  /// Creates `path` (it must not exist) holding `data`, synced to disk, with the permission
+  /// bits `kept` (the file it replaces), else 0666 less the umask.
+  private func writeNew(_ path: String, _ data: Data, keeping kept: mode_t?, folder: String) throws
+  {
+    let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, kept ?? 0o666)
     guard descriptor >= 0 else { throw Self.failure(errno, folder: folder) }
     var failure: Failure?
-    if replacing, fchmod(descriptor, mode) != 0 { failure = Self.failure(errno, folder: folder) }
+    if let kept, fchmod(descriptor, kept) != 0 { failure = Self.failure(errno, folder: folder) }
     if failure == nil, let code = writeAll(descriptor, data) {
       failure = Self.failure(code, folder: folder)
     }
