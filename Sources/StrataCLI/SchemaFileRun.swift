@@ -21,7 +21,7 @@ enum SchemaFileRun {
   }
 
   /// After a command changed the database (`changed`): writes the schema of `connection`'s
-  /// database to `file`, says so in text, and returns its JSON report (nil without a file).
+  /// database to `file`, and returns what happened to it (nil without a file).
   ///
   /// - Throws: `SchemaFileFailure` saying that the database *was* changed, and how to write
   ///   the file again, when it could not be written.
@@ -61,7 +61,7 @@ enum SchemaFileRun {
     _ change: Change,
     _ arguments: ParsedArguments
   ) -> SchemaFileFailure {
-    let rewrite = command(arguments, file: file, database: change.database)
+    let rewrite = command(arguments, database: change.database)
     let say: (Remedy) -> String = {
       $0 == .writeSchemaFile
         ? "write it from the database with '\(rewrite)' (no migration runs again)"
@@ -94,11 +94,7 @@ enum SchemaFileRun {
 
   /// `strata schema` with the options of this run that choose the file and the migrations (and
   /// `--database` to write from a database), so the file it writes is the one meant.
-  static func command(
-    _ arguments: ParsedArguments,
-    file: SchemaFile,
-    database: String? = nil
-  ) -> String {
+  static func command(_ arguments: ParsedArguments, database: String? = nil) -> String {
     var words = ["\(CommandLineTool.name) schema"]
     func add(_ option: Option<String?>) {
       if let value = arguments[option] { words.append("--\(option.spec.name) \(shellWord(value))") }
@@ -175,7 +171,7 @@ extension SchemaFileRun {
     _ configuration: ConnectionConfiguration,
     _ arguments: ParsedArguments
   ) -> StatusReport {
-    let rewrite = command(arguments, file: file)
+    let rewrite = command(arguments)
     let error: any Error
     let state: String
     var difference: SchemaFileDifference?

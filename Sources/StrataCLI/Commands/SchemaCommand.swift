@@ -69,7 +69,7 @@ enum SchemaCommand: Command {
       report = try write(file, fromDatabase: named, configuration, arguments, context)
     } else {
       let migrations = try CommonOptions.loadMigrations(arguments, context)
-      let rewrite = SchemaFileRun.command(arguments, file: file)
+      let rewrite = SchemaFileRun.command(arguments)
       do {
         if arguments[Self.check] {
           try file.check(against: migrations, configuration: configuration)
@@ -143,7 +143,7 @@ enum SchemaCommand: Command {
     } catch let error as SchemaFileError {
       throw SchemaFileRun.failure(
         error,
-        rewrite: SchemaFileRun.command(arguments, file: file, database: named),
+        rewrite: SchemaFileRun.command(arguments, database: named),
         source: "the database"
       )
     }
