@@ -128,6 +128,12 @@ public enum Remedy: Hashable, Sendable {
   case renameInDiff(String)
   /// Generate a migration that drops tables or columns, or narrows types, on purpose.
   case allowDestructive
+  /// Write the schema file again, from the migrations (or from the database just changed).
+  case writeSchemaFile
+  /// Keep the schema file at another path.
+  case otherSchemaFile
+  /// Leave the schema file out of this run.
+  case withoutSchemaFile
 
   /// The remedy in the library's words, as a clause to put in a sentence.
   public var description: String {
@@ -210,6 +216,9 @@ public enum Remedy: Hashable, Sendable {
       "if it was renamed, say so (SchemaDiffOptions.renames: \(rename))"
     case .allowDestructive:
       "to lose that data on purpose, allow destructive changes (SchemaDiffOptions.allowsDestructive)"
+    case .writeSchemaFile: "write it from the migrations (SchemaFile.write(producedBy:))"
+    case .otherSchemaFile: "keep the schema file at another path (SchemaFile's url)"
+    case .withoutSchemaFile: "leave the schema file out of this check"
     }
   }
 }

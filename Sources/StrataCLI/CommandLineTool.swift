@@ -22,6 +22,7 @@ enum CommandLineTool {
       CommandEntry(TemplateCommand.self),
       CommandEntry(SeedCommand.self),
       CommandEntry(InspectCommand.self),
+      CommandEntry(SchemaCommand.self),
     ]
   }
 

@@ -24,6 +24,20 @@ enum CommonOptions {
     "path",
     help: "The project settings file (default: strata.toml in the current folder, if any)."
   )
+  /// `--schema-file PATH`: the schema file to keep current (over `[schema] file`).
+  static let schemaFile = Option<String?>(
+    "schema-file",
+    "path",
+    help: "The schema file kept beside the migrations, such as schema.sql (default: [schema] "
+      + "file in strata.toml, else none)."
+  )
+  static let noSchemaFile = Flag(
+    "no-schema-file",
+    help: "Leave the schema file of strata.toml alone on this run (neither written nor checked)."
+  )
+  /// The options of a command that keeps the schema file current, and the settings file that
+  /// may name it.
+  static let schemaFileOptions: [any OptionDeclaration] = [schemaFile, noSchemaFile, settings]
   static let format = Option<OutputFormat>(
     "format",
     "format",
@@ -146,6 +160,9 @@ enum CommonOptions {
 
   /// The options that name a file or folder, in the order their emptiness is reported.
   static var pathOptions: [Option<String?>] {
-    [database, migrations, seeds, InitCommand.template, TemplateCommand.output, settings]
+    [
+      database, migrations, seeds, InitCommand.template, TemplateCommand.output, settings,
+      schemaFile,
+    ]
   }
 }

@@ -114,6 +114,40 @@ extension CommonOptions {
     )
   }
 
+  /// The schema file this run keeps: `--schema-file` (relative to the current folder), else
+  /// `[schema] file` of the settings (relative to the settings file's folder), else none; none
+  /// with `--no-schema-file`. A link out of the project folder (the current folder, or the
+  /// settings file's) is refused when the file is used.
+  ///
+  /// - Throws: `UsageError` for `--schema-file` with `--no-schema-file`.
+  static func schemaFile(
+    _ arguments: ParsedArguments,
+    _ context: CommandContext,
+    _ settings: ProjectSettings
+  ) throws -> SchemaFile? {
+    try rejectEmptyPaths(arguments)
+    let here = URL(fileURLWithPath: context.currentDirectory).standardizedFileURL
+    if arguments[noSchemaFile] {
+      if arguments[schemaFile] != nil {
+        throw UsageError(message: "--schema-file and --no-schema-file cannot be used together")
+      }
+      return nil
+    }
+    if let named = arguments[schemaFile] {
+      return SchemaFile(
+        url: DatabaseLocation.absolute(named, from: context.currentDirectory),
+        displayPath: named,
+        projectFolder: here
+      )
+    }
+    guard let url = settings.schema.fileURL(inProject: here) else { return nil }
+    return SchemaFile(
+      url: url,
+      displayPath: shown(url, context),
+      projectFolder: settings.schema.folder ?? here
+    )
+  }
+
   /// The path as the user would recognise it: relative to the working directory when inside it.
   static func shown(_ url: URL, _ context: CommandContext) -> String {
     let base =

@@ -4,18 +4,29 @@
 /// `sqlite3` recreates the same schema. The order is fixed: each table by name followed by its
 /// indexes by name, then views, then triggers (which need their table or view). Shadow tables
 /// are left out (their virtual table makes them), as are strata's and SQLite's own tables.
+///
+/// One renderer for both files that hold it: `inspect --format sql`'s dump and the schema file
+/// (`SchemaFile`), which differ only in their header comment.
 struct SQLSchemaRenderer {
   let schema: Schema
+  /// The comment lines the dump starts with.
+  var header = SQLSchemaRenderer.dumpHeader
+
+  /// What `strata inspect --format sql` starts with.
+  static let dumpHeader = """
+    -- Schema dump by 'strata inspect --format sql'. Recreate it with:
+    --   sqlite3 new.sqlite3 < schema.sql
+    \(leftOut)
+    """
+
+  /// What the header says is not in the dump.
+  static let leftOut = """
+    -- Left out: strata's own tables (strata_*), which strata creates, and the shadow tables
+    -- of virtual tables, which their virtual table creates.
+    """
 
   func render() -> String {
-    var blocks: [String] = [
-      """
-      -- Schema dump by 'strata inspect --format sql'. Recreate it with:
-      --   sqlite3 new.sqlite3 < schema.sql
-      -- Left out: strata's own tables (strata_*), which strata creates, and the shadow tables
-      -- of virtual tables, which their virtual table creates.
-      """
-    ]
+    var blocks: [String] = [header]
     for table in schema.tables {
       blocks.append(terminatedStatement(table.sql))
       for index in table.indexes {

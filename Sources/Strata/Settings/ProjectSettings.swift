@@ -10,6 +10,9 @@ import Foundation
 ///
 /// [seeds."flights.tsv"]
 /// encoding = "windows-1252"
+///
+/// [schema]
+/// file = "schema.sql"
 /// ```
 ///
 /// The file is a small part of TOML that strata reads itself: comments, `[table]` headers,
@@ -21,10 +24,13 @@ public struct ProjectSettings: Hashable, Sendable {
 
   /// How the seed files are read (`[seeds]` and `[seeds."FILE"]`).
   public var seeds: SeedSettings
+  /// The schema file the project keeps current (`[schema]`); none by default.
+  public var schema: SchemaSettings
 
   /// Settings with strata's defaults everywhere (what a project without a file gets).
-  public init(seeds: SeedSettings = SeedSettings()) {
+  public init(seeds: SeedSettings = SeedSettings(), schema: SchemaSettings = SchemaSettings()) {
     self.seeds = seeds
+    self.schema = schema
   }
 
   /// The settings in `text`, named `displayPath` in errors.
@@ -43,11 +49,12 @@ public struct ProjectSettings: Hashable, Sendable {
         allowed: "the settings file is TOML: comments, [table] headers and key = value lines"
       )
     }
-    var reader = SettingsReader(path: displayPath)
-    self.init(seeds: try reader.seeds(document))
+    let (seeds, schema) = try SettingsReader(path: displayPath).settings(document)
+    self.init(seeds: seeds, schema: schema)
   }
 
-  /// The settings in the file at `url` (shown as `displayPath`, default its path).
+  /// The settings in the file at `url` (shown as `displayPath`, default its path); the paths
+  /// it names are relative to its folder.
   ///
   /// - Throws: `SettingsError.fileNotFound` when there is no file, `.unreadable` when it
   ///   cannot be read as UTF-8 text, `.invalid` at its first bad line.
@@ -70,6 +77,7 @@ public struct ProjectSettings: Hashable, Sendable {
       throw SettingsError.unreadable(path: shown, reason: "it is not UTF-8 text")
     }
     try self.init(parsing: text, displayPath: shown)
+    schema.folder = url.deletingLastPathComponent().standardizedFileURL
   }
 
   /// The settings of the project folder `directory`: its `strata.toml`, or the defaults

@@ -296,7 +296,7 @@ private func connect(
 
 /// Whether anyone may write the file, by its permission bits (root ignores them, so
 /// `access(2)` would say yes to a file its owner made read-only).
-private func isWritable(_ path: String) -> Bool {
+func isWritable(_ path: String) -> Bool {
   guard let attributes = try? FileManager.default.attributesOfItem(atPath: path),
     let permissions = attributes[.posixPermissions] as? NSNumber
   else { return FileManager.default.isWritableFile(atPath: path) }

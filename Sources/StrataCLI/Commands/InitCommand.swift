@@ -21,15 +21,30 @@ enum InitCommand: Command {
       files whose checksum is not recorded in strata_seeds are loaded in the sync mode (new
       rows in, changed rows updated, dropped rows deleted, the user's edits and deletions
       kept; a table without a key is seeded once). An existing file is never overwritten, and
-      a database that is up to date is not written at all.
+      a database that is up to date is not written at all. With a schema file (--schema-file,
+      or [schema] file in strata.toml), a run that created the database or applied migrations
+      writes its schema there afterwards.
       """,
     options: CommonOptions.databaseOptions + [
       template,
       CommonOptions.seeds,
       CommonOptions.maxFieldBytes,
-      CommonOptions.settings,
-    ] + MigrateCommand.applyingOptions
+    ] + CommonOptions.schemaFileOptions + MigrateCommand.applyingOptions
   )
+
+  /// `--format json`: the setup's report, and the schema file when one is kept.
+  struct Report: Encodable {
+    let report: SetupReport
+    let schemaFile: SchemaFileRun.WriteReport?
+
+    func encode(to encoder: any Encoder) throws {
+      try report.encode(to: encoder)
+      var container = encoder.container(keyedBy: Key.self)
+      try container.encodeIfPresent(schemaFile, forKey: .schemaFile)
+    }
+
+    enum Key: String, CodingKey { case schemaFile }
+  }
 
   static func run(_ arguments: ParsedArguments, _ context: CommandContext) throws -> Int32 {
     let location = try CommonOptions.databaseURL(arguments, context)
@@ -50,6 +65,7 @@ enum InitCommand: Command {
     setup.seedMaximumFieldBytes = arguments[CommonOptions.maxFieldBytes]
     setup.connectionConfiguration = try CommonOptions.connectionConfiguration(arguments)
     setup.settings = try CommonOptions.projectSettings(arguments, context)
+    let schemaFile = try CommonOptions.schemaFile(arguments, context, setup.settings)
     setup.migrateOptions = MigrateCommand.options(arguments)
     let report = try setup.run()
     let database = CommonOptions.shown(location.url, context)
@@ -58,12 +74,35 @@ enum InitCommand: Command {
         ? "\(database) was set up and is at version \(report.version)."
         : "Nothing was changed: \(database) is up to date at version \(report.version)."
     )
+    let text = arguments[CommonOptions.format] == .text && !arguments[CommonOptions.quiet]
+    let written: SchemaFileRun.WriteReport?
+    do {
+      written = try SchemaFileRun.write(
+        schemaFile,
+        changed: report.created || !report.appliedVersions.isEmpty,
+        .init(database: database, done: "was set up at version \(report.version)"),
+        connection: {
+          try DatabaseSession.open(
+            location,
+            forWriting: false,
+            busyTimeout: arguments[CommonOptions.busyTimeout],
+            configuration: setup.connectionConfiguration
+          )
+        },
+        arguments
+      )
+    } catch {
+      // The database is set up: the report says what was done before the error.
+      if text { render(report, database: database, context) }
+      throw error
+    }
     switch arguments[CommonOptions.format] {
     case .json:
-      try context.printJSON(report)
+      try context.printJSON(Report(report: report, schemaFile: written))
     case .text:
-      guard !arguments[CommonOptions.quiet] else { break }
+      guard text else { break }
       render(report, database: database, context)
+      if let line = SchemaFileRun.line(written, source: database) { context.print(line) }
     }
     return ExitCode.success
   }

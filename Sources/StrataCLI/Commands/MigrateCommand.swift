@@ -57,18 +57,27 @@ enum MigrateCommand: Command {
     discussion: """
       Each migration runs in its own BEGIN IMMEDIATE transaction together with its history row
       in strata_migrations: a failure leaves the database at the last migration that succeeded.
+      With a schema file (--schema-file, or [schema] file in strata.toml), a run that applied
+      or rolled back a migration writes the database's schema there afterwards; a run that
+      changed nothing (or --dry-run) leaves it alone.
       """,
     options: CommonOptions.databaseOptions + [
       target, singleTransaction, dryRun, allowChanged, allowUnknown, allowOutOfOrder, backup,
       keepBackups,
-    ] + CommonOptions.fleetOptions
+    ] + CommonOptions.schemaFileOptions + CommonOptions.fleetOptions
   )
 
   static func run(_ arguments: ParsedArguments, _ context: CommandContext) throws -> Int32 {
     let isFleet = try FleetRun.isFleet(
       arguments,
-      refusing: [(arguments[Self.dryRun], "dry-run"), (arguments[Self.backup], "backup")]
+      refusing: [
+        (arguments[Self.dryRun], "dry-run"), (arguments[Self.backup], "backup"),
+        (arguments[CommonOptions.schemaFile] != nil, "schema-file"),
+      ]
     )
+    // Read strictly before anything runs; a fleet never writes the schema file.
+    let settings = try CommonOptions.projectSettings(arguments, context)
+    let schemaFile = isFleet ? nil : try CommonOptions.schemaFile(arguments, context, settings)
     let migrations = try CommonOptions.loadMigrations(arguments, context)
     var options = Self.options(arguments)
     options.target = try VersionOption.parse(
@@ -111,11 +120,12 @@ enum MigrateCommand: Command {
     } catch let error as BackupError {
       throw error.shown(context)
     }
-    MigrationReportOutput.render(
+    try MigrationReportOutput.render(
       report,
       database: database,
-      format: arguments[CommonOptions.format],
-      quiet: arguments[CommonOptions.quiet],
+      keeping: schemaFile,
+      of: connection,
+      arguments,
       context
     )
     return ExitCode.success

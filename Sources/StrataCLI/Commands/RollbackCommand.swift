@@ -25,8 +25,12 @@ enum RollbackCommand: Command {
   static let spec = CommandSpec(
     name: "rollback",
     abstract: "Revert the newest applied migration (or more).",
+    discussion: """
+      With a schema file (--schema-file, or [schema] file in strata.toml), a run that rolled
+      back a migration writes the database's schema there afterwards; --dry-run writes nothing.
+      """,
     options: CommonOptions.databaseOptions + [steps, target, dryRun, allowChanged]
-      + CommonOptions.fleetOptions
+      + CommonOptions.schemaFileOptions + CommonOptions.fleetOptions
   )
 
   static func run(_ arguments: ParsedArguments, _ context: CommandContext) throws -> Int32 {
@@ -37,11 +41,17 @@ enum RollbackCommand: Command {
     }
     let isFleet = try FleetRun.isFleet(
       arguments,
-      refusing: [(steps != nil, "steps"), (arguments[Self.dryRun], "dry-run")]
+      refusing: [
+        (steps != nil, "steps"), (arguments[Self.dryRun], "dry-run"),
+        (arguments[CommonOptions.schemaFile] != nil, "schema-file"),
+      ]
     )
     if isFleet, target == nil {
       throw UsageError(message: "--databases needs --to VERSION: rollback goes to one version")
     }
+    // Read strictly before anything runs; a fleet never writes the schema file.
+    let settings = try CommonOptions.projectSettings(arguments, context)
+    let schemaFile = isFleet ? nil : try CommonOptions.schemaFile(arguments, context, settings)
     let migrations = try CommonOptions.loadMigrations(arguments, context)
     let version = try VersionOption.parse(target, name: "to", in: migrations, allowsZero: true)
     if isFleet, let version {
@@ -66,11 +76,13 @@ enum RollbackCommand: Command {
       dryRun: arguments[Self.dryRun],
       allowChanged: arguments[Self.allowChanged]
     )
-    MigrationReportOutput.render(
+    let database = CommonOptions.shown(location.url, context)
+    try MigrationReportOutput.render(
       report,
-      database: CommonOptions.shown(location.url, context),
-      format: arguments[CommonOptions.format],
-      quiet: arguments[CommonOptions.quiet],
+      database: database,
+      keeping: schemaFile,
+      of: connection,
+      arguments,
       context
     )
     return ExitCode.success

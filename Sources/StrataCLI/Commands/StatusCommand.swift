@@ -5,13 +5,21 @@ import StrataArguments
 enum StatusCommand: Command {
   static let check = Flag(
     "check",
-    help: "Exit 1 when anything is pending, changed, unknown or out of order."
+    help: "Exit 1 when anything is pending, changed, unknown or out of order, or the schema "
+      + "file is not what the migrations produce."
   )
 
   static let spec = CommandSpec(
     name: "status",
     abstract: "Show applied, pending, changed and unknown migrations.",
-    options: CommonOptions.databaseOptions + [check] + CommonOptions.fleetOptions
+    discussion: """
+      With a schema file (--schema-file, or [schema] file in strata.toml), also compares it
+      with the schema the migrations produce (replayed in memory) and shows whether it is
+      current; --check then exits 1 when it is missing, differs, or cannot be compared.
+      'strata schema' rewrites it. Runs over --databases leave the schema file out.
+      """,
+    options: CommonOptions.databaseOptions + [check] + CommonOptions.schemaFileOptions
+      + CommonOptions.fleetOptions
   )
 
   struct Report: Encodable {
@@ -26,10 +34,18 @@ enum StatusCommand: Command {
     let otherToolHistories: [ForeignHistory]
     /// Flyway's repeatable migrations; absent for every other format.
     let repeatables: [RepeatableStatus]?
+    /// The schema file against the migrations, when one is kept.
+    let schemaFile: SchemaFileRun.StatusReport?
   }
 
   static func run(_ arguments: ParsedArguments, _ context: CommandContext) throws -> Int32 {
-    let isFleet = try FleetRun.isFleet(arguments)
+    let isFleet = try FleetRun.isFleet(
+      arguments,
+      refusing: [(arguments[CommonOptions.schemaFile] != nil, "schema-file")]
+    )
+    // Read strictly before anything runs; a fleet leaves the schema file out.
+    let settings = try CommonOptions.projectSettings(arguments, context)
+    let schemaFile = isFleet ? nil : try CommonOptions.schemaFile(arguments, context, settings)
     let migrations = try CommonOptions.loadMigrations(arguments, context)
     if isFleet {
       let fleet = try FleetRun.fleet(arguments, context, migrations)
@@ -39,13 +55,21 @@ enum StatusCommand: Command {
     }
     let location = try CommonOptions.databaseURL(arguments, context)
     let exists = databaseFileKind(at: location.url.path) != .missing
+    let configuration = try CommonOptions.connectionConfiguration(arguments)
     let connection = try DatabaseSession.open(
       location,
       forWriting: false,
       busyTimeout: arguments[CommonOptions.busyTimeout],
-      configuration: try CommonOptions.connectionConfiguration(arguments)
+      configuration: configuration
     )
     let plan = try Migrator(migrations).plan(connection)
+    // Replayed only when something reads the answer.
+    let showsSchema =
+      arguments[Self.check] || !arguments[CommonOptions.quiet]
+      || arguments[CommonOptions.format] == .json
+    let schema = schemaFile.flatMap { file in
+      showsSchema ? SchemaFileRun.status(file, migrations, configuration, arguments) : nil
+    }
     var counts: [String: Int] = [:]
     for state in [
       MigrationStatus.State.applied, .pending, .changed, .unknown, .outOfOrder, .otherTool,
@@ -64,7 +88,8 @@ enum StatusCommand: Command {
           migrations: plan.migrations,
           counts: counts,
           otherToolHistories: plan.otherToolHistories,
-          repeatables: plan.repeatables.isEmpty ? nil : plan.repeatables
+          repeatables: plan.repeatables.isEmpty ? nil : plan.repeatables,
+          schemaFile: schema
         )
       )
     case .text:
@@ -74,12 +99,14 @@ enum StatusCommand: Command {
           database: database,
           exists: exists,
           migrations: migrations,
+          schema: schema,
           counts,
           context
         )
       }
     }
-    return arguments[Self.check] && !plan.isUpToDate ? ExitCode.failure : ExitCode.success
+    let behind = !plan.isUpToDate || schema.map { !$0.isCurrent } == true
+    return arguments[Self.check] && behind ? ExitCode.failure : ExitCode.success
   }
 
   private static func renderText(
@@ -87,6 +114,7 @@ enum StatusCommand: Command {
     database: String,
     exists: Bool,
     migrations: MigrationSet,
+    schema: SchemaFileRun.StatusReport?,
     _ counts: [String: Int],
     _ context: CommandContext
   ) {
@@ -100,11 +128,18 @@ enum StatusCommand: Command {
         + (repeatables == 0 ? "" : ", \(repeatables) repeatable") + ")"
     )
     context.print("Format:     \(migrations.format.summary)")
+    if let schema { context.print("Schema:     \(schema.path) (\(schema.summary))") }
     for history in plan.otherToolHistories {
       context.print(
         "History:    \(history.tool.displayName)'s \(history.table) records "
           + "\(history.recordedDescription); not adopted"
       )
+    }
+    defer {
+      if let schema, let message = schema.message {
+        context.print("Warning: \(message)")
+        if let help = schema.help { context.print("Help: \(help)") }
+      }
     }
     guard !plan.migrations.isEmpty else { return }
     context.print()

@@ -83,6 +83,9 @@ extension Remedy {
     case .migrateWithoutBackup: "migrate without --backup"
     case .renameInDiff(let rename): "if it was renamed, pass --rename \(rename)"
     case .allowDestructive: "to lose that data on purpose, pass --allow-destructive"
+    case .writeSchemaFile: "run 'strata schema' to write it from the migrations"
+    case .otherSchemaFile: "name another path with --schema-file or [schema] file in strata.toml"
+    case .withoutSchemaFile: "pass --no-schema-file to leave it out"
     }
   }
 }

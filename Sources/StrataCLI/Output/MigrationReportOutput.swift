@@ -1,4 +1,5 @@
 import Strata
+import StrataArguments
 
 /// Renders what `migrate` and `rollback` did.
 enum MigrationReportOutput {
@@ -11,6 +12,8 @@ enum MigrationReportOutput {
     let steps: [MigrationStep]
     /// The backup written before the first migration (`--backup`), if one was.
     var backup: String?
+    /// The schema file, when one is kept (`--schema-file`, `[schema] file`).
+    var schemaFile: SchemaFileRun.WriteReport?
   }
 
   /// "Backed up to FILE (version V).", as `migrate --backup` says it before the first migration.
@@ -23,6 +26,7 @@ enum MigrationReportOutput {
     database: String,
     format: OutputFormat,
     quiet: Bool,
+    schemaFile: SchemaFileRun.WriteReport? = nil,
     _ context: CommandContext
   ) {
     context.finished(outcome(report, database: database))
@@ -34,7 +38,8 @@ enum MigrationReportOutput {
         dryRun: report.dryRun,
         pendingCount: report.pendingCount,
         steps: report.steps,
-        backup: report.backup.map { CommonOptions.shown($0.url, context) }
+        backup: report.backup.map { CommonOptions.shown($0.url, context) },
+        schemaFile: schemaFile
       )
       try? context.printJSON(json)
       return
@@ -73,6 +78,7 @@ enum MigrationReportOutput {
       let pending = report.pendingCount > 0 ? " (\(report.pendingCount) still pending)" : ""
       context.print("\(database) is now at version \(report.toVersion)\(pending).")
     }
+    if let line = SchemaFileRun.line(schemaFile, source: database) { context.print(line) }
     if let first = report.foreignKeyViolationsKept.first {
       context.print(
         "Note: the database already had \(report.foreignKeyViolationsKeptCount) foreign key "
@@ -80,6 +86,48 @@ enum MigrationReportOutput {
           + "are not blamed. List them with 'PRAGMA foreign_key_check', then fix or delete those rows."
       )
     }
+  }
+
+  /// Writes the schema file after a run that changed the database, then renders the report
+  /// with the file's line. When the file cannot be written, the report comes first in text (the
+  /// migrations stay applied; the error that follows says so), and in JSON only the error is
+  /// printed (its message names the version), so standard output stays one JSON document.
+  ///
+  /// - Throws: `SchemaFileFailure` when the file was not written.
+  static func render(
+    _ report: MigrationReport,
+    database: String,
+    keeping schemaFile: SchemaFile?,
+    of connection: Connection,
+    _ arguments: ParsedArguments,
+    _ context: CommandContext
+  ) throws {
+    let format = arguments[CommonOptions.format]
+    let quiet = arguments[CommonOptions.quiet]
+    let written: SchemaFileRun.WriteReport?
+    do {
+      written = try SchemaFileRun.write(
+        schemaFile,
+        changed: !report.dryRun && !report.steps.isEmpty,
+        .init(database: database, done: done(report)),
+        connection: { connection },
+        arguments
+      )
+    } catch {
+      if format == .text {
+        render(report, database: database, format: format, quiet: quiet, context)
+      } else {
+        context.finished(outcome(report, database: database))
+      }
+      throw error
+    }
+    render(report, database: database, format: format, quiet: quiet, schemaFile: written, context)
+  }
+
+  /// What the run did to the database, after its name: "was migrated to version 3".
+  static func done(_ report: MigrationReport) -> String {
+    let down = !report.steps.isEmpty && report.steps.allSatisfy { $0.direction == .down }
+    return "was \(down ? "rolled back" : "migrated") to version \(report.toVersion)"
   }
 
   /// Why a step with no SQL changed nothing but the history.

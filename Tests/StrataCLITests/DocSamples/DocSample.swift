@@ -83,7 +83,8 @@ struct DocSample: Sendable {
   /// What varies from run to run or machine to machine, written as the docs show it:
   /// - a time in milliseconds at the end of a line (the seed report's TIME column, a
   ///   migration's duration) is `0 ms`;
-  /// - a backup's time in its name, and a time to the second (`restore --list`), are fixed ones;
+  /// - a backup's time in its name, a time to the second (`restore --list`) and one to the
+  ///   millisecond (`status`'s APPLIED AT) are fixed ones;
   /// - the linked SQLite's version is `documentedSQLiteVersion`.
   static func normalized(_ text: String) -> String {
     var text = text.components(separatedBy: "\n")
@@ -103,6 +104,11 @@ struct DocSample: Sendable {
       .replacingOccurrences(
         of: #"\b[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}Z\b"#,
         with: "2026-12-01T05:30:12Z",
+        options: .regularExpression
+      )
+      .replacingOccurrences(
+        of: #"\b[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}\.[0-9]{3}Z\b"#,
+        with: "2026-12-01T05:30:12.345Z",
         options: .regularExpression
       )
     if let version = linkedSQLiteVersion, version != documentedSQLiteVersion {

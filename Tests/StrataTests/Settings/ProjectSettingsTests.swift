@@ -90,15 +90,15 @@ import Testing
     ),
     (
       "null = [\"NA\"]", 1, 1, "unknown key null at the top of the file",
-      "settings go in sections: [seeds], [seeds.\"FILE\"] and their .columns tables"
+      "settings go in sections: [seeds], [seeds.\"FILE\"] and their .columns tables, and [schema]"
     ),
     (
       "[seed]\n", 1, 1, "unknown section [seed]",
-      "the sections are [seeds], [seeds.\"FILE\"] and their .columns tables"
+      "the sections are [seeds], [seeds.\"FILE\"] and their .columns tables, and [schema]"
     ),
     (
       "[seeds.\"a.csv\".other]\n", 1, 1, "unknown section [seeds.\"a.csv\".other]",
-      "the sections are [seeds], [seeds.\"FILE\"] and their .columns tables"
+      "the sections are [seeds], [seeds.\"FILE\"] and their .columns tables, and [schema]"
     ),
     (
       "[seeds]\nnull = \"NA\"", 2, 1, "null is a string",
@@ -139,6 +139,24 @@ import Testing
       "the settings file is TOML: comments, [table] headers and key = value lines"
     ),
     (
+      "[schema]\nfile = \"schema.sql\"\n  files = \"x\"", 3, 3, "unknown key files in [schema]",
+      "the one key of [schema] is file, the schema file's path"
+    ),
+    (
+      "[seeds]\n[schema]\nfile = 1", 3, 1, "file is an integer",
+      "file is the schema file's path, relative to the settings file's folder, such as "
+        + "file = \"schema.sql\""
+    ),
+    (
+      "[schema]\nfile = \"\"", 2, 1, "file is not a path",
+      "file is the schema file's path, relative to the settings file's folder, such as "
+        + "file = \"schema.sql\""
+    ),
+    (
+      "[schema.file]\n", 1, 1, "unknown section [schema.file]",
+      "the sections are [seeds], [seeds.\"FILE\"] and their .columns tables, and [schema]"
+    ),
+    (
       "[seeds.\"a.csv\"]\ncolumns = { A = \"a\" }\n[seeds.\"a.csv\".columns]", 3, 1,
       "the table [seeds.\"a.csv\".columns] clashes with the key columns on line 2",
       "the settings file is TOML: comments, [table] headers and key = value lines"
@@ -164,6 +182,24 @@ import Testing
     )
     #expect(error?.message == "strata.toml:\(line):\(column): \(problem); nothing was changed")
     #expect(error?.help == "Fix line \(line): \(allowed) (docs/settings.md lists every key).")
+  }
+
+  @Test func theSchemaFileIsRelativeToTheSettingsFilesFolder() throws {
+    let folder = try TemporaryDirectory()
+    try folder.write("config/strata.toml", "[schema]\nfile = \"../db/schema.sql\"\n")
+    let settings = try ProjectSettings(contentsOf: folder.path("config/strata.toml"))
+    #expect(settings.schema.file == "../db/schema.sql")
+    #expect(
+      settings.schema.fileURL(inProject: URL(fileURLWithPath: "/elsewhere"))
+        == folder.path("db/schema.sql").standardizedFileURL
+    )
+    // Parsed from text, it is relative to the project folder; none is named by default.
+    let parsed = try ProjectSettings(parsing: "[schema]\nfile = \"schema.sql\"\n")
+    #expect(
+      parsed.schema.fileURL(inProject: URL(fileURLWithPath: "/p"))
+        == URL(fileURLWithPath: "/p/schema.sql")
+    )
+    #expect(try ProjectSettings(parsing: "[seeds]\n").schema.fileURL(inProject: folder.url) == nil)
   }
 
   @Test func aNamedSeedFileMissingFromTheFolderIsAnErrorNamingIt() throws {
