@@ -12,9 +12,8 @@ import Testing
   }
 
   @Test(arguments: [
-    "init", "migrate", "rollback", "status", "validate", "lint", "new", "baseline", "template",
-    "seed",
-    "inspect",
+    "init", "migrate", "rollback", "restore", "status", "validate", "lint", "new", "diff",
+    "baseline", "template", "seed", "inspect", "schema",
   ])
   func everyCommandHasHelp(command: String) throws {
     let folder = try TemporaryDirectory()
