@@ -48,7 +48,7 @@ public struct DesiredSchema: Sendable {
     for (name, line) in lines.sorted(by: { $0.value < $1.value }) {
       guard
         try database.scalar(
-          "SELECT 1 FROM sqlite_schema WHERE type = 'view' AND name = ? COLLATE NOCASE",
+          "SELECT 1 FROM sqlite_master WHERE type = 'view' AND name = ? COLLATE NOCASE",
           [.text(name)]
         ) != nil
       else { continue }

@@ -29,7 +29,7 @@ enum SampleRows {
     }
     // A counter above the largest key, as after deleted rows: a rebuild must keep it.
     if try database.scalar(
-      "SELECT 1 FROM sqlite_schema WHERE type = 'table' AND name = 'sqlite_sequence'"
+      "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'sqlite_sequence'"
     ) != nil {
       try database.execute("UPDATE sqlite_sequence SET seq = seq + 100")
     }

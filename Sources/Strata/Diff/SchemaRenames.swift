@@ -1,3 +1,19 @@
+/// The renames a migration makes, by lower-cased old names.
+struct RenameMap {
+  /// Old table name → new name.
+  var tables: [String: String] = [:]
+  /// Old table name → old column name → new column name.
+  var columns: [String: [String: String]] = [:]
+
+  /// What the table `name` is called after the renames.
+  func table(_ name: String) -> String { tables[asciiLowercased(name)] ?? name }
+
+  /// What the column `column` of the table `table` (its old name) is called after the renames.
+  func column(_ table: String, _ column: String) -> String {
+    columns[asciiLowercased(table)]?[asciiLowercased(column)] ?? column
+  }
+}
+
 /// Checks the renames a user gave against the two schemas: each must name a table (or column)
 /// that is there now and is missing from the desired schema, and a new name the desired schema
 /// has and the current one does not, so a rename can never hide a drop or overwrite a table.
@@ -79,38 +95,5 @@ enum SchemaRenames {
       map.columns[key, default: [:]][asciiLowercased(column.name)] = wanted.name
     }
     return map
-  }
-}
-
-/// Whether changing a column's type can change or refuse the values it holds, and how.
-enum TypeNarrowing {
-  /// How the values of `old` (in a STRICT table when `wasStrict`) fare in `new`, when some may
-  /// be changed or refused; nil when every value keeps its value.
-  static func loss(
-    from old: Schema.Column,
-    strict wasStrict: Bool,
-    to new: Schema.Column,
-    strict isStrict: Bool
-  ) -> String? {
-    let oldType = old.declaredType.trimmingSQLSpace().uppercased()
-    let newType = new.declaredType.trimmingSQLSpace().uppercased()
-    if isStrict {
-      let integers: Set<String> = ["INT", "INTEGER"]
-      if newType == "ANY" || oldType == newType { return nil }
-      if integers.contains(oldType), integers.contains(newType) || newType == "REAL" { return nil }
-      let before = wasStrict ? oldType : "\(oldType.isEmpty ? "untyped" : oldType) (not STRICT)"
-      return "\(before) to STRICT \(newType): values of another type are refused"
-    }
-    let from = Schema.Affinity(declaredType: old.declaredType, strict: wasStrict)
-    let to = Schema.Affinity(declaredType: new.declaredType)
-    let shown =
-      "\(oldType.isEmpty ? "untyped" : oldType) to \(newType.isEmpty ? "untyped" : newType)"
-    switch (from, to) {
-    case (.text, .integer), (.text, .real), (.text, .numeric), (.blob, .integer), (.blob, .real),
-      (.blob, .numeric):
-      return "\(shown): text that reads as a number becomes a number"
-    default:
-      return nil
-    }
   }
 }
