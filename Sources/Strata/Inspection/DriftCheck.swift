@@ -122,18 +122,8 @@ public struct DriftCheck: Sendable {
         changedRepeatables: changedRepeatables
       )
       return (report, failure)
-    } catch let error as any StrataError {
-      throw InspectionError.replayFailed(
-        directory: migrations.directory,
-        reason: error.message,
-        underlying: UnderlyingError(error)
-      )
-    } catch let error as SQLiteError {
-      throw InspectionError.replayFailed(
-        directory: migrations.directory,
-        reason: error.description,
-        underlying: UnderlyingError(error)
-      )
+    } catch {
+      throw InspectionError.replayFailed(in: migrations.directory, by: error) ?? error
     }
   }
 }

@@ -65,3 +65,16 @@ extension InspectionError: RemedialError {
     }
   }
 }
+
+extension InspectionError {
+  /// The replay's failure for an error a replayed migration (or SQLite under it) threw; nil for
+  /// any other error, which is its own.
+  static func replayFailed(in directory: String, by error: any Error) -> InspectionError? {
+    guard let error = error as? any StrataError else { return nil }
+    return .replayFailed(
+      directory: directory,
+      reason: error.message,
+      underlying: UnderlyingError(error)
+    )
+  }
+}

@@ -25,18 +25,8 @@ struct ProducedSchema {
     let failure: ReplayFailure?
     do {
       failure = try replay.replay(migrations.migrations + migrations.repeatables.map(\.asMigration))
-    } catch let error as any StrataError {
-      throw InspectionError.replayFailed(
-        directory: migrations.directory,
-        reason: error.message,
-        underlying: UnderlyingError(error)
-      )
-    } catch let error as SQLiteError {
-      throw InspectionError.replayFailed(
-        directory: migrations.directory,
-        reason: error.description,
-        underlying: UnderlyingError(error)
-      )
+    } catch {
+      throw InspectionError.replayFailed(in: migrations.directory, by: error) ?? error
     }
     if let failure {
       throw InspectionError.replayFailed(directory: migrations.directory, reason: "\(failure)")

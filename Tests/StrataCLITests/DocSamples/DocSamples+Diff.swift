@@ -50,30 +50,6 @@ extension DocSamples {
     ),
   ]
 
-  static let petMigration = """
-    -- migrate:up
-    CREATE TABLE owner (
-      id   INTEGER PRIMARY KEY AUTOINCREMENT,
-      name TEXT NOT NULL,
-      nickname TEXT
-    );
-    CREATE TABLE pet (
-      id       INTEGER PRIMARY KEY,
-      owner_id INTEGER NOT NULL REFERENCES owner (id) ON DELETE CASCADE,
-      name     TEXT,
-      age      INTEGER
-    );
-    CREATE INDEX pet_owner ON pet (owner_id);
-    CREATE VIEW pet_names AS SELECT pet.name AS pet, owner.name AS owner
-      FROM pet JOIN owner ON owner.id = pet.owner_id;
-
-    -- migrate:down
-    DROP VIEW pet_names;
-    DROP TABLE pet;
-    DROP TABLE owner;
-
-    """
-
   /// The schema the migration makes, as a developer keeps it in desired.sql.
   static let petSchema = """
     CREATE TABLE owner (
@@ -90,6 +66,16 @@ extension DocSamples {
     CREATE INDEX pet_owner ON pet (owner_id);
     CREATE VIEW pet_names AS SELECT pet.name AS pet, owner.name AS owner
       FROM pet JOIN owner ON owner.id = pet.owner_id;
+
+    """
+
+  static let petMigration = """
+    -- migrate:up
+    \(petSchema)
+    -- migrate:down
+    DROP VIEW pet_names;
+    DROP TABLE pet;
+    DROP TABLE owner;
 
     """
 

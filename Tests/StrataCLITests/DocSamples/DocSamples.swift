@@ -6,7 +6,7 @@ import StrataTestSupport
 enum DocSamples {
   static let all: [DocSample] =
     readme + migrations + seeding + values + inspect + plugin + fleet + lint + backup + diff
-      + schemaFile
+    + schemaFile
 
   static func named(_ name: String) -> DocSample? {
     all.first { $0.name == name }

@@ -35,27 +35,21 @@ enum DiffFixtures {
 
   /// Applies `migration` (up) to `connection` as `strata migrate` would, as version 1.
   static func apply(_ migration: GeneratedMigration, to connection: Connection) throws {
-    let text =
-      "-- migrate:up\n" + migration.up
-      + (migration.down.map { "\n-- migrate:down\n" + $0 } ?? "")
-    let parsed = try MigrationParser.parseContent(bytes: Array(text.utf8), file: "generated.sql")
-    let set = try MigrationSet([
-      Migration(
-        version: 1,
-        name: "generated",
-        up: parsed.up,
-        down: parsed.down,
-        checksum: parsed.checksum
-      )
-    ])
-    try Migrator(set).migrate(connection)
+    try Migrator(try migrationSet(migration)).migrate(connection)
   }
 
   /// Rolls the applied migration back.
   static func rollBack(_ migration: GeneratedMigration, in connection: Connection) throws {
-    let text = "-- migrate:up\n" + migration.up + "\n-- migrate:down\n" + (migration.down ?? "")
+    try Migrator(try migrationSet(migration)).rollback(connection)
+  }
+
+  /// The migration as one file with both parts, version 1.
+  private static func migrationSet(_ migration: GeneratedMigration) throws -> MigrationSet {
+    let text =
+      "-- migrate:up\n" + migration.up
+      + (migration.down.map { "\n-- migrate:down\n" + $0 } ?? "")
     let parsed = try MigrationParser.parseContent(bytes: Array(text.utf8), file: "generated.sql")
-    let set = try MigrationSet([
+    return try MigrationSet([
       Migration(
         version: 1,
         name: "generated",
@@ -64,7 +58,6 @@ enum DiffFixtures {
         checksum: parsed.checksum
       )
     ])
-    try Migrator(set).rollback(connection)
   }
 
   /// What differs between `connection`'s schema and `sql`'s.

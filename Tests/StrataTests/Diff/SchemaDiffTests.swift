@@ -253,16 +253,26 @@ import Testing
     let desired = "CREATE TABLE pet (id INTEGER PRIMARY KEY, name TEXT NOT NULL DEFAULT 'unnamed');"
     let migration = try DiffFixtures.migration(from: current, to: desired)
     #expect(migration.up.contains("SELECT \"id\", coalesce(\"name\", 'unnamed') FROM \"pet\";"))
-    let database = try DiffFixtures.database(current, rows: "INSERT INTO pet VALUES (1, NULL), (2, 'Rex');")
+    let database = try DiffFixtures.database(
+      current,
+      rows: "INSERT INTO pet VALUES (1, NULL), (2, 'Rex');"
+    )
     try DiffFixtures.apply(migration, to: database)
-    #expect(try DiffFixtures.rows(database, "SELECT * FROM pet ORDER BY id") == [["1", "unnamed"], ["2", "Rex"]])
+    #expect(
+      try DiffFixtures.rows(database, "SELECT * FROM pet ORDER BY id") == [
+        ["1", "unnamed"], ["2", "Rex"],
+      ]
+    )
   }
 
   @Test func aDesiredSchemaFileThatCannotBeReadSaysWhy() throws {
     let folder = try TemporaryDirectory()
     try folder.write("latin1.sql", "")
     try Data([0x2D, 0x2D, 0x20, 0xE9, 0x0A]).write(to: folder.path("latin1.sql"))
-    try FileManager.default.createDirectory(at: folder.path("folder.sql"), withIntermediateDirectories: true)
+    try FileManager.default.createDirectory(
+      at: folder.path("folder.sql"),
+      withIntermediateDirectories: true
+    )
     for (name, reason) in [
       ("missing.sql", "it does not exist"), ("folder.sql", "it is a folder"),
       ("latin1.sql", "it is not UTF-8 text"),
