@@ -17,7 +17,7 @@ extension RandomSchema {
         return column.source == nil && column.parent == nil
           && !tables[at].columns.contains { $0.source == column.name }
       }
-      switch Int.random(in: 0..<13, using: &random) {
+      switch Int.random(in: 0..<17, using: &random) {
       case 0:
         let column = newColumn(for: tables[at], &random)
         added.insert(column.name)
@@ -113,6 +113,27 @@ extension RandomSchema {
         for i in indexes.indices where indexes[i].table == origin { indexes[i].table = new }
         tables[at].name = new
         renames.append(SchemaRename(table: origin, to: new))
+      case 12:
+        guard let index = plain.randomElement(using: &random),
+          tables[at].columns[index].type == "INTEGER"
+        else { continue }
+        tables[at].columns[index].check.toggle()
+      case 13:
+        // A new foreign key column: NULL in the rows there are, which no parent needs.
+        guard let parent = tables.prefix(at).last(where: { $0.key != .text }) else { continue }
+        let column = Column(name: fresh("fk"), type: "INTEGER", parent: parent.name)
+        added.insert(column.name)
+        tables[at].columns.append(column)
+      case 14:
+        let types = Set(Self.strictTypes).subtracting(["ANY"])
+        guard tables[at].strict || tables[at].columns.allSatisfy({ types.contains($0.type) })
+        else { continue }
+        tables[at].strict.toggle()
+      case 15:
+        guard let index = plain.randomElement(using: &random),
+          tables[at].columns[index].type == "TEXT", !tables[at].columns[index].unique
+        else { continue }
+        tables[at].columns[index].nocase.toggle()
       default:
         if Bool.random(using: &random) { view.toggle() } else { trigger.toggle() }
       }

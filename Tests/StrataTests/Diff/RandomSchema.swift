@@ -32,6 +32,7 @@ struct RandomSchema {
     var cascade = false
     /// A virtual generated column: `length(source)`.
     var source: String?
+    var nocase = false
   }
 
   enum Key: Equatable { case integer, autoincrement, text }
@@ -161,6 +162,7 @@ struct RandomSchema {
         if column.notNull { text += " NOT NULL" }
         if let value = column.defaultValue { text += " DEFAULT \(value)" }
         if column.unique { text += " UNIQUE" }
+        if column.nocase { text += " COLLATE NOCASE" }
         if column.check { text += " CHECK (\(column.name) IS NULL OR \(column.name) > -1000000)" }
         if let parent = column.parent {
           text += " REFERENCES \(parent) (id)" + (column.cascade ? " ON DELETE CASCADE" : "")
