@@ -63,6 +63,9 @@ extension MigrationSet {
   struct LoadedFile: Sendable {
     let file: FileGroup.File
     let bytes: [UInt8]
+    /// `bytes` BOM-stripped and CRLF → LF (`MigrationParser.normalize`), made once: the same
+    /// storage when there was nothing to change.
+    let normalized: [UInt8]
     let signal: MigrationFormat.Signal
 
     init(file: FileGroup.File, read readFile: FileRead) throws {
@@ -86,10 +89,12 @@ extension MigrationSet {
       }
       self.file = file
       self.bytes = bytes
+      normalized = MigrationParser.normalize(bytes)
       signal = MigrationFormat.signal(
         isPair: file.parsed.part != .whole,
         isBare: file.isBare,
-        bytes: bytes
+        bytes: bytes,
+        normalized: normalized
       )
     }
 
@@ -100,8 +105,9 @@ extension MigrationSet {
     /// - Throws: `MigrationError` for a marker line in it, or one that looks like a marker; for
     ///   a part still as `strata new` wrote it.
     func wholePart(format: MigrationFormat) throws -> (script: MigrationScript, checksum: String) {
-      let text = MigrationParser.normalize(bytes)
-      let noTransaction = format == .sqlx && bytes.starts(with: Array("-- no-transaction".utf8))
+      let text = normalized
+      let noTransaction =
+        format == .sqlx && bytes.starts(with: MigrationFormat.noTransactionOption)
       try MigrationParser.refuseMarkers(
         bytes: text,
         file: file.shown,
@@ -111,7 +117,6 @@ extension MigrationSet {
         firstLineIsOption: noTransaction
       )
       let sql = String(decoding: text, as: UTF8.self)
-      let checked = noTransaction ? String(sql.drop { $0 != "\n" }) : sql
       let script = MigrationScript(
         sql: sql,
         file: file.shown,
@@ -119,7 +124,11 @@ extension MigrationSet {
         isTransactional: !noTransaction
       )
       try UnwrittenPart.refuse(script, isDown: file.parsed.part == .down)
-      return (script, MigrationSet.checksum(ofUp: checked))
+      let checksum =
+        noTransaction
+        ? MigrationSet.checksum(ofUp: String(sql.drop { $0 != "\n" }))
+        : text.withUnsafeBufferPointer { MigrationSet.checksum(ofUp: $0) }
+      return (script, checksum)
     }
   }
 
@@ -162,9 +171,10 @@ extension MigrationSet {
       let shown = whole.file.shown
       if whole.file.isBare, format != .bundle { throw MigrationError.invalidFileName(file: shown) }
       let parts: (up: MigrationScript, down: MigrationScript?, checksum: String)
-      try UnwrittenPart.refuseEarlierTemplate(MigrationParser.normalize(whole.bytes), file: shown)
+      try UnwrittenPart.refuseEarlierTemplate(whole.normalized, file: shown)
       switch format {
-      case .dbmate: parts = try MigrationParser.parseContent(bytes: whole.bytes, file: shown)
+      case .dbmate:
+        parts = try MigrationParser.parseContent(normalized: whole.normalized, file: shown)
       case .goose: parts = try GooseReader.parse(bytes: whole.bytes, file: shown)
       case .sqlMigrate: parts = try SQLMigrateReader.parse(bytes: whole.bytes, file: shown)
       case .sqlx, .bundle:

@@ -163,7 +163,11 @@ public struct MigrationSet: Sendable {
     flyway: () throws -> FlywaySettings,
     read readFile: FileRead
   ) throws {
-    let fileNames = fileNames.filter { !exclusion.excludes(name: $0, shown: shown + "/" + $0) }
+    // Sorted once here: the readers below take the names in this order.
+    let fileNames =
+      exclusion.patterns.isEmpty
+      ? fileNames.sorted()
+      : fileNames.filter { !exclusion.excludes(name: $0, shown: shown + "/" + $0) }.sorted()
     if let (migrations, repeatables) = try Self.flywayFolder(
       names: fileNames,
       directory: shown,
@@ -182,9 +186,9 @@ public struct MigrationSet: Sendable {
     // folder's: the first such problem is kept and thrown unless the folder is read as one.
     var nameProblem: MigrationError?
     var sqlNames: [String] = []
-    for name in fileNames.sorted() where !name.hasPrefix(".") {
+    for name in fileNames where !name.hasPrefix(".") {
       let file = shown + "/" + name
-      guard name.lowercased().hasSuffix(".sql") else {
+      guard MigrationParser.isSQLName(name) else {
         if MigrationFileExclusion.isUnrunnableMigration(name) {
           throw MigrationError.notSQL(file: file)
         }
@@ -244,6 +248,7 @@ public struct MigrationSet: Sendable {
 
   /// `1.sql` as an iOS bundle names it (SQLiteMigrationManager): the version, no name.
   static func bareVersion(_ name: String) -> MigrationParser.FileName? {
+    if let ascii = MigrationParser.asciiBareVersion(name) { return ascii }
     let stem = name.dropLast(4)
     guard !stem.isEmpty, stem.allSatisfy({ $0.isASCII && $0.isNumber }),
       let version = Int64(stem)
@@ -277,14 +282,28 @@ public struct MigrationSet: Sendable {
   /// one strata has always recorded.
   static func checksum(ofUp sql: String) -> String {
     // `-- strata:allow` lines do not count (LintDirective.swift).
-    let bytes = Array(LintDirective.removingDirectives(sql).utf8)
+    var text = LintDirective.removingDirectives(sql)
+    return text.withUTF8 { trimmedDigest($0) }
+  }
+
+  /// The same of the UTF-8 bytes of the up part, read where they are; a part that names
+  /// `strata:allow` takes the text's way, which removes the directive lines.
+  static func checksum(ofUp bytes: UnsafeBufferPointer<UInt8>) -> String {
+    guard !containsBytes(bytes, LintDirective.keywordBytes) else {
+      return checksum(ofUp: String(decoding: bytes, as: UTF8.self))
+    }
+    return trimmedDigest(bytes)
+  }
+
+  /// SHA-256 hex of `bytes` without the spaces, tabs and line ends around them.
+  private static func trimmedDigest(_ bytes: UnsafeBufferPointer<UInt8>) -> String {
     func isSpace(_ byte: UInt8) -> Bool {
       byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D
     }
     guard let first = bytes.firstIndex(where: { !isSpace($0) }),
       let last = bytes.lastIndex(where: { !isSpace($0) })
-    else { return SHA256.hex([UInt8]()) }
-    return SHA256.hex(bytes[first...last])
+    else { return SHA256.hex(buffer: UnsafeBufferPointer(rebasing: bytes[0..<0])) }
+    return SHA256.hex(buffer: UnsafeBufferPointer(rebasing: bytes[first...last]))
   }
 
 }
