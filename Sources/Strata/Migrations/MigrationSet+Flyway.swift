@@ -20,7 +20,7 @@ extension MigrationSet {
     let flyway = visible.filter { FlywayFileName.looksLikeFlyway($0, settings: detected) }
     guard chosen == .flyway || !flyway.isEmpty else { return nil }
     if chosen == nil {
-      for name in visible where name.lowercased().hasSuffix(".sql") && !flyway.contains(name) {
+      for name in visible where MigrationParser.isSQLName(name) && !flyway.contains(name) {
         let bare = bareVersion(name) != nil
         guard let parsed = MigrationParser.parseFileName(name) ?? bareVersion(name) else {
           continue
