@@ -77,6 +77,15 @@ public struct MigrationPlan: Hashable, Sendable, Codable {
         )
       }
     }
+    // Every row matched a file (as in a folder that is up to date): none is unknown, and the
+    // entries are in the folder's order already.
+    let matched = entries.count { $0.recordedChecksum != nil }
+    guard matched < applied.count else {
+      migrations = entries
+      currentVersion = newestApplied
+      otherToolHistories = otherTools
+      return
+    }
     let known = Set(set.migrations.map(\.version))
     for record in applied where !known.contains(record.version) {
       entries.append(
