@@ -307,4 +307,25 @@ import Testing
       #expect(migration.checksum == want.checksum, "\(want.up.file)")
     }
   }
+
+  /// Sections past the 64 whose down markers are kept as bits: a file is reversible only when
+  /// every section has a down marker.
+  @Test func manySections() throws {
+    func folder(withoutDownIn missing: Int?) -> [(name: String, bytes: [UInt8])] {
+      let text = (0..<70).map { (section: Int) -> String in
+        "-- migrate:up\nA\(section);\n"
+          + (section == missing ? "" : "-- migrate:down\nD\(section);\n")
+      }.joined()
+      return [("1_many.sql", Array(text.utf8))]
+    }
+    let reversible = try MigrationSet(files: folder(withoutDownIn: nil), directory: "m")
+    let down = try #require(reversible.migrations.first?.down)
+    // The down sections run last first.
+    let statements = down.sql.split(separator: "\n").map(String.init)
+    #expect(statements == (0..<70).reversed().map { "D\($0);" })
+    for missing in [3, 66] {
+      let set = try MigrationSet(files: folder(withoutDownIn: missing), directory: "m")
+      #expect(set.migrations.first?.down == nil, "section \(missing)")
+    }
+  }
 }
