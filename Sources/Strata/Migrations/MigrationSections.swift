@@ -33,7 +33,22 @@ struct MigrationSections {
   /// How many sections the file has (each starts with an up marker).
   var sectionCount = 1
   /// The sections that have a down marker; a section without one makes the file irreversible.
-  var downMarked: Set<Int> = []
+  var downMarked = SectionSet()
+
+  /// Section numbers: the first 64 as bits, any others in a set (no allocation for a file
+  /// of a few sections).
+  struct SectionSet {
+    private var bits: UInt64 = 0
+    private var others: Set<Int> = []
+
+    mutating func insert(_ section: Int) {
+      if (0..<64).contains(section) { bits |= 1 << UInt64(section) } else { others.insert(section) }
+    }
+
+    func contains(_ section: Int) -> Bool {
+      (0..<64).contains(section) ? bits & (1 << UInt64(section)) != 0 : others.contains(section)
+    }
+  }
 
   init(bytes: [UInt8]) {
     self.bytes = bytes

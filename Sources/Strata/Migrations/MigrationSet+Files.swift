@@ -141,6 +141,20 @@ extension MigrationSet {
 
     var files: [LoadedFile] { [whole, up, down].compactMap { $0 } }
 
+    /// The format the group's own files suggest (the first marker found), for parsing it
+    /// before the folder's format is settled; only a guess.
+    var likelyFormat: MigrationFormat {
+      for file in [whole, up, down] {
+        switch file?.signal {
+        case .marked(let format)?: return format
+        case .pair?: return .golangMigrate
+        case .bare?: return .bundle
+        case .plain?, nil: continue
+        }
+      }
+      return .dbmate
+    }
+
     /// The migration, read as `format`'s tool reads its files.
     ///
     /// - Throws: `MigrationError` for a file the format does not read or reads as wrong.

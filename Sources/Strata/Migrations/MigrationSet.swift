@@ -209,13 +209,14 @@ public struct MigrationSet: Sendable {
       }
       let entry = FileGroup.File(name: name, shown: file, parsed: parsed, isBare: bare != nil)
       let version = MigrationVersion(integer: parsed.version)
-      var group = byVersion[version, default: FileGroup(version: version)]
-      if group.whole.count + (group.up == nil ? 0 : 1) > 0, parsed.part != .down {
+      if let group = byVersion[version], group.whole.count + (group.up == nil ? 0 : 1) > 0,
+        parsed.part != .down
+      {
         let files = group.whole.map(\.shown) + [group.up?.shown].compactMap { $0 } + [file]
         nameProblem = nameProblem ?? .duplicateVersion(version: version, files: files)
       }
-      try group.add(entry)
-      byVersion[version] = group
+      // Added in place: a copy taken out of the dictionary would copy its file list too.
+      try byVersion[version, default: FileGroup(version: version)].add(entry)
     }
     if let problem = nameProblem {
       guard chosen == nil || chosen == .sqlMigrate,
@@ -229,18 +230,29 @@ public struct MigrationSet: Sendable {
       byVersion = idGroups
     }
     // Names are checked in order first; reading and parsing the files is spread over the
-    // cores, and the first failure in version order is the one reported.
-    let groups = byVersion.keys.sorted().compactMap { byVersion[$0] }
-    let loaded = try groups.concurrentMap { group in try group.load(readFile) }
-      .map { try $0.get() }
+    // cores, and the first failure in version order is the one reported. Each group is parsed
+    // in the same pass as the format its own files suggest (the folder's format is known only
+    // once every file is read); a guess the folder's format belies is parsed again.
+    let groups = byVersion.values.sorted { $0.version < $1.version }
+    let read = try groups.concurrentMap { group in
+      let loaded = try group.load(readFile)
+      let guess = chosen ?? loaded.likelyFormat
+      return (loaded: loaded, guess: guess, parsed: Result { try loaded.migration(format: guess) })
+    }
+    .map { try $0.get() }
     let format =
       try chosen
       ?? MigrationFormat.detect(
-        loaded.flatMap { group in group.files.map { ($0.file.shown, $0.signal) } },
+        read.flatMap { entry in entry.loaded.files.map { ($0.file.shown, $0.signal) } },
         directory: shown
       )
     if let problem = nameProblem, format != .sqlMigrate { throw problem }
-    let parsed = loaded.concurrentMap { group in try group.migration(format: format) }
+    let parsed =
+      read.allSatisfy { $0.guess == format }
+      ? read.map(\.parsed)
+      : read.concurrentMap { entry in
+        entry.guess == format ? try entry.parsed.get() : try entry.loaded.migration(format: format)
+      }
     self.migrations = try parsed.compactMap { try $0.get() }
     self.directory = shown
     self.format = format
