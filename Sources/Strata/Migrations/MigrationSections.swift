@@ -152,7 +152,7 @@ struct MigrationSections {
       String(unsafeUninitializedCapacity: capacity) { out in
         var count = 0
         for (number, group) in groups.enumerated() {
-          for index in group.low...group.high {
+          for index in group.low..<(group.high + 1) {
             if number > 0 || index > group.low {
               out[count] = 0x0A
               count += 1

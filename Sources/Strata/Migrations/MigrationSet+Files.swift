@@ -132,6 +132,21 @@ extension MigrationSet {
     }
   }
 
+  /// A group read and parsed as the format its files suggest (`guess`), before the folder's
+  /// format is known.
+  struct ReadGroup: Sendable {
+    let loaded: LoadedGroup
+    let guess: MigrationFormat
+    let parsed: Result<Migration?, any Error>
+
+    init(_ loaded: LoadedGroup, guess chosen: MigrationFormat?) {
+      self.loaded = loaded
+      let guess = chosen ?? loaded.likelyFormat
+      self.guess = guess
+      parsed = Result { try loaded.migration(format: guess) }
+    }
+  }
+
   /// One version's files, read.
   struct LoadedGroup: Sendable {
     let version: MigrationVersion

@@ -182,6 +182,7 @@ public struct MigrationSet: Sendable {
       return
     }
     var byVersion: [MigrationVersion: FileGroup] = [:]
+    byVersion.reserveCapacity(fileNames.count)
     // A name strata's rule refuses, or two files of one version, may still be a sql-migrate
     // folder's: the first such problem is kept and thrown unless the folder is read as one.
     var nameProblem: MigrationError?
@@ -233,11 +234,10 @@ public struct MigrationSet: Sendable {
     // cores, and the first failure in version order is the one reported. Each group is parsed
     // in the same pass as the format its own files suggest (the folder's format is known only
     // once every file is read); a guess the folder's format belies is parsed again.
-    let groups = byVersion.values.sorted { $0.version < $1.version }
+    // The versions are sorted, not the groups: moving a group is a copy of many words.
+    let groups = byVersion.keys.sorted().compactMap { byVersion[$0] }
     let read = try groups.concurrentMap { group in
-      let loaded = try group.load(readFile)
-      let guess = chosen ?? loaded.likelyFormat
-      return (loaded: loaded, guess: guess, parsed: Result { try loaded.migration(format: guess) })
+      try ReadGroup(group.load(readFile), guess: chosen)
     }
     .map { try $0.get() }
     let format =
