@@ -10,6 +10,33 @@ extension MigrationParser {
     withASCII(name) { hasSuffix($0, sqlSuffix) } ?? name.lowercased().hasSuffix(".sql")
   }
 
+  /// The names in the order `sorted()` gives: by their bytes when every name is ASCII (where
+  /// the two orders are one, `String` comparing Unicode scalars), by `String`'s comparison
+  /// otherwise. Each ASCII name's first 16 bytes, as two big-endian numbers, decide nearly every
+  /// comparison; names alike that far are compared as bytes.
+  package static func sortedNames(_ names: [String]) -> [String] {
+    var keys: [(high: UInt64, low: UInt64)] = []
+    keys.reserveCapacity(names.count)
+    for name in names {
+      let key = withASCII(name) { bytes -> (high: UInt64, low: UInt64) in
+        var high: UInt64 = 0
+        var low: UInt64 = 0
+        for index in 0..<16 {
+          let byte = index < bytes.count ? UInt64(bytes[index]) : 0
+          if index < 8 { high = high << 8 | byte } else { low = low << 8 | byte }
+        }
+        return (high, low)
+      }
+      guard let key else { return names.sorted() }
+      keys.append(key)
+    }
+    let order = keys.indices.sorted { a, b in
+      if keys[a] != keys[b] { return keys[a] < keys[b] }
+      return names[a].utf8.lexicographicallyPrecedes(names[b].utf8)
+    }
+    return order.map { names[$0] }
+  }
+
   /// What ``parseFileName(_:)`` reads in an ASCII name; `.some(nil)` when the name is not a
   /// migration's, nil when the name is not ASCII.
   static func asciiFileName(_ fileName: String) -> FileName?? {

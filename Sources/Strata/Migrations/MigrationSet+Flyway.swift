@@ -15,7 +15,8 @@ extension MigrationSet {
     read readFile: FileRead
   ) throws -> (migrations: [Migration], repeatables: [RepeatableMigration])? {
     guard chosen == nil || chosen == .flyway else { return nil }
-    let visible = names.sorted().filter { !$0.hasPrefix(".") }
+    // The names come sorted (`MigrationParser.sortedNames`).
+    let visible = names.filter { !$0.hasPrefix(".") }
     let detected = (try? settings()) ?? FlywaySettings()
     let flyway = visible.filter { FlywayFileName.looksLikeFlyway($0, settings: detected) }
     guard chosen == .flyway || !flyway.isEmpty else { return nil }

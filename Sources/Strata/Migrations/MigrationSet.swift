@@ -164,10 +164,10 @@ public struct MigrationSet: Sendable {
     read readFile: FileRead
   ) throws {
     // Sorted once here: the readers below take the names in this order.
-    let fileNames =
+    let fileNames = MigrationParser.sortedNames(
       exclusion.patterns.isEmpty
-      ? fileNames.sorted()
-      : fileNames.filter { !exclusion.excludes(name: $0, shown: shown + "/" + $0) }.sorted()
+        ? fileNames : fileNames.filter { !exclusion.excludes(name: $0, shown: shown + "/" + $0) }
+    )
     if let (migrations, repeatables) = try Self.flywayFolder(
       names: fileNames,
       directory: shown,
@@ -234,18 +234,14 @@ public struct MigrationSet: Sendable {
     // cores, and the first failure in version order is the one reported. Each group is parsed
     // in the same pass as the format its own files suggest (the folder's format is known only
     // once every file is read); a guess the folder's format belies is parsed again.
-    // The versions are sorted, not the groups: moving a group is a copy of many words.
-    let groups = byVersion.keys.sorted().compactMap { byVersion[$0] }
+    let groups = Self.inVersionOrder(Array(byVersion.values))
     let read = try groups.concurrentMap { group in
       try ReadGroup(group.load(readFile), guess: chosen)
     }
     .map { try $0.get() }
     let format =
       try chosen
-      ?? MigrationFormat.detect(
-        read.flatMap { entry in entry.loaded.files.map { ($0.file.shown, $0.signal) } },
-        directory: shown
-      )
+      ?? MigrationFormat.detect(read.flatMap(\.loaded.signals), directory: shown)
     if let problem = nameProblem, format != .sqlMigrate { throw problem }
     let parsed =
       read.allSatisfy { $0.guess == format }
@@ -256,6 +252,14 @@ public struct MigrationSet: Sendable {
     self.migrations = try parsed.compactMap { try $0.get() }
     self.directory = shown
     self.format = format
+  }
+
+  /// The groups sorted by version. Numbers (nearly every folder's versions) are sorted as
+  /// numbers, the order `<` gives them, and the groups are moved once, not at every swap.
+  private static func inVersionOrder(_ groups: [FileGroup]) -> [FileGroup] {
+    let numbers = groups.compactMap(\.version.integerValue)
+    guard numbers.count == groups.count else { return groups.sorted { $0.version < $1.version } }
+    return groups.indices.sorted { numbers[$0] < numbers[$1] }.map { groups[$0] }
   }
 
   /// `1.sql` as an iOS bundle names it (SQLiteMigrationManager): the version, no name.

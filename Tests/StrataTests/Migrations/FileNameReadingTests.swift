@@ -53,4 +53,20 @@ import Testing
       #expect(MigrationParser.isSQLName(name) == name.lowercased().hasSuffix(".sql"), "\(name)")
     }
   }
+
+  /// ASCII names are sorted by their bytes, which must be the order `sorted()` gives: names that
+  /// differ only past their first 16 bytes, prefixes of each other, upper and lower case.
+  @Test func namesSortAsStrings() {
+    let ascii =
+      Self.names.filter { $0.allSatisfy(\.isASCII) } + [
+        "20240101000000_create_users_a.sql", "20240101000000_create_users_b.sql",
+        "20240101000000_create_users.sql", "20240101000000_create_users", "2024010100000",
+        "A_1.sql", "a_1.sql", "Z.sql", "~.sql", "0", "00", "000_",
+      ]
+    var generator = SystemRandomNumberGenerator()
+    for names in [ascii, Self.names] {
+      let shuffled = names.shuffled(using: &generator)
+      #expect(MigrationParser.sortedNames(shuffled) == names.sorted())
+    }
+  }
 }
