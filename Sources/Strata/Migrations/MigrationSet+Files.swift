@@ -134,7 +134,10 @@ extension MigrationSet {
 
   /// A group read and parsed as the format its files suggest (`guess`), before the folder's
   /// format is known.
-  struct ReadGroup: Sendable {
+  ///
+  /// A class: the folder's groups pass through a few arrays, and a copy of a struct of all the
+  /// group's files and parts was a retain of every one of them.
+  final class ReadGroup: Sendable {
     let loaded: LoadedGroup
     let guess: MigrationFormat
     let parsed: Result<Migration?, any Error>
@@ -156,18 +159,27 @@ extension MigrationSet {
 
     var files: [LoadedFile] { [whole, up, down].compactMap { $0 } }
 
+    /// Each file as messages name it, and what it says about the format (detection's input).
+    var signals: [(shown: String, signal: MigrationFormat.Signal)] {
+      var signals: [(shown: String, signal: MigrationFormat.Signal)] = []
+      if let whole { signals.append((whole.file.shown, whole.signal)) }
+      if let up { signals.append((up.file.shown, up.signal)) }
+      if let down { signals.append((down.file.shown, down.signal)) }
+      return signals
+    }
+
     /// The format the group's own files suggest (the first marker found), for parsing it
     /// before the folder's format is settled; only a guess.
     var likelyFormat: MigrationFormat {
-      for file in [whole, up, down] {
+      func suggested(_ file: LoadedFile?) -> MigrationFormat? {
         switch file?.signal {
-        case .marked(let format)?: return format
-        case .pair?: return .golangMigrate
-        case .bare?: return .bundle
-        case .plain?, nil: continue
+        case .marked(let format)?: format
+        case .pair?: .golangMigrate
+        case .bare?: .bundle
+        case .plain?, nil: nil
         }
       }
-      return .dbmate
+      return suggested(whole) ?? suggested(up) ?? suggested(down) ?? .dbmate
     }
 
     /// The migration, read as `format`'s tool reads its files.
