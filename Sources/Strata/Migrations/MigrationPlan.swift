@@ -49,6 +49,7 @@ public struct MigrationPlan: Hashable, Sendable, Codable {
     let appliedByVersion = Dictionary(uniqueKeysWithValues: applied.map { ($0.version, $0) })
     let newestApplied = applied.map(\.version).max() ?? .zero
     var entries: [MigrationStatus] = []
+    entries.reserveCapacity(set.migrations.count + applied.count)
     for migration in set.migrations {
       if let record = appliedByVersion[migration.version] {
         entries.append(
@@ -108,6 +109,12 @@ public struct MigrationPlan: Hashable, Sendable, Codable {
   /// The migrations in `state`.
   public func migrations(in state: MigrationStatus.State) -> [MigrationStatus] {
     migrations.filter { $0.state == state }
+  }
+
+  /// How many migrations are in `state` (what ``migrations(in:)`` would list, without copying
+  /// them).
+  public func count(in state: MigrationStatus.State) -> Int {
+    migrations.indices.count { migrations[$0].state == state }
   }
 
   /// Nothing pending, changed, unknown or out of order.
