@@ -46,12 +46,16 @@ public struct MigrationPlan: Hashable, Sendable, Codable {
 
   init(set: MigrationSet, applied: [AppliedMigration], otherTools: [ForeignHistory] = []) {
     let otherTool = otherTools.first?.covered(in: set) ?? []
-    let appliedByVersion = Dictionary(uniqueKeysWithValues: applied.map { ($0.version, $0) })
+    // Each version's row by its place in `applied` (a map of the rows themselves copied each).
+    let appliedByVersion = Dictionary(
+      uniqueKeysWithValues: applied.indices.lazy.map { (applied[$0].version, $0) }
+    )
     let newestApplied = applied.map(\.version).max() ?? .zero
     var entries: [MigrationStatus] = []
     entries.reserveCapacity(set.migrations.count + applied.count)
     for migration in set.migrations {
-      if let record = appliedByVersion[migration.version] {
+      if let row = appliedByVersion[migration.version] {
+        let record = applied[row]
         entries.append(
           MigrationStatus(
             version: migration.version,

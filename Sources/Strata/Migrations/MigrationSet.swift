@@ -234,7 +234,7 @@ public struct MigrationSet: Sendable {
     // cores, and the first failure in version order is the one reported. Each group is parsed
     // in the same pass as the format its own files suggest (the folder's format is known only
     // once every file is read); a guess the folder's format belies is parsed again.
-    let groups = Self.inVersionOrder(Array(byVersion.values))
+    let groups = Self.inVersionOrder(byVersion.values)
     let read = try groups.concurrentMap { group in
       try ReadGroup(group.load(readFile), guess: chosen)
     }
@@ -243,23 +243,27 @@ public struct MigrationSet: Sendable {
       try chosen
       ?? MigrationFormat.detect(read.flatMap(\.loaded.signals), directory: shown)
     if let problem = nameProblem, format != .sqlMigrate { throw problem }
-    let parsed =
-      read.allSatisfy { $0.guess == format }
-      ? read.map(\.parsed)
-      : read.concurrentMap { entry in
+    if read.allSatisfy({ $0.guess == format }) {
+      self.migrations = try read.compactMap { try $0.parsed.get() }
+    } else {
+      self.migrations = try read.concurrentMap { entry in
         entry.guess == format ? try entry.parsed.get() : try entry.loaded.migration(format: format)
       }
-    self.migrations = try parsed.compactMap { try $0.get() }
+      .compactMap { try $0.get() }
+    }
     self.directory = shown
     self.format = format
   }
 
   /// The groups sorted by version. Numbers (nearly every folder's versions) are sorted as
   /// numbers, the order `<` gives them, and the groups are moved once, not at every swap.
-  private static func inVersionOrder(_ groups: [FileGroup]) -> [FileGroup] {
+  private static func inVersionOrder(
+    _ groups: Dictionary<MigrationVersion, FileGroup>.Values
+  ) -> [FileGroup] {
     let numbers = groups.compactMap(\.version.integerValue)
     guard numbers.count == groups.count else { return groups.sorted { $0.version < $1.version } }
-    return groups.indices.sorted { numbers[$0] < numbers[$1] }.map { groups[$0] }
+    let indices = Array(groups.indices)
+    return indices.indices.sorted { numbers[$0] < numbers[$1] }.map { groups[indices[$0]] }
   }
 
   /// `1.sql` as an iOS bundle names it (SQLiteMigrationManager): the version, no name.
