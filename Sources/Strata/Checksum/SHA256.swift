@@ -204,21 +204,19 @@ package struct SHA256: Sendable {
     var f = state.f
     var g = state.g
     var h = state.h
-    for t in 0..<64 {
-      let s1 = e.rotatedRight(6) ^ e.rotatedRight(11) ^ e.rotatedRight(25)
-      let choice = (e & f) ^ (~e & g)
-      let t1 = h &+ s1 &+ choice &+ k[t] &+ w[t]
-      let s0 = a.rotatedRight(2) ^ a.rotatedRight(13) ^ a.rotatedRight(22)
-      let majority = (a & b) ^ (a & c) ^ (b & c)
-      let t2 = s0 &+ majority
-      h = g
-      g = f
-      f = e
-      e = d &+ t1
-      d = c
-      c = b
-      b = a
-      a = t1 &+ t2
+    // Eight rounds a turn, each naming the words where they stand, so that no word is moved
+    // from one variable to the next between rounds.
+    var t = 0
+    while t < 64 {
+      round(a, b, c, &d, e, f, g, &h, k[t] &+ w[t])
+      round(h, a, b, &c, d, e, f, &g, k[t &+ 1] &+ w[t &+ 1])
+      round(g, h, a, &b, c, d, e, &f, k[t &+ 2] &+ w[t &+ 2])
+      round(f, g, h, &a, b, c, d, &e, k[t &+ 3] &+ w[t &+ 3])
+      round(e, f, g, &h, a, b, c, &d, k[t &+ 4] &+ w[t &+ 4])
+      round(d, e, f, &g, h, a, b, &c, k[t &+ 5] &+ w[t &+ 5])
+      round(c, d, e, &f, g, h, a, &b, k[t &+ 6] &+ w[t &+ 6])
+      round(b, c, d, &e, f, g, h, &a, k[t &+ 7] &+ w[t &+ 7])
+      t &+= 8
     }
     state.a &+= a
     state.b &+= b
@@ -229,6 +227,29 @@ package struct SHA256: Sendable {
     state.g &+= g
     state.h &+= h
   }
+}
+
+/// One round of FIPS 180-4's compression: `d` takes the new `e`, `h` the new `a`; the caller
+/// renames the eight words for the next round.
+@inline(__always)
+private func round(
+  _ a: UInt32,
+  _ b: UInt32,
+  _ c: UInt32,
+  _ d: inout UInt32,
+  _ e: UInt32,
+  _ f: UInt32,
+  _ g: UInt32,
+  _ h: inout UInt32,
+  _ constantAndWord: UInt32
+) {
+  let s1 = e.rotatedRight(6) ^ e.rotatedRight(11) ^ e.rotatedRight(25)
+  let choice = (e & f) ^ (~e & g)
+  let t1 = h &+ s1 &+ choice &+ constantAndWord
+  let s0 = a.rotatedRight(2) ^ a.rotatedRight(13) ^ a.rotatedRight(22)
+  let majority = (a & b) ^ (a & c) ^ (b & c)
+  d &+= t1
+  h = t1 &+ s0 &+ majority
 }
 
 extension UInt32 {
