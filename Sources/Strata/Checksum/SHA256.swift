@@ -1,7 +1,11 @@
 /// SHA-256 (FIPS 180-4), written here because the package takes no outside dependencies.
 ///
-/// Streaming: feed bytes with `update`, read the digest with `finalize`.
+/// Streaming: feed bytes with `update`, read the digest with `finalize`. ``hex(buffer:)`` hashes
+/// bytes already in memory without copying them. The state is eight words held in the value
+/// and the message schedule a stack buffer, so hashing allocates nothing but the digest
+/// (`strata status` hashes every migration file).
 package struct SHA256: Sendable {
+  /// The round constants, read through a pointer in the rounds (no bounds checks).
   private static let k: [UInt32] = [
     0x428a_2f98, 0x7137_4491, 0xb5c0_fbcf, 0xe9b5_dba5, 0x3956_c25b, 0x59f1_11f1, 0x923f_82a4,
     0xab1c_5ed5, 0xd807_aa98, 0x1283_5b01, 0x2431_85be, 0x550c_7dc3, 0x72be_5d74, 0x80de_b1fe,
@@ -15,10 +19,22 @@ package struct SHA256: Sendable {
     0xc671_78f2,
   ]
 
-  private var state: [UInt32] = [
-    0x6a09_e667, 0xbb67_ae85, 0x3c6e_f372, 0xa54f_f53a, 0x510e_527f, 0x9b05_688c, 0x1f83_d9ab,
-    0x5be0_cd19,
-  ]
+  /// The eight working words of the hash.
+  private struct State: Sendable {
+    var a: UInt32 = 0x6a09_e667
+    var b: UInt32 = 0xbb67_ae85
+    var c: UInt32 = 0x3c6e_f372
+    var d: UInt32 = 0xa54f_f53a
+    var e: UInt32 = 0x510e_527f
+    var f: UInt32 = 0x9b05_688c
+    var g: UInt32 = 0x1f83_d9ab
+    var h: UInt32 = 0x5be0_cd19
+
+    var words: [UInt32] { [a, b, c, d, e, f, g, h] }
+  }
+
+  private var state = State()
+  /// A partial block, kept between `update` calls (empty when one-shot).
   private var pending: [UInt8] = []
   private var totalBytes: UInt64 = 0
 
@@ -37,20 +53,24 @@ package struct SHA256: Sendable {
   /// Adds bytes straight from memory: whole blocks are compressed in place, only a partial
   /// block is kept.
   package mutating func update(buffer: UnsafeBufferPointer<UInt8>) {
+    guard let base = buffer.baseAddress, !buffer.isEmpty else { return }
     var offset = 0
     if !pending.isEmpty {
       let take = min(64 - pending.count, buffer.count)
       pending.append(contentsOf: buffer[0..<take])
       offset = take
       guard pending.count == 64 else { return }
-      pending.withUnsafeBufferPointer { compress($0, at: 0) }
+      pending.withUnsafeBufferPointer { full in
+        if let block = full.baseAddress { Self.compress(&state, blocks: block, count: 1) }
+      }
       pending.removeAll(keepingCapacity: true)
       totalBytes &+= 64
     }
-    while buffer.count - offset >= 64 {
-      compress(buffer, at: offset)
-      offset += 64
-      totalBytes &+= 64
+    let blocks = (buffer.count - offset) / 64
+    if blocks > 0 {
+      Self.compress(&state, blocks: base + offset, count: blocks)
+      offset += blocks * 64
+      totalBytes &+= UInt64(blocks * 64)
     }
     if offset < buffer.count {
       pending.append(contentsOf: buffer[offset...])
@@ -59,24 +79,13 @@ package struct SHA256: Sendable {
 
   /// The 32-byte digest of everything added so far.
   package func finalize() -> [UInt8] {
-    var copy = self
-    let bitLength = (copy.totalBytes &+ UInt64(copy.pending.count)) &* 8
-    var tail = copy.pending
-    tail.append(0x80)
-    while tail.count % 64 != 56 { tail.append(0) }
-    for shift in stride(from: 56, through: 0, by: -8) {
-      tail.append(UInt8(truncatingIfNeeded: bitLength >> UInt64(shift)))
-    }
-    tail.withUnsafeBufferPointer { buffer in
-      var offset = 0
-      while offset < buffer.count {
-        copy.compress(buffer, at: offset)
-        offset += 64
-      }
+    var state = self.state
+    pending.withUnsafeBufferPointer { tail in
+      Self.finish(&state, tail: tail, totalBytes: totalBytes &+ UInt64(tail.count))
     }
     var digest: [UInt8] = []
     digest.reserveCapacity(32)
-    for word in copy.state {
+    for word in state.words {
       digest.append(contentsOf: [
         UInt8(word >> 24), UInt8(truncatingIfNeeded: word >> 16),
         UInt8(truncatingIfNeeded: word >> 8), UInt8(truncatingIfNeeded: word),
@@ -87,82 +96,166 @@ package struct SHA256: Sendable {
 
   /// The digest of `bytes`, as 64 lowercase hex digits.
   package static func hex<Bytes: Sequence>(_ bytes: Bytes) -> String where Bytes.Element == UInt8 {
-    var hasher = SHA256()
-    hasher.update(bytes)
-    return hasher.finalizeHex()
+    if let digest = bytes.withContiguousStorageIfAvailable({ hex(buffer: $0) }) { return digest }
+    return Array(bytes).withUnsafeBufferPointer { hex(buffer: $0) }
+  }
+
+  /// The digest of the bytes in `buffer`, as 64 lowercase hex digits, read where they are.
+  package static func hex(buffer: UnsafeBufferPointer<UInt8>) -> String {
+    var state = State()
+    let blocks = buffer.count / 64
+    if blocks > 0, let base = buffer.baseAddress {
+      compress(&state, blocks: base, count: blocks)
+    }
+    let tail = UnsafeBufferPointer(rebasing: buffer[(blocks * 64)...])
+    finish(&state, tail: tail, totalBytes: UInt64(buffer.count))
+    return hexDigits(state)
   }
 
   /// The digest as 64 lowercase hex digits.
   package func finalizeHex() -> String {
-    let digits = Array("0123456789abcdef".utf8)
-    var out: [UInt8] = []
-    out.reserveCapacity(64)
-    for byte in finalize() {
-      out.append(digits[Int(byte >> 4)])
-      out.append(digits[Int(byte & 0x0f)])
+    var state = self.state
+    pending.withUnsafeBufferPointer { tail in
+      Self.finish(&state, tail: tail, totalBytes: totalBytes &+ UInt64(tail.count))
     }
-    return String(decoding: out, as: UTF8.self)
+    return Self.hexDigits(state)
   }
 
-  private mutating func compress(_ block: UnsafeBufferPointer<UInt8>, at offset: Int) {
-    withUnsafeTemporaryAllocation(of: UInt32.self, capacity: 64) { schedule in
-      compress(block, at: offset, schedule: schedule)
+  /// Pads the last partial block (`tail`, under 64 bytes) with the message's length in bits,
+  /// and compresses the one or two blocks that makes.
+  private static func finish(
+    _ state: inout State,
+    tail: UnsafeBufferPointer<UInt8>,
+    totalBytes: UInt64
+  ) {
+    withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 128) { padded in
+      guard let base = padded.baseAddress else { return }
+      let count = tail.count
+      if let source = tail.baseAddress, count > 0 { base.initialize(from: source, count: count) }
+      base[count] = 0x80
+      let blocks = count < 56 ? 1 : 2
+      let end = blocks * 64
+      (base + count + 1).initialize(repeating: 0, count: end - count - 1)
+      let bits = totalBytes &* 8
+      for index in 0..<8 {
+        base[end - 1 - index] = UInt8(truncatingIfNeeded: bits >> UInt64(index * 8))
+      }
+      compress(&state, blocks: UnsafePointer(base), count: blocks)
     }
   }
 
-  private mutating func compress(
-    _ block: UnsafeBufferPointer<UInt8>,
-    at offset: Int,
-    schedule w: UnsafeMutableBufferPointer<UInt32>
+  private static func hexDigits(_ state: State) -> String {
+    String(unsafeUninitializedCapacity: 64) { out in
+      var index = 0
+      for word in [state.a, state.b, state.c, state.d, state.e, state.f, state.g, state.h] {
+        var shift: UInt32 = 28
+        for _ in 0..<8 {
+          let nibble = UInt8(truncatingIfNeeded: (word >> shift) & 0xF)
+          out[index] = nibble < 10 ? 0x30 + nibble : 0x57 + nibble
+          index += 1
+          shift &-= 4
+        }
+      }
+      return 64
+    }
+  }
+
+  /// Compresses `count` 64-byte blocks starting at `blocks` into `state`.
+  private static func compress(
+    _ state: inout State,
+    blocks: UnsafePointer<UInt8>,
+    count: Int
+  ) {
+    k.withUnsafeBufferPointer { constants in
+      withUnsafeTemporaryAllocation(of: UInt32.self, capacity: 64) { schedule in
+        guard let k = constants.baseAddress, let w = schedule.baseAddress else { return }
+        for block in 0..<count {
+          compressBlock(&state, blocks + block * 64, w, k)
+        }
+      }
+    }
+  }
+
+  @inline(__always)
+  private static func compressBlock(
+    _ state: inout State,
+    _ block: UnsafePointer<UInt8>,
+    _ w: UnsafeMutablePointer<UInt32>,
+    _ k: UnsafePointer<UInt32>
   ) {
     for t in 0..<16 {
-      let i = offset + t * 4
+      let i = t &* 4
       w[t] =
-        UInt32(block[i]) << 24 | UInt32(block[i + 1]) << 16 | UInt32(block[i + 2]) << 8
-        | UInt32(block[i + 3])
+        UInt32(block[i]) << 24 | UInt32(block[i &+ 1]) << 16 | UInt32(block[i &+ 2]) << 8
+        | UInt32(block[i &+ 3])
     }
     for t in 16..<64 {
-      let s0 = w[t - 15].rotatedRight(7) ^ w[t - 15].rotatedRight(18) ^ (w[t - 15] >> 3)
-      let s1 = w[t - 2].rotatedRight(17) ^ w[t - 2].rotatedRight(19) ^ (w[t - 2] >> 10)
-      w[t] = w[t - 16] &+ s0 &+ w[t - 7] &+ s1
+      let x = w[t &- 15]
+      let y = w[t &- 2]
+      let s0 = x.rotatedRight(7) ^ x.rotatedRight(18) ^ (x >> 3)
+      let s1 = y.rotatedRight(17) ^ y.rotatedRight(19) ^ (y >> 10)
+      w[t] = w[t &- 16] &+ s0 &+ w[t &- 7] &+ s1
     }
-    var a = state[0]
-    var b = state[1]
-    var c = state[2]
-    var d = state[3]
-    var e = state[4]
-    var f = state[5]
-    var g = state[6]
-    var h = state[7]
-    for t in 0..<64 {
-      let s1 = e.rotatedRight(6) ^ e.rotatedRight(11) ^ e.rotatedRight(25)
-      let choice = (e & f) ^ (~e & g)
-      let t1 = h &+ s1 &+ choice &+ SHA256.k[t] &+ w[t]
-      let s0 = a.rotatedRight(2) ^ a.rotatedRight(13) ^ a.rotatedRight(22)
-      let majority = (a & b) ^ (a & c) ^ (b & c)
-      let t2 = s0 &+ majority
-      h = g
-      g = f
-      f = e
-      e = d &+ t1
-      d = c
-      c = b
-      b = a
-      a = t1 &+ t2
+    var a = state.a
+    var b = state.b
+    var c = state.c
+    var d = state.d
+    var e = state.e
+    var f = state.f
+    var g = state.g
+    var h = state.h
+    // Eight rounds a turn, each naming the words where they stand, so that no word is moved
+    // from one variable to the next between rounds.
+    var t = 0
+    while t < 64 {
+      round(a, b, c, &d, e, f, g, &h, k[t] &+ w[t])
+      round(h, a, b, &c, d, e, f, &g, k[t &+ 1] &+ w[t &+ 1])
+      round(g, h, a, &b, c, d, e, &f, k[t &+ 2] &+ w[t &+ 2])
+      round(f, g, h, &a, b, c, d, &e, k[t &+ 3] &+ w[t &+ 3])
+      round(e, f, g, &h, a, b, c, &d, k[t &+ 4] &+ w[t &+ 4])
+      round(d, e, f, &g, h, a, b, &c, k[t &+ 5] &+ w[t &+ 5])
+      round(c, d, e, &f, g, h, a, &b, k[t &+ 6] &+ w[t &+ 6])
+      round(b, c, d, &e, f, g, h, &a, k[t &+ 7] &+ w[t &+ 7])
+      t &+= 8
     }
-    state[0] &+= a
-    state[1] &+= b
-    state[2] &+= c
-    state[3] &+= d
-    state[4] &+= e
-    state[5] &+= f
-    state[6] &+= g
-    state[7] &+= h
+    state.a &+= a
+    state.b &+= b
+    state.c &+= c
+    state.d &+= d
+    state.e &+= e
+    state.f &+= f
+    state.g &+= g
+    state.h &+= h
   }
 }
 
+/// One round of FIPS 180-4's compression: `d` takes the new `e`, `h` the new `a`; the caller
+/// renames the eight words for the next round.
+@inline(__always)
+private func round(
+  _ a: UInt32,
+  _ b: UInt32,
+  _ c: UInt32,
+  _ d: inout UInt32,
+  _ e: UInt32,
+  _ f: UInt32,
+  _ g: UInt32,
+  _ h: inout UInt32,
+  _ constantAndWord: UInt32
+) {
+  let s1 = e.rotatedRight(6) ^ e.rotatedRight(11) ^ e.rotatedRight(25)
+  let choice = (e & f) ^ (~e & g)
+  let t1 = h &+ s1 &+ choice &+ constantAndWord
+  let s0 = a.rotatedRight(2) ^ a.rotatedRight(13) ^ a.rotatedRight(22)
+  let majority = (a & b) ^ (a & c) ^ (b & c)
+  d &+= t1
+  h = t1 &+ s0 &+ majority
+}
+
 extension UInt32 {
+  @inline(__always)
   fileprivate func rotatedRight(_ count: UInt32) -> UInt32 {
-    (self >> count) | (self << (32 - count))
+    // Masking shifts, which the compiler turns into one rotate instruction.
+    (self &>> count) | (self &<< (32 &- count))
   }
 }

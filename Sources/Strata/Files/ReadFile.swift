@@ -53,14 +53,15 @@ private func readFile(opening: () -> Int32) -> [UInt8]? {
   // being read takes further reads.
   var capacity = max(Int(info.st_size), 0) + 1
   while true {
-    let start = bytes.count
-    bytes.append(contentsOf: repeatElement(0, count: capacity))
-    let got = bytes.withUnsafeMutableBufferPointer { buffer in
-      read(descriptor, buffer.baseAddress.map { $0 + start }, capacity)
+    var got = 0
+    let chunk = [UInt8](unsafeUninitializedCapacity: capacity) { buffer, count in
+      got = read(descriptor, buffer.baseAddress, capacity)
+      count = max(got, 0)
     }
     guard got >= 0 else { return nil }
-    bytes.removeLast(capacity - got)
-    // A short read of a regular file is its end.
+    // A short read of a regular file is its end; the first read is nearly always all of it.
+    if bytes.isEmpty, got < capacity { return chunk }
+    bytes += chunk
     if got < capacity { return bytes }
     capacity = 65_536
   }

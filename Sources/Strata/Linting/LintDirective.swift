@@ -12,10 +12,12 @@ struct LintDirective {
 
   /// The word after `--` that makes a comment line a directive.
   static let keyword = "strata:allow"
+  /// ``keyword``'s UTF-8 bytes, for the checks every checksum makes.
+  static let keywordBytes = Array(keyword.utf8)
 
   /// The directives of a part whose `sql` starts on line `firstLine` of its file.
   static func all(in sql: String, firstLine: Int) -> [LintDirective] {
-    guard containsBytes(sql.utf8, Array(keyword.utf8)) else { return [] }
+    guard containsBytes(sql.utf8, keywordBytes) else { return [] }
     var found: [LintDirective] = []
     for (index, line) in sql.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
       guard let list = ruleList(line) else { continue }
@@ -41,7 +43,7 @@ struct LintDirective {
   /// `sql` without its directive lines (each with its line break), for the checksum; `sql`
   /// itself, byte for byte, when it has none.
   static func removingDirectives(_ sql: String) -> String {
-    guard containsBytes(sql.utf8, Array(keyword.utf8)) else { return sql }
+    guard containsBytes(sql.utf8, keywordBytes) else { return sql }
     let lines = sql.split(separator: "\n", omittingEmptySubsequences: false)
     let kept = lines.filter { ruleList($0) == nil }
     if kept.count == lines.count { return sql }

@@ -11,7 +11,7 @@ enum DieselReader {
     // A `.sql` name is a migration file's (a folder named so is refused when it is read), so
     // only the other names are looked at on disk.
     names.filter { name in
-      !name.hasPrefix(".") && !name.lowercased().hasSuffix(".sql") && isFolder(path + "/" + name)
+      !name.hasPrefix(".") && !MigrationParser.isSQLName(name) && isFolder(path + "/" + name)
         && pathStatus(atPath: path + "/" + name + "/up.sql") != .missing
     }.sorted()
   }

@@ -40,8 +40,14 @@ struct FlywayFileName: Equatable, Sendable {
   /// True when the name starts like a Flyway migration (`V1__`, `U1__`, `R__`), which is what
   /// detection looks for.
   static func looksLikeFlyway(_ name: String, settings: FlywaySettings = FlywaySettings()) -> Bool {
-    guard let stem = stem(name, settings: settings) else { return false }
+    // The stem starts the name, so a name that starts with none of the prefixes is decided
+    // without finding its stem (or making an array of the prefixes).
+    guard
+      name.hasPrefix(settings.versionedPrefix) || name.hasPrefix(settings.undoPrefix)
+        || name.hasPrefix(settings.repeatablePrefix + settings.separator)
+    else { return false }
     let prefixes = [settings.versionedPrefix, settings.undoPrefix]
+    guard let stem = stem(name, settings: settings) else { return false }
     if stem.hasPrefix(settings.repeatablePrefix + settings.separator) { return true }
     return prefixes.contains { prefix in
       guard stem.hasPrefix(prefix) else { return false }

@@ -103,10 +103,12 @@ enum GooseReader {
     return try sections.parts(file: file)
   }
 
+  private static let gooseBytes = Array("+goose".utf8)
+
   /// True when the file holds a goose annotation (what detection looks for).
   static func isAnnotation(_ line: ArraySlice<UInt8>) -> Bool {
     // Most lines lack the bytes of `+goose`, which every match has: decided without a String.
-    guard containsBytes(line, Array("+goose".utf8)) else { return false }
+    guard containsBytes(line, gooseBytes) else { return false }
     let text = String(decoding: line, as: UTF8.self)
     return text.trimmingCharacters(in: .whitespaces).hasPrefix("--") && text.contains("+goose")
   }

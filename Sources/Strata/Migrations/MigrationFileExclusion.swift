@@ -24,7 +24,7 @@ public struct MigrationFileExclusion: Sendable, Hashable {
   /// True when `name` carries a migration version (leading digits, then `_` or `.`, with an
   /// extension after) but is not a `.sql` file: what strata must not skip silently.
   package static func isUnrunnableMigration(_ name: String) -> Bool {
-    guard !name.lowercased().hasSuffix(".sql") else { return false }
+    guard !MigrationParser.isSQLName(name) else { return false }
     let digits = name.prefix { $0.isASCII && $0.isNumber }
     let rest = name.dropFirst(digits.count)
     guard !digits.isEmpty, let separator = rest.first, separator == "_" || separator == "." else {

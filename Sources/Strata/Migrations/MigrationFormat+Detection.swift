@@ -24,13 +24,27 @@ extension MigrationFormat {
   /// The signal of a file from its name's shape and its bytes: the first marker line found
   /// (dbmate's, goose's, sql-migrate's), or sqlx's `-- no-transaction` at the file's start.
   static func signal(isPair: Bool, isBare: Bool, bytes: [UInt8]) -> Signal {
-    if bytes.starts(with: Array("-- no-transaction".utf8)) { return .marked(.sqlx) }
+    signal(isPair: isPair, isBare: isBare, bytes: bytes, normalized: nil)
+  }
+
+  /// The same, given the bytes already normalized when the caller has them
+  /// (`MigrationParser.normalize`), so they are not normalized again.
+  static func signal(
+    isPair: Bool,
+    isBare: Bool,
+    bytes: [UInt8],
+    normalized: [UInt8]?
+  ) -> Signal {
+    if bytes.starts(with: noTransactionOption) { return .marked(.sqlx) }
     // A pair's file, or a bare one, holds one part whatever its comments say: its reader
     // refuses a marker in it.
     if isBare || isPair { return isBare ? .bare : .pair }
-    let sections = MigrationSections(bytes: MigrationParser.normalize(bytes))
-    for index in sections.lines.indices {
-      let line = sections.line(index)
+    let text = normalized ?? MigrationParser.normalize(bytes)
+    var start = 0
+    while start <= text.count {
+      let end = text[start...].firstIndex(of: 0x0A) ?? text.count
+      let line = text[start..<end]
+      start = end + 1
       guard line.contains(0x2D) else { continue }
       if GooseReader.isAnnotation(line) { return .marked(.goose) }
       if SQLMigrateReader.isCommand(line) { return .marked(.sqlMigrate) }
@@ -38,6 +52,9 @@ extension MigrationFormat {
     }
     return .plain
   }
+
+  /// sqlx's option, when it starts a file.
+  static let noTransactionOption = Array("-- no-transaction".utf8)
 
   /// The folder's format, from its files' signals (in version order): the one format every file
   /// fits. An empty folder, or one of plain files only, is strata's own (dbmate).

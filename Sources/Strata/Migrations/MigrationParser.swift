@@ -21,6 +21,7 @@ package enum MigrationParser {
   /// Parses `0001_create_person_info.sql`, `0001_x.up.sql`, `0001_x.down.sql`; nil when the
   /// name does not start with digits, an underscore and a name.
   package static func parseFileName(_ fileName: String) -> FileName? {
+    if let ascii = asciiFileName(fileName) { return ascii }
     guard fileName.lowercased().hasSuffix(".sql") else { return nil }
     var stem = String(fileName.dropLast(4))
     var part = FileName.Part.whole
@@ -42,7 +43,7 @@ package enum MigrationParser {
   package static func normalize(_ bytes: [UInt8]) -> [UInt8] {
     var start = 0
     if bytes.count >= 3, bytes[0] == 0xEF, bytes[1] == 0xBB, bytes[2] == 0xBF { start = 3 }
-    guard bytes[start...].contains(0x0D) else { return Array(bytes[start...]) }
+    guard bytes[start...].contains(0x0D) else { return start == 0 ? bytes : Array(bytes[start...]) }
     var out: [UInt8] = []
     out.reserveCapacity(bytes.count)
     var index = start
@@ -80,7 +81,14 @@ package enum MigrationParser {
     bytes rawBytes: [UInt8],
     file: String
   ) throws -> (up: MigrationScript, down: MigrationScript?, checksum: String) {
-    let bytes = normalize(rawBytes)
+    try parseContent(normalized: normalize(rawBytes), file: file)
+  }
+
+  /// The same, from bytes already normalized (``normalize(_:)``: BOM stripped, CRLF → LF).
+  static func parseContent(
+    normalized bytes: [UInt8],
+    file: String
+  ) throws -> (up: MigrationScript, down: MigrationScript?, checksum: String) {
     var sections = MigrationSections(bytes: bytes)
     sections.reverseDownSections = true
     var current: MigrationSections.Role = .none
@@ -140,7 +148,7 @@ package enum MigrationParser {
       let text = String(decoding: bytes, as: UTF8.self)
       let up = MigrationScript(sql: text, file: file, firstLine: 1, isTransactional: true)
       try UnwrittenPart.refuse(up, isDown: false)
-      return (up, nil, MigrationSet.checksum(ofUp: text))
+      return (up, nil, bytes.withUnsafeBufferPointer { MigrationSet.checksum(ofUp: $0) })
     }
     sections.sectionCount = section + 1
     sections.upTransactional = upOptions?.transactional ?? true
@@ -272,6 +280,11 @@ package enum MigrationParser {
     return .invalidMarker(file: file, line: line, reason: reason)
   }
 
+  private static let dashes: [UInt8] = [0x2D, 0x2D]
+  private static let markerPrefix = Array("migrate:".utf8)
+  private static let upWord = Array("up".utf8)
+  private static let downWord = Array("down".utf8)
+
   /// `-- migrate:up [transaction:false]` or `-- migrate:down`; nil for any other line.
   private static func parseMarker(
     _ line: ArraySlice<UInt8>,
@@ -279,12 +292,28 @@ package enum MigrationParser {
     line lineNumber: Int
   ) throws -> (isUp: Bool, isTransactional: Bool)? {
     var rest = line.drop { $0 == 0x20 || $0 == 0x09 }
-    guard rest.starts(with: [0x2D, 0x2D]) else { return nil }
+    guard rest.starts(with: dashes) else { return nil }
     rest = rest.dropFirst(2).drop { $0 == 0x20 || $0 == 0x09 }
-    let prefix = Array("migrate:".utf8)
-    guard rest.starts(with: prefix) else { return nil }
-    let words = String(decoding: rest.dropFirst(prefix.count), as: UTF8.self)
-      .split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\r" })
+    guard rest.starts(with: markerPrefix) else { return nil }
+    let after = rest.dropFirst(markerPrefix.count)
+    func isBlank(_ byte: UInt8) -> Bool { byte == 0x20 || byte == 0x09 || byte == 0x0D }
+    // `up` or `down` alone between ASCII blanks, as nearly every marker is: what the words
+    // below make of it, without making them.
+    let word = after.drop(while: isBlank)
+    let tail = word.drop { !isBlank($0) }
+    if tail.allSatisfy(isBlank) {
+      let kind = word[..<tail.startIndex]
+      if kind.elementsEqual(upWord) { return (true, true) }
+      if kind.elementsEqual(downWord) { return (false, true) }
+    }
+    // The words after the colon. ASCII splits on its bytes as text splits on its characters;
+    // other text is split as characters, where a blank that a combining mark follows is not
+    // one.
+    let words: [Substring] =
+      after.allSatisfy({ $0 < 0x80 })
+      ? after.split(whereSeparator: isBlank).map { Substring(decoding: $0, as: UTF8.self) }
+      : String(decoding: after, as: UTF8.self)
+        .split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\r" })
     let kind = words.first.map(String.init) ?? ""
     guard kind == "up" || kind == "down" else {
       throw MigrationError.invalidMarker(

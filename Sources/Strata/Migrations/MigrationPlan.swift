@@ -46,11 +46,16 @@ public struct MigrationPlan: Hashable, Sendable, Codable {
 
   init(set: MigrationSet, applied: [AppliedMigration], otherTools: [ForeignHistory] = []) {
     let otherTool = otherTools.first?.covered(in: set) ?? []
-    let appliedByVersion = Dictionary(uniqueKeysWithValues: applied.map { ($0.version, $0) })
+    // Each version's row by its place in `applied` (a map of the rows themselves copied each).
+    let appliedByVersion = Dictionary(
+      uniqueKeysWithValues: applied.indices.lazy.map { (applied[$0].version, $0) }
+    )
     let newestApplied = applied.map(\.version).max() ?? .zero
     var entries: [MigrationStatus] = []
+    entries.reserveCapacity(set.migrations.count + applied.count)
     for migration in set.migrations {
-      if let record = appliedByVersion[migration.version] {
+      if let row = appliedByVersion[migration.version] {
+        let record = applied[row]
         entries.append(
           MigrationStatus(
             version: migration.version,
@@ -77,6 +82,15 @@ public struct MigrationPlan: Hashable, Sendable, Codable {
         )
       }
     }
+    // Every row matched a file (as in a folder that is up to date): none is unknown, and the
+    // entries are in the folder's order already.
+    let matched = entries.count { $0.recordedChecksum != nil }
+    guard matched < applied.count else {
+      migrations = entries
+      currentVersion = newestApplied
+      otherToolHistories = otherTools
+      return
+    }
     let known = Set(set.migrations.map(\.version))
     for record in applied where !known.contains(record.version) {
       entries.append(
@@ -99,6 +113,12 @@ public struct MigrationPlan: Hashable, Sendable, Codable {
   /// The migrations in `state`.
   public func migrations(in state: MigrationStatus.State) -> [MigrationStatus] {
     migrations.filter { $0.state == state }
+  }
+
+  /// How many migrations are in `state` (what ``migrations(in:)`` would list, without copying
+  /// them).
+  public func count(in state: MigrationStatus.State) -> Int {
+    migrations.indices.count { migrations[$0].state == state }
   }
 
   /// Nothing pending, changed, unknown or out of order.

@@ -5,6 +5,9 @@
 /// becomes an empty line), so an error's line number points into the file. The down sections of
 /// a dbmate file with several sections run in reverse, the last one first; in that part only the
 /// section that runs first is numbered from its own line, the others count on from it.
+///
+/// The parts are copied from the file's bytes into one string each, and the checksum is taken
+/// from a scratch buffer: no string per line (`strata status` reads every file of a folder).
 struct MigrationSections {
   /// What a line of the file is.
   enum Role: Equatable {
@@ -14,6 +17,8 @@ struct MigrationSections {
     case up(section: Int)
     /// SQL of the down part, in the section numbered so.
     case down(section: Int)
+
+    var isUp: Bool { if case .up = self { true } else { false } }
   }
 
   /// The file, BOM stripped and CRLF turned into LF.
@@ -28,16 +33,34 @@ struct MigrationSections {
   /// How many sections the file has (each starts with an up marker).
   var sectionCount = 1
   /// The sections that have a down marker; a section without one makes the file irreversible.
-  var downMarked: Set<Int> = []
+  var downMarked = SectionSet()
+
+  /// Section numbers: the first 64 as bits, any others in a set (no allocation for a file
+  /// of a few sections).
+  struct SectionSet {
+    private var bits: UInt64 = 0
+    private var others: Set<Int> = []
+
+    mutating func insert(_ section: Int) {
+      if (0..<64).contains(section) { bits |= 1 << UInt64(section) } else { others.insert(section) }
+    }
+
+    func contains(_ section: Int) -> Bool {
+      (0..<64).contains(section) ? bits & (1 << UInt64(section)) != 0 : others.contains(section)
+    }
+  }
 
   init(bytes: [UInt8]) {
     self.bytes = bytes
     var lines: [Range<Int>] = []
-    var start = 0
-    while start <= bytes.count {
-      let end = bytes[start...].firstIndex(of: 0x0A) ?? bytes.count
-      lines.append(start..<end)
-      start = end + 1
+    bytes.withUnsafeBufferPointer { buffer in
+      lines.reserveCapacity(buffer.count { $0 == 0x0A } + 1)
+      var start = 0
+      for index in 0..<buffer.count where buffer[index] == 0x0A {
+        lines.append(start..<index)
+        start = index + 1
+      }
+      lines.append(start..<buffer.count)
     }
     self.lines = lines
     roles = Array(repeating: .none, count: lines.count)
@@ -53,50 +76,115 @@ struct MigrationSections {
   /// - Throws: `MigrationError.unwrittenPart` for a part still as `strata new` wrote it.
   func parts(file: String) throws -> (up: MigrationScript, down: MigrationScript?, checksum: String)
   {
-    let upLines = roles.indices.filter { if case .up = roles[$0] { true } else { false } }
     let up =
-      script(groups: [upLines], transactional: upTransactional, file: file)
-      ?? MigrationScript(sql: "", file: file, firstLine: 1, isTransactional: upTransactional)
+      roles.firstIndex(where: \.isUp).map { low in
+        let high = roles.lastIndex(where: \.isUp) ?? low
+        return script(
+          groups: [(low, high, nil)],
+          transactional: upTransactional,
+          file: file
+        )
+      } ?? MigrationScript(sql: "", file: file, firstLine: 1, isTransactional: upTransactional)
     try UnwrittenPart.refuse(up, isDown: false)
-    let canonical = upLines.map { String(decoding: line($0), as: UTF8.self) }
-      .joined(separator: "\n")
-    return (up, try down(file: file), MigrationSet.checksum(ofUp: canonical))
+    return (up, try down(file: file), checksum())
+  }
+
+  /// The checksum of the up part's lines joined by newlines, without the lines between them.
+  private func checksum() -> String {
+    // The up lines and a newline after each fit in the file's bytes and one more.
+    bytes.withUnsafeBufferPointer { source in
+      withUnsafeTemporaryAllocation(of: UInt8.self, capacity: bytes.count + 1) { scratch in
+        var count = 0
+        var first = true
+        for index in roles.indices where roles[index].isUp {
+          if !first {
+            scratch[count] = 0x0A
+            count += 1
+          }
+          first = false
+          count = copy(lines[index], from: source, into: scratch, at: count)
+        }
+        return MigrationSet.checksum(ofUp: UnsafeBufferPointer(rebasing: scratch[..<count]))
+      }
+    }
   }
 
   private func down(file: String) throws -> MigrationScript? {
     guard (0..<sectionCount).allSatisfy(downMarked.contains) else { return nil }
-    var groups: [Int: [Int]] = [:]
+    // Each section's first and last down line, in the order of sections.
+    var sections: [(section: Int, low: Int, high: Int)] = []
     for (index, role) in roles.enumerated() {
-      if case .down(let section) = role { groups[section, default: []].append(index) }
+      guard case .down(let section) = role else { continue }
+      if let found = sections.firstIndex(where: { $0.section == section }) {
+        sections[found].high = index
+      } else {
+        sections.append((section, index, index))
+      }
     }
-    let ordered = groups.keys.sorted().compactMap { groups[$0] }
+    sections.sort { $0.section < $1.section }
+    if reverseDownSections { sections.reverse() }
     let down =
-      script(
-        groups: reverseDownSections ? ordered.reversed() : ordered,
+      sections.isEmpty
+      ? MigrationScript(sql: "", file: file, firstLine: 1, isTransactional: downTransactional)
+      : script(
+        groups: sections.map { ($0.low, $0.high, $0.section) },
         transactional: downTransactional,
         file: file
-      ) ?? MigrationScript(sql: "", file: file, firstLine: 1, isTransactional: downTransactional)
+      )
     try UnwrittenPart.refuse(down, isDown: true)
     return down
   }
 
-  /// The lines of each group, from its first to its last, with the lines of another role
-  /// between them left empty; groups joined in the order given.
-  private func script(groups: [[Int]], transactional: Bool, file: String) -> MigrationScript? {
-    let nonEmpty = groups.filter { !$0.isEmpty }
-    guard let first = nonEmpty.first?.first else { return nil }
-    let texts = nonEmpty.map { group -> String in
-      let kept = Set(group)
-      guard let low = group.first, let high = group.last else { return "" }
-      return (low...high).map {
-        kept.contains($0) ? String(decoding: line($0), as: UTF8.self) : ""
-      }.joined(separator: "\n")
+  /// The lines of each group, from its first to its last, those of its role as they are and
+  /// the others left empty; groups joined by a newline in the order given, the part starting
+  /// on the first group's first line. A group's role is the up part's lines (`down` nil), or
+  /// the down lines of section `down`.
+  private func script(
+    groups: [(low: Int, high: Int, down: Int?)],
+    transactional: Bool,
+    file: String
+  ) -> MigrationScript {
+    // Each group's lines with the newlines between them, and a newline between groups.
+    let capacity = groups.reduce(0) {
+      $0 + lines[$1.high].upperBound - lines[$1.low].lowerBound + 1
+    }
+    let sql = bytes.withUnsafeBufferPointer { source in
+      String(unsafeUninitializedCapacity: capacity) { out in
+        var count = 0
+        for (number, group) in groups.enumerated() {
+          for index in group.low..<(group.high + 1) {
+            if number > 0 || index > group.low {
+              out[count] = 0x0A
+              count += 1
+            }
+            let keeps = group.down.map { roles[index] == .down(section: $0) } ?? roles[index].isUp
+            if keeps {
+              count = copy(lines[index], from: source, into: out, at: count)
+            }
+          }
+        }
+        return count
+      }
     }
     return MigrationScript(
-      sql: texts.joined(separator: "\n"),
+      sql: sql,
       file: file,
-      firstLine: first + 1,
+      firstLine: groups[0].low + 1,
       isTransactional: transactional
     )
+  }
+
+  /// Copies the bytes of `range` from `source` to `out` at `offset`; returns the offset after them.
+  private func copy(
+    _ range: Range<Int>,
+    from source: UnsafeBufferPointer<UInt8>,
+    into out: UnsafeMutableBufferPointer<UInt8>,
+    at offset: Int
+  ) -> Int {
+    guard !range.isEmpty, let target = out.baseAddress, let bytes = source.baseAddress else {
+      return offset
+    }
+    (target + offset).initialize(from: bytes + range.lowerBound, count: range.count)
+    return offset + range.count
   }
 }

@@ -63,6 +63,9 @@ extension MigrationSet {
   struct LoadedFile: Sendable {
     let file: FileGroup.File
     let bytes: [UInt8]
+    /// `bytes` BOM-stripped and CRLF → LF (`MigrationParser.normalize`), made once: the same
+    /// storage when there was nothing to change.
+    let normalized: [UInt8]
     let signal: MigrationFormat.Signal
 
     init(file: FileGroup.File, read readFile: FileRead) throws {
@@ -86,10 +89,12 @@ extension MigrationSet {
       }
       self.file = file
       self.bytes = bytes
+      normalized = MigrationParser.normalize(bytes)
       signal = MigrationFormat.signal(
         isPair: file.parsed.part != .whole,
         isBare: file.isBare,
-        bytes: bytes
+        bytes: bytes,
+        normalized: normalized
       )
     }
 
@@ -100,8 +105,9 @@ extension MigrationSet {
     /// - Throws: `MigrationError` for a marker line in it, or one that looks like a marker; for
     ///   a part still as `strata new` wrote it.
     func wholePart(format: MigrationFormat) throws -> (script: MigrationScript, checksum: String) {
-      let text = MigrationParser.normalize(bytes)
-      let noTransaction = format == .sqlx && bytes.starts(with: Array("-- no-transaction".utf8))
+      let text = normalized
+      let noTransaction =
+        format == .sqlx && bytes.starts(with: MigrationFormat.noTransactionOption)
       try MigrationParser.refuseMarkers(
         bytes: text,
         file: file.shown,
@@ -111,7 +117,6 @@ extension MigrationSet {
         firstLineIsOption: noTransaction
       )
       let sql = String(decoding: text, as: UTF8.self)
-      let checked = noTransaction ? String(sql.drop { $0 != "\n" }) : sql
       let script = MigrationScript(
         sql: sql,
         file: file.shown,
@@ -119,7 +124,29 @@ extension MigrationSet {
         isTransactional: !noTransaction
       )
       try UnwrittenPart.refuse(script, isDown: file.parsed.part == .down)
-      return (script, MigrationSet.checksum(ofUp: checked))
+      let checksum =
+        noTransaction
+        ? MigrationSet.checksum(ofUp: String(sql.drop { $0 != "\n" }))
+        : text.withUnsafeBufferPointer { MigrationSet.checksum(ofUp: $0) }
+      return (script, checksum)
+    }
+  }
+
+  /// A group read and parsed as the format its files suggest (`guess`), before the folder's
+  /// format is known.
+  ///
+  /// A class: the folder's groups pass through a few arrays, and a copy of a struct of all the
+  /// group's files and parts was a retain of every one of them.
+  final class ReadGroup: Sendable {
+    let loaded: LoadedGroup
+    let guess: MigrationFormat
+    let parsed: Result<Migration?, any Error>
+
+    init(_ loaded: LoadedGroup, guess chosen: MigrationFormat?) {
+      self.loaded = loaded
+      let guess = chosen ?? loaded.likelyFormat
+      self.guess = guess
+      parsed = Result { try loaded.migration(format: guess) }
     }
   }
 
@@ -131,6 +158,29 @@ extension MigrationSet {
     let down: LoadedFile?
 
     var files: [LoadedFile] { [whole, up, down].compactMap { $0 } }
+
+    /// Each file as messages name it, and what it says about the format (detection's input).
+    var signals: [(shown: String, signal: MigrationFormat.Signal)] {
+      var signals: [(shown: String, signal: MigrationFormat.Signal)] = []
+      if let whole { signals.append((whole.file.shown, whole.signal)) }
+      if let up { signals.append((up.file.shown, up.signal)) }
+      if let down { signals.append((down.file.shown, down.signal)) }
+      return signals
+    }
+
+    /// The format the group's own files suggest (the first marker found), for parsing it
+    /// before the folder's format is settled; only a guess.
+    var likelyFormat: MigrationFormat {
+      func suggested(_ file: LoadedFile?) -> MigrationFormat? {
+        switch file?.signal {
+        case .marked(let format)?: format
+        case .pair?: .golangMigrate
+        case .bare?: .bundle
+        case .plain?, nil: nil
+        }
+      }
+      return suggested(whole) ?? suggested(up) ?? suggested(down) ?? .dbmate
+    }
 
     /// The migration, read as `format`'s tool reads its files.
     ///
@@ -162,9 +212,10 @@ extension MigrationSet {
       let shown = whole.file.shown
       if whole.file.isBare, format != .bundle { throw MigrationError.invalidFileName(file: shown) }
       let parts: (up: MigrationScript, down: MigrationScript?, checksum: String)
-      try UnwrittenPart.refuseEarlierTemplate(MigrationParser.normalize(whole.bytes), file: shown)
+      try UnwrittenPart.refuseEarlierTemplate(whole.normalized, file: shown)
       switch format {
-      case .dbmate: parts = try MigrationParser.parseContent(bytes: whole.bytes, file: shown)
+      case .dbmate:
+        parts = try MigrationParser.parseContent(normalized: whole.normalized, file: shown)
       case .goose: parts = try GooseReader.parse(bytes: whole.bytes, file: shown)
       case .sqlMigrate: parts = try SQLMigrateReader.parse(bytes: whole.bytes, file: shown)
       case .sqlx, .bundle:

@@ -15,12 +15,13 @@ extension MigrationSet {
     read readFile: FileRead
   ) throws -> (migrations: [Migration], repeatables: [RepeatableMigration])? {
     guard chosen == nil || chosen == .flyway else { return nil }
-    let visible = names.sorted().filter { !$0.hasPrefix(".") }
+    // The names come sorted (`MigrationParser.sortedNames`).
+    let visible = names.filter { !$0.hasPrefix(".") }
     let detected = (try? settings()) ?? FlywaySettings()
     let flyway = visible.filter { FlywayFileName.looksLikeFlyway($0, settings: detected) }
     guard chosen == .flyway || !flyway.isEmpty else { return nil }
     if chosen == nil {
-      for name in visible where name.lowercased().hasSuffix(".sql") && !flyway.contains(name) {
+      for name in visible where MigrationParser.isSQLName(name) && !flyway.contains(name) {
         let bare = bareVersion(name) != nil
         guard let parsed = MigrationParser.parseFileName(name) ?? bareVersion(name) else {
           continue

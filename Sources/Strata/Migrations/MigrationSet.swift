@@ -163,7 +163,11 @@ public struct MigrationSet: Sendable {
     flyway: () throws -> FlywaySettings,
     read readFile: FileRead
   ) throws {
-    let fileNames = fileNames.filter { !exclusion.excludes(name: $0, shown: shown + "/" + $0) }
+    // Sorted once here: the readers below take the names in this order.
+    let fileNames = MigrationParser.sortedNames(
+      exclusion.patterns.isEmpty
+        ? fileNames : fileNames.filter { !exclusion.excludes(name: $0, shown: shown + "/" + $0) }
+    )
     if let (migrations, repeatables) = try Self.flywayFolder(
       names: fileNames,
       directory: shown,
@@ -178,13 +182,14 @@ public struct MigrationSet: Sendable {
       return
     }
     var byVersion: [MigrationVersion: FileGroup] = [:]
+    byVersion.reserveCapacity(fileNames.count)
     // A name strata's rule refuses, or two files of one version, may still be a sql-migrate
     // folder's: the first such problem is kept and thrown unless the folder is read as one.
     var nameProblem: MigrationError?
     var sqlNames: [String] = []
-    for name in fileNames.sorted() where !name.hasPrefix(".") {
+    for name in fileNames where !name.hasPrefix(".") {
       let file = shown + "/" + name
-      guard name.lowercased().hasSuffix(".sql") else {
+      guard MigrationParser.isSQLName(name) else {
         if MigrationFileExclusion.isUnrunnableMigration(name) {
           throw MigrationError.notSQL(file: file)
         }
@@ -205,13 +210,14 @@ public struct MigrationSet: Sendable {
       }
       let entry = FileGroup.File(name: name, shown: file, parsed: parsed, isBare: bare != nil)
       let version = MigrationVersion(integer: parsed.version)
-      var group = byVersion[version, default: FileGroup(version: version)]
-      if group.whole.count + (group.up == nil ? 0 : 1) > 0, parsed.part != .down {
+      if let group = byVersion[version], group.whole.count + (group.up == nil ? 0 : 1) > 0,
+        parsed.part != .down
+      {
         let files = group.whole.map(\.shown) + [group.up?.shown].compactMap { $0 } + [file]
         nameProblem = nameProblem ?? .duplicateVersion(version: version, files: files)
       }
-      try group.add(entry)
-      byVersion[version] = group
+      // Added in place: a copy taken out of the dictionary would copy its file list too.
+      try byVersion[version, default: FileGroup(version: version)].add(entry)
     }
     if let problem = nameProblem {
       guard chosen == nil || chosen == .sqlMigrate,
@@ -225,25 +231,44 @@ public struct MigrationSet: Sendable {
       byVersion = idGroups
     }
     // Names are checked in order first; reading and parsing the files is spread over the
-    // cores, and the first failure in version order is the one reported.
-    let groups = byVersion.keys.sorted().compactMap { byVersion[$0] }
-    let loaded = try groups.concurrentMap { group in try group.load(readFile) }
-      .map { try $0.get() }
+    // cores, and the first failure in version order is the one reported. Each group is parsed
+    // in the same pass as the format its own files suggest (the folder's format is known only
+    // once every file is read); a guess the folder's format belies is parsed again.
+    let groups = Self.inVersionOrder(byVersion.values)
+    let read = try groups.concurrentMap { group in
+      try ReadGroup(group.load(readFile), guess: chosen)
+    }
+    .map { try $0.get() }
     let format =
       try chosen
-      ?? MigrationFormat.detect(
-        loaded.flatMap { group in group.files.map { ($0.file.shown, $0.signal) } },
-        directory: shown
-      )
+      ?? MigrationFormat.detect(read.flatMap(\.loaded.signals), directory: shown)
     if let problem = nameProblem, format != .sqlMigrate { throw problem }
-    let parsed = loaded.concurrentMap { group in try group.migration(format: format) }
-    self.migrations = try parsed.compactMap { try $0.get() }
+    if read.allSatisfy({ $0.guess == format }) {
+      self.migrations = try read.compactMap { try $0.parsed.get() }
+    } else {
+      self.migrations = try read.concurrentMap { entry in
+        entry.guess == format ? try entry.parsed.get() : try entry.loaded.migration(format: format)
+      }
+      .compactMap { try $0.get() }
+    }
     self.directory = shown
     self.format = format
   }
 
+  /// The groups sorted by version. Numbers (nearly every folder's versions) are sorted as
+  /// numbers, the order `<` gives them, and the groups are moved once, not at every swap.
+  private static func inVersionOrder(
+    _ groups: Dictionary<MigrationVersion, FileGroup>.Values
+  ) -> [FileGroup] {
+    let numbers = groups.compactMap(\.version.integerValue)
+    guard numbers.count == groups.count else { return groups.sorted { $0.version < $1.version } }
+    let indices = Array(groups.indices)
+    return indices.indices.sorted { numbers[$0] < numbers[$1] }.map { groups[indices[$0]] }
+  }
+
   /// `1.sql` as an iOS bundle names it (SQLiteMigrationManager): the version, no name.
   static func bareVersion(_ name: String) -> MigrationParser.FileName? {
+    if let ascii = MigrationParser.asciiBareVersion(name) { return ascii }
     let stem = name.dropLast(4)
     guard !stem.isEmpty, stem.allSatisfy({ $0.isASCII && $0.isNumber }),
       let version = Int64(stem)
@@ -277,14 +302,28 @@ public struct MigrationSet: Sendable {
   /// one strata has always recorded.
   static func checksum(ofUp sql: String) -> String {
     // `-- strata:allow` lines do not count (LintDirective.swift).
-    let bytes = Array(LintDirective.removingDirectives(sql).utf8)
+    var text = LintDirective.removingDirectives(sql)
+    return text.withUTF8 { trimmedDigest($0) }
+  }
+
+  /// The same of the UTF-8 bytes of the up part, read where they are; a part that names
+  /// `strata:allow` takes the text's way, which removes the directive lines.
+  static func checksum(ofUp bytes: UnsafeBufferPointer<UInt8>) -> String {
+    guard !containsBytes(bytes, LintDirective.keywordBytes) else {
+      return checksum(ofUp: String(decoding: bytes, as: UTF8.self))
+    }
+    return trimmedDigest(bytes)
+  }
+
+  /// SHA-256 hex of `bytes` without the spaces, tabs and line ends around them.
+  private static func trimmedDigest(_ bytes: UnsafeBufferPointer<UInt8>) -> String {
     func isSpace(_ byte: UInt8) -> Bool {
       byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D
     }
     guard let first = bytes.firstIndex(where: { !isSpace($0) }),
       let last = bytes.lastIndex(where: { !isSpace($0) })
-    else { return SHA256.hex([UInt8]()) }
-    return SHA256.hex(bytes[first...last])
+    else { return SHA256.hex(buffer: UnsafeBufferPointer(rebasing: bytes[0..<0])) }
+    return SHA256.hex(buffer: UnsafeBufferPointer(rebasing: bytes[first...last]))
   }
 
 }

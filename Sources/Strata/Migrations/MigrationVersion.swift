@@ -154,7 +154,11 @@ public struct MigrationVersion: Hashable, Comparable, Sendable, Codable, CustomS
 
   /// Equal as the tool compares them: Flyway's `1` equals `1.0`.
   public static func == (lhs: MigrationVersion, rhs: MigrationVersion) -> Bool {
-    lhs.key == rhs.key
+    // Two numbers, as most folders' versions are, without copying the keys.
+    if case .numeric(let left) = lhs.key, case .numeric(let right) = rhs.key {
+      return left == right
+    }
+    return lhs.key == rhs.key
   }
 
   /// Hashes what equality decides on, so `1` and `1.0` (Flyway) hash alike.
@@ -162,6 +166,7 @@ public struct MigrationVersion: Hashable, Comparable, Sendable, Codable, CustomS
 
   /// Before, as the tool orders versions (see ``Ordering``).
   public static func < (lhs: MigrationVersion, rhs: MigrationVersion) -> Bool {
+    if case .numeric(let left) = lhs.key, case .numeric(let right) = rhs.key { return left < right }
     switch (lhs.key, rhs.key) {
     case (.numeric(let left), .numeric(let right)): return left < right
     case (.text(let left), .text(let right)):

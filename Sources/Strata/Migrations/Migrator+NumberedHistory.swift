@@ -8,7 +8,11 @@ extension Migrator {
   /// - Throws: `SQLiteError`; `MigrationVersionError` for a row whose version is not one.
   func applied(_ connection: Connection) throws -> [AppliedMigration] {
     let ordering = migrations.versionOrdering
-    return recordedByName(try History.read(connection)).map { $0.read(as: ordering) }
+    let rows = try History.read(connection)
+    // Only a sql-migrate folder's rows are renamed, and only rows of another ordering read anew.
+    let named = ordering == .sqlMigrate ? recordedByName(rows) : rows
+    guard named.contains(where: { $0.version.ordering != ordering }) else { return named }
+    return named.map { $0.read(as: ordering) }
   }
 
   // MARK: - A sql-migrate folder's numbered history

@@ -142,11 +142,17 @@ extension Connection {
 
 /// True when `sql` holds anything besides white space, comments and empty statements.
 package func containsSQL(_ sql: String) -> Bool {
-  containsSQL(Array(sql.utf8)[...])
+  var text = sql
+  return text.withUTF8 { containsSQL($0) }
 }
 
 /// True when the UTF-8 bytes hold anything besides white space, comments and empty statements.
 package func containsSQL<Bytes: Collection>(_ bytes: Bytes) -> Bool where Bytes.Element == UInt8 {
+  // Read where the bytes are when they are contiguous (the scanner never reads past `end`).
+  let inPlace = bytes.withContiguousStorageIfAvailable {
+    SQLScanner.skipTrivia($0, from: 0, end: $0.count, semicolons: true) < $0.count
+  }
+  if let inPlace { return inPlace }
   var copy = Array(bytes)
   let count = copy.count
   copy.append(0)

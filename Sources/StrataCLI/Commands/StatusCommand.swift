@@ -74,7 +74,7 @@ enum StatusCommand: Command {
     for state in [
       MigrationStatus.State.applied, .pending, .changed, .unknown, .outOfOrder, .otherTool,
     ] {
-      counts[state.rawValue] = plan.migrations(in: state).count
+      counts[state.rawValue] = plan.count(in: state)
     }
     let database = CommonOptions.shown(location.url, context)
     switch arguments[CommonOptions.format] {
