@@ -96,23 +96,45 @@ public struct SQLArguments: Sendable, Hashable {
 
 extension SQLArguments: ExpressibleByArrayLiteral {
   /// Values in order; nil is `NULL`.
-  // Inlinable: in the caller's module the literal's array of existentials does not escape, so
-  // it is not allocated on the heap, and each value converts without a dynamic call.
+  // Inlinable: in the caller's module each value converts without a dynamic call. A short
+  // literal is read in one pass (not by index) and each value consumed, not copied: the
+  // compiler then drops the literal's array of existentials instead of building and
+  // releasing it.
   @inlinable @inline(__always)
   public init(arrayLiteral elements: (any SQLValueConvertible)?...) {
     switch elements.count {
-    case 1: self.init(storage: .one(elements[0]?.sqlValue ?? .null))
-    case 2:
-      self.init(storage: .two(elements[0]?.sqlValue ?? .null, elements[1]?.sqlValue ?? .null))
-    case 3:
+    case 1:
+      // The usual read by key, without slots for a second and third value.
+      var value = SQLValue.null
+      for element in elements {
+        switch consume element {
+        case .some(let convertible): value = convertible.sqlValue
+        case .none: value = .null
+        }
+      }
+      self.init(storage: .one(value))
+    case 2, 3:
+      var values: (SQLValue, SQLValue, SQLValue) = (.null, .null, .null)
+      var index = 0
+      for element in elements {
+        let value: SQLValue
+        switch consume element {
+        case .some(let convertible): value = convertible.sqlValue
+        case .none: value = .null
+        }
+        switch index {
+        case 0: values.0 = value
+        case 1: values.1 = value
+        default: values.2 = value
+        }
+        index += 1
+      }
       self.init(
-        storage: .three(
-          elements[0]?.sqlValue ?? .null,
-          elements[1]?.sqlValue ?? .null,
-          elements[2]?.sqlValue ?? .null
-        )
+        storage: index == 2
+          ? .two(values.0, values.1) : .three(values.0, values.1, values.2)
       )
-    default: self.init(storage: .positional(elements.map { $0?.sqlValue ?? .null }))
+    default:
+      self.init(storage: .positional(elements.map { $0?.sqlValue ?? .null }))
     }
   }
 }
