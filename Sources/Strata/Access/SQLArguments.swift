@@ -152,12 +152,24 @@ extension Statement {
   /// Binds `arguments` to this statement's parameters, after checking that each parameter has
   /// exactly one argument.
   ///
+  /// - Parameter parameterCount: the statement's number of parameters (read once by the
+  ///   statement cache).
+  /// - Parameter isPositional: every parameter is known to be a plain `?` (the statement
+  ///   cache checks it once), so that only the count is checked here.
   /// - Throws: `DatabaseAccessError` for a count or a name that does not match, a style that
   ///   does not match the parameters'; `SQLiteError` when SQLite refuses a value (too big).
-  /// `isPositional` says that every parameter is known to be a plain `?` (the statement
-  /// cache checks it once), so that only the count is checked here.
-  func bind(_ arguments: SQLArguments, isPositional: Bool = false) throws {
-    let count = parameterCount
+  @inline(__always)
+  func bind(_ arguments: SQLArguments, parameterCount count: Int, isPositional: Bool) throws {
+    // The usual read by key: one `?` and one value.
+    if isPositional, count == 1, case .one(let value) = arguments.storage {
+      try bind(value, at: 1)
+      return
+    }
+    try bindChecking(arguments, count: count, isPositional: isPositional)
+  }
+
+  /// `bind(_:parameterCount:isPositional:)` of anything but one value to one `?`.
+  private func bindChecking(_ arguments: SQLArguments, count: Int, isPositional: Bool) throws {
     if case .named(let values) = arguments.storage {
       try bind(named: values, count: count)
       return
