@@ -13,6 +13,17 @@ extension Database {
     do { return try statement.rows() } catch let error as SQLiteError { throw translated(error) }
   }
 
+  /// The first row of a query, or nil when there is none: a read by key without the array of
+  /// `fetchRows` (and without stepping past the row).
+  ///
+  /// - Throws: as `execute(_:_:)`.
+  public func fetchRow(_ sql: String, _ arguments: SQLArguments = []) throws -> Row? {
+    let statement = try bound(sql, arguments)
+    do { return try statement.firstRow() } catch let error as SQLiteError {
+      throw translated(error)
+    }
+  }
+
   /// Every row of a query as a `T`, each property from the column of its name (see
   /// `RowDecodingError` for a column missing or holding another type).
   ///
@@ -147,5 +158,85 @@ extension Database {
     let (statement, _) = try prepared(sql)
     do { try statement.bind(arguments) } catch let error as SQLiteError { throw translated(error) }
     return statement
+  }
+}
+
+// `RowDecodable` types: `init(row:)` reads the statement's row in place.
+extension Database {
+  /// Every row of a query as a `T`, each read by `T.init(row:)`.
+  ///
+  /// - Throws: what `init(row:)` throws; otherwise as `execute(_:_:)`.
+  @inlinable
+  public func fetchAll<T: RowDecodable>(
+    _ type: T.Type,
+    _ sql: String,
+    _ arguments: SQLArguments = []
+  ) throws -> [T] {
+    try allRows(T.self, sql, arguments)
+  }
+
+  /// The first row of a query as a `T` read by `T.init(row:)`, or nil when there is no row.
+  ///
+  /// - Throws: as `fetchAll(_:_:_:)`.
+  @inlinable
+  public func fetchOne<T: RowDecodable>(
+    _ type: T.Type,
+    _ sql: String,
+    _ arguments: SQLArguments = []
+  ) throws -> T? {
+    try firstRow(T.self, sql, arguments)
+  }
+
+  /// `fetchAll` of a type that is both `RowDecodable` and `Decodable`: read by `init(row:)`.
+  ///
+  /// - Throws: as `fetchAll(_:_:_:)`.
+  @inlinable
+  public func fetchAll<T: RowDecodable & Decodable>(
+    _ type: T.Type,
+    _ sql: String,
+    _ arguments: SQLArguments = []
+  ) throws -> [T] {
+    try allRows(T.self, sql, arguments)
+  }
+
+  /// `fetchOne` of a type that is both `RowDecodable` and `Decodable`: read by `init(row:)`.
+  ///
+  /// - Throws: as `fetchAll(_:_:_:)`.
+  @inlinable
+  public func fetchOne<T: RowDecodable & Decodable>(
+    _ type: T.Type,
+    _ sql: String,
+    _ arguments: SQLArguments = []
+  ) throws -> T? {
+    try firstRow(T.self, sql, arguments)
+  }
+
+  @inlinable
+  func allRows<T: RowDecodable>(
+    _ type: T.Type,
+    _ sql: String,
+    _ arguments: SQLArguments
+  ) throws
+    -> [T]
+  {
+    let row = LiveRow(try start(sql, arguments))
+    defer { finish(row.decoder) }
+    var values: [T] = []
+    while try step(row.decoder) { values.append(try T(row: row)) }
+    return values
+  }
+
+  @inlinable
+  func firstRow<T: RowDecodable>(
+    _ type: T.Type,
+    _ sql: String,
+    _ arguments: SQLArguments
+  ) throws
+    -> T?
+  {
+    guard let decoder = try firstRow(sql, arguments) else { return nil }
+    let row = LiveRow(consume decoder)
+    defer { finish(row.decoder) }
+    return try T(row: row)
   }
 }
