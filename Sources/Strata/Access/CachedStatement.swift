@@ -58,6 +58,7 @@ final class CachedStatement {
   /// `NULL`; finished afterwards.
   ///
   /// - Throws: `SQLiteError` when the step fails.
+  @inline(__always)
   func firstValue() throws -> SQLValue? {
     defer { finish() }
     guard try step(), !columns.isEmpty else { return nil }
