@@ -87,6 +87,15 @@ final class CachedStatement {
 
   /// The row the statement stands on, copied out of it.
   private var currentRow: Row {
-    Row(columns: columns, values: (0..<columns.count).map { statement.value(at: $0) })
+    // A few columns as an array literal, allocated at its size in one step (`map` reserves,
+    // then appends one value at a time).
+    let values: [SQLValue]
+    switch columns.count {
+    case 1: values = [statement.value(at: 0)]
+    case 2: values = [statement.value(at: 0), statement.value(at: 1)]
+    case 3: values = [statement.value(at: 0), statement.value(at: 1), statement.value(at: 2)]
+    default: values = (0..<columns.count).map { statement.value(at: $0) }
+    }
+    return Row(columns: columns, values: values)
   }
 }
