@@ -2,8 +2,9 @@ import Foundation
 import Strata
 
 /// `DatabaseQueue` against a raw `Connection` (issue 12): 100,000 single-row writes, each its
-/// own transaction, then 100,000 single-row reads by key three ways (returning a `Row`, decoded
-/// into a struct, one value). Both sides use prepared statements kept for the whole run (the
+/// own transaction, then 100,000 single-row reads by key five ways (a `Row` from `fetchRows`
+/// and from `fetchRow`, a `Decodable` struct and a `RowDecodable` one from `fetchOne`, one
+/// value). Both sides use prepared statements kept for the whole run (the
 /// queue's own cache; on the raw side, BEGIN, INSERT, COMMIT and each SELECT prepared once, bound
 /// and read as an app would), the same file settings (WAL, `synchronous = NORMAL`), a fresh file
 /// per run. Each pair is timed in turn with the other side first every other run; the report is
@@ -15,6 +16,17 @@ enum QueueBenchmark {
   struct Person: Decodable {
     var name: String
     var age: Int
+  }
+
+  /// `Person` read by hand, as an app writes `init(row:)`.
+  struct PersonRow: RowDecodable {
+    var name: String
+    var age: Int
+
+    init(row: borrowing LiveRow) throws {
+      name = try row.decode(column: "name")
+      age = try row.decode(column: "age")
+    }
   }
 
   static let insert = "INSERT INTO person (id, name, age) VALUES (?, ?, ?)"
@@ -53,13 +65,15 @@ enum QueueBenchmark {
     var pairs = [
       Pair(what: "writes, one transaction each", label: "queue.write"),
       Pair(what: "reads by key, a Row", label: "queue.read fetchRows"),
-      Pair(what: "reads by key, a struct", label: "queue.read fetchOne"),
+      Pair(what: "reads by key, a Row", label: "queue.read fetchRow"),
+      Pair(what: "reads by key, a Decodable struct", label: "queue.read fetchOne"),
+      Pair(what: "reads by key, a RowDecodable struct", label: "queue.read fetchOne"),
       Pair(what: "reads by key, one value", label: "queue.read fetchValue"),
     ]
     // Each pair's raw side and queue side, in the order of `pairs`.
     let sides: [((Connection, Int) throws -> Void, (DatabaseQueue, Int) throws -> Void)] = [
-      (rawWrites, queueWrites), (rawLookups, queueLookups), (rawDecoded, decodedLookups),
-      (rawValues, queueValues),
+      (rawWrites, queueWrites), (rawLookups, queueLookups), (rawLookups, rowLookups),
+      (rawDecoded, decodedLookups), (rawDecoded, rowDecodedLookups), (rawValues, queueValues),
     ]
     for run in 0..<runs {
       let rawFile = try fresh(folder.appendingPathComponent("raw-\(run).sqlite3"))
@@ -175,6 +189,29 @@ enum QueueBenchmark {
         throw BenchError("no row \(id)")
       }
       total += name.utf8.count + age
+    }
+    precondition(total > 0)
+  }
+
+  static func rowLookups(_ queue: DatabaseQueue, _ count: Int) throws {
+    var total = 0
+    for id in 0..<count {
+      let row = try queue.read { db in try db.fetchRow(Self.select, [id]) }
+      guard let row, let name: String = row["name"], let age: Int = row["age"] else {
+        throw BenchError("no row \(id)")
+      }
+      total += name.utf8.count + age
+    }
+    precondition(total > 0)
+  }
+
+  static func rowDecodedLookups(_ queue: DatabaseQueue, _ count: Int) throws {
+    var total = 0
+    for id in 0..<count {
+      guard
+        let person = try queue.read({ db in try db.fetchOne(PersonRow.self, Self.select, [id]) })
+      else { throw BenchError("no row \(id)") }
+      total += person.name.utf8.count + person.age
     }
     precondition(total > 0)
   }

@@ -16,12 +16,16 @@ public final class Database {
   let busyTimeout: Int
   var access = Access.writing
   /// True only while a closure of the queue runs: a `Database` kept past its closure refuses.
-  private var isInsideAccess = false
-  /// The fence to restore when the closure running now ends.
+  var isInsideAccess = false
+  /// What to restore when the fence raised for the closures' SQL comes down; nil while it is
+  /// down. It stays up from one read to the next: only the queue's own statements (`BEGIN`,
+  /// `COMMIT`, the pragmas), which it refuses, take it down first.
   private var closureFence: FenceState?
   /// Whether `PRAGMA query_only` is on now (left on between reads, turned off for a write).
   private var queryOnly = false
-  private var statements = StatementCache(capacity: 64)
+  // Used only by the thread holding the queue's mutex: no run-time exclusivity check needed.
+  @exclusivity(unchecked)
+  var statements = StatementCache(capacity: 64)
   /// `BEGIN IMMEDIATE`, `COMMIT` and `ROLLBACK`, each compiled on its first use by the
   /// queue's transactions and kept apart from the cache.
   private var beginStatement: Statement?
@@ -52,77 +56,6 @@ public final class Database {
     try run(entry, arguments) { statement in while try statement.step() {} }
   }
 
-  /// Every row of a query, each by column name.
-  ///
-  /// - Throws: as `execute(_:_:)`.
-  public func fetchRows(_ sql: String, _ arguments: SQLArguments = []) throws -> [Row] {
-    var rows: [Row] = []
-    try forEachRow(sql, arguments) { rows.append($0) }
-    return rows
-  }
-
-  /// Every row of a query as a `T`, each property from the column of its name (see
-  /// `RowDecodingError` for a column missing or holding another type).
-  ///
-  /// - Throws: `RowDecodingError` for a row that is not a `T`; otherwise as `execute(_:_:)`.
-  public func fetchAll<T: Decodable>(
-    _ type: T.Type,
-    _ sql: String,
-    _ arguments: SQLArguments = []
-  ) throws -> [T] {
-    try decoded(sql, arguments)
-  }
-
-  /// The first row of a query as a `T`, or nil when there is no row.
-  ///
-  /// - Throws: as `fetchAll(_:_:_:)`.
-  @inlinable
-  public func fetchOne<T: Decodable>(
-    _ type: T.Type,
-    _ sql: String,
-    _ arguments: SQLArguments = []
-  ) throws -> T? {
-    var first: T?
-    // Decoded in place from the statement's first row, without copying it into a `Row`.
-    try forEachLiveRow(sql, arguments, limit: 1) { row in first = try Self.decode(T.self, row) }
-    return first
-  }
-
-  /// One row as a `T`: a type stored in one value (`Date`, `Data`, `String?`) reads the first
-  /// column, as `fetchValue` does; any other type decodes its properties by column name.
-  @inlinable
-  static func decode<T: Decodable>(_ type: T.Type, _ row: LiveRow) throws -> T {
-    // The conformance check runs once per statement and type: a struct read again and again
-    // skips it.
-    let type = ObjectIdentifier(T.self)
-    if !row.decodesByName(type) {
-      if let single = T.self as? any SQLValueConvertible.Type {
-        // swift-format-ignore: NeverForceUnwrap
-        return try row.first(single) as! T
-      }
-      row.rememberDecodesByName(type)
-    }
-    return try T(from: row.decoder)
-  }
-
-  /// The first column of the first row as a `T`: nil when there is no row or the value is
-  /// `NULL` (never 0).
-  ///
-  /// - Throws: `RowDecodingError.mismatch` when the value is not a `T` (text read as an
-  ///   `Int`, an integer out of range); otherwise as `execute(_:_:)`.
-  @inlinable
-  public func fetchValue<T: SQLValueConvertible>(
-    _ type: T.Type,
-    _ sql: String,
-    _ arguments: SQLArguments = []
-  ) throws -> T? {
-    guard let (value, column) = try firstValue(sql, arguments) else { return nil }
-    guard let converted = T(sqlValue: value) else {
-      throw RowDecodingError.mismatch(column: column, type: Row.name(of: T.self), value: value)
-    }
-    return converted
-  }
-
   /// The rowid of the most recent successful INSERT on this connection.
   public var lastInsertRowID: Int64 { connection.lastInsertRowID }
 
@@ -150,15 +83,32 @@ public final class Database {
 
   // MARK: - The queue's transactions
 
-  /// Turns `PRAGMA query_only` on for a read, or off for a write, when it is not already.
-  /// (The closures' SQL cannot set it: the queue's fence refuses that, so the state known here
-  /// is the connection's.)
-  func prepare(for access: Access) throws {
+  /// Readies the database for one closure of the queue: `PRAGMA query_only` on for a read
+  /// (off for a write) when it is not already, `BEGIN IMMEDIATE` for a write, then the
+  /// closure's fence. (The closures' SQL cannot set `query_only`: the fence refuses that, so
+  /// the state known here is the connection's.)
+  @inline(__always)
+  func startAccess(_ access: Access) throws {
+    // A read after a read: `query_only` is on and the fence up already.
+    if access == .reading, queryOnly, closureFence != nil {
+      self.access = .reading
+      isInsideAccess = true
+      return
+    }
+    try startOtherAccess(access)
+  }
+
+  /// `startAccess(_:)` of a write, or of a read after a write.
+  private func startOtherAccess(_ access: Access) throws {
     self.access = access
     let wanted = access == .reading
-    guard queryOnly != wanted else { return }
-    try control(wanted ? "PRAGMA query_only = ON" : "PRAGMA query_only = OFF")
-    queryOnly = wanted
+    if queryOnly != wanted {
+      lowerFence()
+      try control(wanted ? "PRAGMA query_only = ON" : "PRAGMA query_only = OFF")
+      queryOnly = wanted
+    }
+    if access == .writing { try begin() }
+    openClosure()
   }
 
   /// Runs one of the queue's own statements (`BEGIN IMMEDIATE`, `COMMIT`, a pragma) outside
@@ -169,16 +119,21 @@ public final class Database {
 
   /// Starts one closure of the queue: the database answers only inside it, and the closure's
   /// SQL may not end the queue's transaction or change the connection's rules (the fence).
-  @usableFromInline
-  func openClosure() {
+  private func openClosure() {
     isInsideAccess = true
-    closureFence = connection.raiseFence(.queueAccess)
+    if closureFence == nil { closureFence = connection.raiseFence(.queueAccess) }
   }
 
   /// Ends the closure (before the queue's own COMMIT or ROLLBACK, and when the access ends).
-  @usableFromInline
+  /// The fence stays up for the next closure.
   func closeClosure() {
     isInsideAccess = false
+  }
+
+  /// Takes the closures' fence down before the queue runs a statement of its own that the
+  /// fence refuses (`BEGIN`, `COMMIT`, `ROLLBACK`, `PRAGMA query_only`), also when SQLite
+  /// compiles it again after a change of schema.
+  private func lowerFence() {
     if let fence = closureFence { connection.restoreFence(fence) }
     closureFence = nil
   }
@@ -202,6 +157,7 @@ public final class Database {
 
   /// Starts the write transaction (`BEGIN IMMEDIATE`).
   func begin() throws {
+    lowerFence()
     let statement = try beginStatement ?? transactionStatement("BEGIN IMMEDIATE")
     beginStatement = statement
     try runOnce(statement)
@@ -211,6 +167,7 @@ public final class Database {
   @usableFromInline
   func commit() throws {
     closeClosure()
+    lowerFence()
     let statement = try commitStatement ?? transactionStatement("COMMIT")
     commitStatement = statement
     try runOnce(statement)
@@ -220,6 +177,7 @@ public final class Database {
   @usableFromInline
   func rollback() {
     closeClosure()
+    lowerFence()
     guard !connection.isAutocommit,
       let statement = try? rollbackStatement ?? transactionStatement("ROLLBACK")
     else { return }
@@ -241,66 +199,16 @@ public final class Database {
 
   /// Ends the connection's use: finalizes the cached statements.
   func close() {
+    lowerFence()
     statements.removeAll()
     (beginStatement, commitStatement, rollbackStatement) = (nil, nil, nil)
   }
 
   // MARK: - Running statements
 
-  // `fetchOne` and `fetchValue` are inlinable (specialized in the caller's module) around
-  // these, which do the work without generics.
-
-  /// The first column of the first row and its name, read straight from the statement; nil
-  /// when there is no row or the value is `NULL`.
-  @usableFromInline
-  func firstValue(_ sql: String, _ arguments: SQLArguments) throws -> (SQLValue, String)? {
-    let (entry, _) = try prepared(sql)
-    var first: (SQLValue, String)?
-    try run(entry, arguments) { statement in
-      guard try statement.step(), !entry.columns.isEmpty else { return }
-      let value = statement.value(at: 0)
-      if value != .null { first = (value, entry.columns[0]) }
-    }
-    return first
-  }
-
-  private func forEachRow(
-    _ sql: String,
-    _ arguments: SQLArguments,
-    _ body: (Row) throws -> Void
-  ) throws {
-    try forEachLiveRow(sql, arguments) { try body($0.row) }
-  }
-
-  /// Runs `body` on each row of a query (up to `limit`), read in place from the statement.
-  @usableFromInline
-  func forEachLiveRow(
-    _ sql: String,
-    _ arguments: SQLArguments,
-    limit: Int = .max,
-    _ body: (LiveRow) throws -> Void
-  ) throws {
-    let (entry, _) = try prepared(sql)
-    try run(entry, arguments) { statement in
-      let row = LiveRow(entry)
-      var count = 0
-      while count < limit, try statement.step() {
-        try body(row)
-        count += 1
-      }
-    }
-  }
-
-  /// Every row of a query, each decoded as a `T`.
-  private func decoded<T: Decodable>(_ sql: String, _ arguments: SQLArguments) throws -> [T] {
-    var values: [T] = []
-    try forEachLiveRow(sql, arguments) { values.append(try Self.decode(T.self, $0)) }
-    return values
-  }
-
   /// Binds, runs `body`, then resets the statement and clears its bindings for the next use.
   private func run(
-    _ entry: StatementCache.Entry,
+    _ entry: CachedStatement,
     _ arguments: SQLArguments,
     _ body: (Statement) throws -> Void
   ) throws {
@@ -310,19 +218,27 @@ public final class Database {
       statement.clearBindings()
     }
     do {
-      try statement.bind(arguments, isPositional: entry.isPositional)
+      try entry.bind(arguments)
       try body(statement)
     } catch let error as SQLiteError {
       throw translated(error)
     }
   }
 
-  private func prepared(_ sql: String) throws -> (StatementCache.Entry, hasMore: Bool) {
+  /// The statement of `sql`, from the cache or compiled (and kept, unless more statements
+  /// follow it); refused outside the queue's closure.
+  @inline(__always)
+  func prepared(_ sql: String) throws -> (CachedStatement, hasMore: Bool) {
     guard isInsideAccess else { throw DatabaseAccessError.outsideAccess(path: path) }
     if let entry = statements.entry(for: sql) { return (entry, false) }
+    return try compiled(sql)
+  }
+
+  /// `prepared(_:)` of SQL not in the cache.
+  private func compiled(_ sql: String) throws -> (CachedStatement, hasMore: Bool) {
     do {
       let (statement, hasMore) = try connection.prepareFirst(sql)
-      let entry = StatementCache.Entry(statement)
+      let entry = CachedStatement(statement)
       if !hasMore { statements.insert(entry, for: sql) }
       return (entry, hasMore)
     } catch let error as SQLiteError {
@@ -332,7 +248,7 @@ public final class Database {
 
   /// SQLite's refusal of a write under `query_only`, and a lock held too long, in the queue's
   /// words; any other error as SQLite gave it.
-  private func translated(_ error: SQLiteError) -> any Error {
+  func translated(_ error: SQLiteError) -> any Error {
     if access == .reading, error.isReadOnly {
       return DatabaseAccessError.writeInsideRead(sql: error.sql ?? "")
     }

@@ -27,7 +27,11 @@ import Foundation
 public final class DatabaseQueue: Sendable {
   /// The connection, used only by the thread holding `mutex`.
   private final class State: @unchecked Sendable {
-    var database: Database?
+    /// The open database, kept alive here; nil once closed.
+    private var database: Database?
+    /// The same database unretained, for the accesses: each borrows it from here without a
+    /// retain and a release (`database` keeps it alive).
+    private(set) var openDatabase: Unmanaged<Database>?
     var closesAfterCurrentAccess = false
     /// An error-checking mutex: the thread that holds it is told so when it asks again, which
     /// is how a nested `read` or `write` is found without any per-call bookkeeping.
@@ -35,6 +39,7 @@ public final class DatabaseQueue: Sendable {
 
     init(_ database: Database) {
       self.database = database
+      openDatabase = Unmanaged.passUnretained(database)
       var attributes = pthread_mutexattr_t()
       pthread_mutexattr_init(&attributes)
       pthread_mutexattr_settype(&attributes, Int32(PTHREAD_MUTEX_ERRORCHECK))
@@ -52,6 +57,12 @@ public final class DatabaseQueue: Sendable {
     func lock() -> Bool { pthread_mutex_lock(mutex) != EDEADLK }
 
     func unlock() { pthread_mutex_unlock(mutex) }
+
+    /// Closes the database (its statements, then its connection); again does nothing.
+    func close() {
+      database?.close()
+      (database, openDatabase) = (nil, nil)
+    }
   }
 
   /// Runs the `async` forms in the order they were called, off the caller's thread.
@@ -131,13 +142,15 @@ public final class DatabaseQueue: Sendable {
   public func write<T>(_ body: (Database) throws -> T) throws -> T {
     let database = try enter(.writing)
     defer { leave() }
-    do {
-      let result = try body(database)
-      try database.commit()
-      return result
-    } catch {
-      database.rollback()
-      throw error
+    return try database._withUnsafeGuaranteedRef { database in
+      do {
+        let result = try body(database)
+        try database.commit()
+        return result
+      } catch {
+        database.rollback()
+        throw error
+      }
     }
   }
 
@@ -150,19 +163,22 @@ public final class DatabaseQueue: Sendable {
   public func read<T>(_ body: (Database) throws -> T) throws -> T {
     let database = try enter(.reading)
     defer { leave() }
-    return try body(database)
+    return try database._withUnsafeGuaranteedRef { try body($0) }
   }
 
   /// Takes the mutex and readies the open database for `access` (`query_only` for reading,
   /// `BEGIN IMMEDIATE` for writing); on failure, lets the mutex go before throwing.
+  ///
+  /// The database comes back unretained: the queue holds it until `leave()` (a `close()` during
+  /// the access waits for it), so the closure borrows it without a retain and a release.
   @usableFromInline
-  func enter(_ access: Database.Access) throws -> Database {
+  func enter(_ access: Database.Access) throws -> Unmanaged<Database> {
     guard state.lock() else { throw DatabaseAccessError.nestedAccess(path: path) }
     do {
-      guard let database = state.database else { throw DatabaseAccessError.closed(path: path) }
-      try database.prepare(for: access)
-      if access == .writing { try database.begin() }
-      database.openClosure()
+      guard let database = state.openDatabase else {
+        throw DatabaseAccessError.closed(path: path)
+      }
+      try database._withUnsafeGuaranteedRef { try $0.startAccess(access) }
       return database
     } catch {
       leave()
@@ -174,7 +190,7 @@ public final class DatabaseQueue: Sendable {
   /// mutex go.
   @usableFromInline
   func leave() {
-    state.database?.closeClosure()
+    state.openDatabase?._withUnsafeGuaranteedRef { $0.closeClosure() }
     if state.closesAfterCurrentAccess { closeNow() }
     state.unlock()
   }
@@ -212,10 +228,7 @@ public final class DatabaseQueue: Sendable {
     closeNow()
   }
 
-  private func closeNow() {
-    state.database?.close()
-    state.database = nil
-  }
+  private func closeNow() { state.close() }
 
   /// Runs `body` on the serial dispatch queue without blocking the calling task.
   private func later<T: Sendable>(

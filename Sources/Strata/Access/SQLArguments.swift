@@ -96,23 +96,45 @@ public struct SQLArguments: Sendable, Hashable {
 
 extension SQLArguments: ExpressibleByArrayLiteral {
   /// Values in order; nil is `NULL`.
-  // Inlinable: in the caller's module the literal's array of existentials does not escape, so
-  // it is not allocated on the heap, and each value converts without a dynamic call.
+  // Inlinable: in the caller's module each value converts without a dynamic call. A short
+  // literal is read in one pass (not by index) and each value consumed, not copied: the
+  // compiler then drops the literal's array of existentials instead of building and
+  // releasing it.
   @inlinable @inline(__always)
   public init(arrayLiteral elements: (any SQLValueConvertible)?...) {
     switch elements.count {
-    case 1: self.init(storage: .one(elements[0]?.sqlValue ?? .null))
-    case 2:
-      self.init(storage: .two(elements[0]?.sqlValue ?? .null, elements[1]?.sqlValue ?? .null))
-    case 3:
+    case 1:
+      // The usual read by key, without slots for a second and third value.
+      var value = SQLValue.null
+      for element in elements {
+        switch consume element {
+        case .some(let convertible): value = convertible.sqlValue
+        case .none: value = .null
+        }
+      }
+      self.init(storage: .one(value))
+    case 2, 3:
+      var values: (SQLValue, SQLValue, SQLValue) = (.null, .null, .null)
+      var index = 0
+      for element in elements {
+        let value: SQLValue
+        switch consume element {
+        case .some(let convertible): value = convertible.sqlValue
+        case .none: value = .null
+        }
+        switch index {
+        case 0: values.0 = value
+        case 1: values.1 = value
+        default: values.2 = value
+        }
+        index += 1
+      }
       self.init(
-        storage: .three(
-          elements[0]?.sqlValue ?? .null,
-          elements[1]?.sqlValue ?? .null,
-          elements[2]?.sqlValue ?? .null
-        )
+        storage: index == 2
+          ? .two(values.0, values.1) : .three(values.0, values.1, values.2)
       )
-    default: self.init(storage: .positional(elements.map { $0?.sqlValue ?? .null }))
+    default:
+      self.init(storage: .positional(elements.map { $0?.sqlValue ?? .null }))
     }
   }
 }
@@ -130,12 +152,24 @@ extension Statement {
   /// Binds `arguments` to this statement's parameters, after checking that each parameter has
   /// exactly one argument.
   ///
+  /// - Parameter parameterCount: the statement's number of parameters (read once by the
+  ///   statement cache).
+  /// - Parameter isPositional: every parameter is known to be a plain `?` (the statement
+  ///   cache checks it once), so that only the count is checked here.
   /// - Throws: `DatabaseAccessError` for a count or a name that does not match, a style that
   ///   does not match the parameters'; `SQLiteError` when SQLite refuses a value (too big).
-  /// `isPositional` says that every parameter is known to be a plain `?` (the statement
-  /// cache checks it once), so that only the count is checked here.
-  func bind(_ arguments: SQLArguments, isPositional: Bool = false) throws {
-    let count = parameterCount
+  @inline(__always)
+  func bind(_ arguments: SQLArguments, parameterCount count: Int, isPositional: Bool) throws {
+    // The usual read by key: one `?` and one value.
+    if isPositional, count == 1, case .one(let value) = arguments.storage {
+      try bind(value, at: 1)
+      return
+    }
+    try bindChecking(arguments, count: count, isPositional: isPositional)
+  }
+
+  /// `bind(_:parameterCount:isPositional:)` of anything but one value to one `?`.
+  private func bindChecking(_ arguments: SQLArguments, count: Int, isPositional: Bool) throws {
     if case .named(let values) = arguments.storage {
       try bind(named: values, count: count)
       return

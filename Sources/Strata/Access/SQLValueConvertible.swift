@@ -19,6 +19,9 @@ import Foundation
 /// Anything else fails: an integer out of range, text read as a number, `NULL` read into a
 /// type that is not optional. A value is never turned into 0 or an empty string; `Row` and
 /// `Decodable` reading turn the failure into an error naming the column (`RowDecodingError`).
+///
+/// The conversions of the standard library's types are inlinable, so that reading a column as
+/// one of them costs no call.
 public protocol SQLValueConvertible {
   /// The value to store.
   var sqlValue: SQLValue { get }
@@ -29,15 +32,19 @@ public protocol SQLValueConvertible {
 
 extension SQLValue: SQLValueConvertible {
   /// Itself.
+  @inlinable
   public var sqlValue: SQLValue { self }
   /// Any value.
+  @inlinable
   public init?(sqlValue: SQLValue) { self = sqlValue }
 }
 
 extension Int64: SQLValueConvertible {
   /// An integer.
+  @inlinable
   public var sqlValue: SQLValue { .integer(self) }
   /// An integer, or a real with no fraction that fits.
+  @inlinable
   public init?(sqlValue: SQLValue) {
     switch sqlValue {
     case .integer(let value): self = value
@@ -51,8 +58,10 @@ extension Int64: SQLValueConvertible {
 
 extension Int: SQLValueConvertible {
   /// An integer.
+  @inlinable
   public var sqlValue: SQLValue { .integer(Int64(self)) }
   /// An integer in `Int`'s range, or a real with no fraction that fits.
+  @inlinable
   public init?(sqlValue: SQLValue) {
     guard let wide = Int64(sqlValue: sqlValue), let value = Int(exactly: wide) else { return nil }
     self = value
@@ -61,8 +70,10 @@ extension Int: SQLValueConvertible {
 
 extension Int32: SQLValueConvertible {
   /// An integer.
+  @inlinable
   public var sqlValue: SQLValue { .integer(Int64(self)) }
   /// An integer in `Int32`'s range, or a real with no fraction that fits.
+  @inlinable
   public init?(sqlValue: SQLValue) {
     guard let wide = Int64(sqlValue: sqlValue), let value = Int32(exactly: wide) else {
       return nil
@@ -73,8 +84,10 @@ extension Int32: SQLValueConvertible {
 
 extension Double: SQLValueConvertible {
   /// A real.
+  @inlinable
   public var sqlValue: SQLValue { .real(self) }
   /// A real or an integer.
+  @inlinable
   public init?(sqlValue: SQLValue) {
     switch sqlValue {
     case .real(let value): self = value
@@ -86,8 +99,10 @@ extension Double: SQLValueConvertible {
 
 extension Float: SQLValueConvertible {
   /// A real.
+  @inlinable
   public var sqlValue: SQLValue { .real(Double(self)) }
   /// A real or an integer, rounded to `Float`'s precision.
+  @inlinable
   public init?(sqlValue: SQLValue) {
     guard let value = Double(sqlValue: sqlValue) else { return nil }
     self = Float(value)
@@ -96,8 +111,10 @@ extension Float: SQLValueConvertible {
 
 extension Bool: SQLValueConvertible {
   /// 1 or 0.
+  @inlinable
   public var sqlValue: SQLValue { .integer(self ? 1 : 0) }
   /// The integer 1 or 0; any other value is not a `Bool`.
+  @inlinable
   public init?(sqlValue: SQLValue) {
     switch sqlValue {
     case .integer(1): self = true
@@ -109,8 +126,10 @@ extension Bool: SQLValueConvertible {
 
 extension String: SQLValueConvertible {
   /// Text.
+  @inlinable
   public var sqlValue: SQLValue { .text(self) }
   /// Text only: a number is not read as its digits.
+  @inlinable
   public init?(sqlValue: SQLValue) {
     guard case .text(let value) = sqlValue else { return nil }
     self = value
@@ -207,8 +226,10 @@ extension Character {
 
 extension Optional: SQLValueConvertible where Wrapped: SQLValueConvertible {
   /// `NULL` for nil, otherwise the wrapped value's.
+  @inlinable
   public var sqlValue: SQLValue { self?.sqlValue ?? .null }
   /// nil for `NULL`; otherwise the wrapped type's value, or a failure when it holds none.
+  @inlinable
   public init?(sqlValue: SQLValue) {
     if sqlValue == .null {
       self = .none

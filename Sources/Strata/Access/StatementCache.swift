@@ -5,65 +5,52 @@
 /// by identity, without hashing): a closure that runs one statement again and again does not
 /// hash its SQL each time.
 struct StatementCache {
-  /// A statement with what is read once from it.
-  final class Entry {
-    let statement: Statement
-    /// The result's column names, read once.
-    let columns: [String]
-    /// True when every parameter is a plain `?` (or there are none), checked once.
-    let isPositional: Bool
-    var lastUse = 0
-    /// The last `Decodable` type read from this statement that decodes by column name (is not
-    /// `SQLValueConvertible`), so that reading it again skips the runtime's conformance check.
-    var keyedType: ObjectIdentifier?
-
-    init(_ statement: Statement) {
-      self.statement = statement
-      columns = (0..<statement.columnCount).map { statement.columnName(at: $0) }
-      isPositional = (0..<statement.parameterCount).allSatisfy {
-        statement.parameterName(at: $0 + 1)?.first.map { $0 == "?" } ?? true
-      }
-    }
-  }
-
-  private var entries: [String: Entry] = [:]
-  private var recent: (sql: String, entry: Entry)?
+  private var entries: [String: CachedStatement] = [:]
+  /// The SQL and entry used last (`recentSQL` is empty while there is none).
+  private var recentSQL = ""
+  private var recentEntry: CachedStatement?
   private var clock = 0
   let capacity: Int
 
   init(capacity: Int) { self.capacity = capacity }
 
   /// The cached statement for `sql`, or nil.
-  mutating func entry(for sql: String) -> Entry? {
+  @inline(__always)
+  mutating func entry(for sql: String) -> CachedStatement? {
     clock += 1
-    if let recent, recent.sql == sql {
-      recent.entry.lastUse = clock
-      return recent.entry
+    if let recentEntry, recentSQL == sql {
+      recentEntry.lastUse = clock
+      return recentEntry
     }
+    return lookUp(sql)
+  }
+
+  /// `entry(for:)` past the statement used last: by hash.
+  private mutating func lookUp(_ sql: String) -> CachedStatement? {
     guard let entry = entries[sql] else { return nil }
     entry.lastUse = clock
-    recent = (sql, entry)
+    (recentSQL, recentEntry) = (sql, entry)
     return entry
   }
 
   /// Keeps `entry` for `sql`, dropping the least recently used one when full.
-  mutating func insert(_ entry: Entry, for sql: String) {
+  mutating func insert(_ entry: CachedStatement, for sql: String) {
     if entries.count >= capacity,
       let oldest = entries.min(by: { $0.value.lastUse < $1.value.lastUse })?.key
     {
       entries[oldest] = nil
-      if recent?.sql == oldest { recent = nil }
+      if recentSQL == oldest { (recentSQL, recentEntry) = ("", nil) }
     }
     clock += 1
     entry.lastUse = clock
     entries[sql] = entry
-    recent = (sql, entry)
+    (recentSQL, recentEntry) = (sql, entry)
   }
 
   /// Finalizes every statement (before the connection closes).
   mutating func removeAll() {
     entries = [:]
-    recent = nil
+    (recentSQL, recentEntry) = ("", nil)
   }
 
   var count: Int { entries.count }

@@ -126,14 +126,19 @@ public final class Statement {
 
   /// The value of column `index` (0-based) in the current row.
   public func value(at index: Int) -> SQLValue {
-    let i = Int32(index)
-    switch sqlite3_column_type(handle, i) {
-    case SQLITE_INTEGER: return .integer(sqlite3_column_int64(handle, i))
-    case SQLITE_FLOAT: return .real(sqlite3_column_double(handle, i))
-    case SQLITE_TEXT: return .text(string(at: index) ?? "")
+    // One look-up of the column, then its type and content from the value it holds: each
+    // `sqlite3_column_*` call would look the column up again. (The value is "unprotected":
+    // safe here, as this connection is used by one thread at a time.)
+    let value = sqlite3_column_value(handle, Int32(index))
+    switch sqlite3_value_type(value) {
+    case SQLITE_INTEGER: return .integer(sqlite3_value_int64(value))
+    case SQLITE_FLOAT: return .real(sqlite3_value_double(value))
+    case SQLITE_TEXT:
+      guard let text = sqlite3_value_text(value) else { return .text("") }
+      return .text(String(cString: text))
     case SQLITE_BLOB:
-      let count = Int(sqlite3_column_bytes(handle, i))
-      guard count > 0, let base = sqlite3_column_blob(handle, i) else { return .blob([]) }
+      let count = Int(sqlite3_value_bytes(value))
+      guard count > 0, let base = sqlite3_value_blob(value) else { return .blob([]) }
       return .blob(Array(UnsafeRawBufferPointer(start: base, count: count)))
     default: return .null
     }

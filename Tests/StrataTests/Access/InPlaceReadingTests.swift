@@ -125,4 +125,37 @@ import Testing
       #expect(mismatch == .mismatch(column: "name", type: "Int", value: "Ann"))
     }
   }
+
+  @Test func oneStatementDecodesAsTwoStructsInTurnEachWithItsOwnKeys() throws {
+    struct Named: Decodable, Equatable {
+      var name: String
+      var nickname: String?
+      var score: Double?
+    }
+    let fixture = try AccessFixture()
+    try fixture.queue.write { db in
+      try db.execute("INSERT INTO student VALUES (?, ?, ?)", ["S1", "Ann", 22])
+      try db.execute("INSERT INTO student VALUES (?, ?, ?)", ["S2", "Bob", nil])
+    }
+    try fixture.queue.read { (db) throws in
+      // The decoder keeps the container made for one type's keys: another type, then the
+      // first again, each reads its own properties.
+      let sql = "SELECT stuName AS name, age FROM student ORDER BY stuID"
+      let people = [Person(name: "Ann", age: 22), Person(name: "Bob", age: nil)]
+      let named = [
+        Named(name: "Ann", nickname: nil, score: 22), Named(name: "Bob", nickname: nil, score: nil),
+      ]
+      #expect(try db.fetchAll(Person.self, sql) == people)
+      #expect(
+        try db.fetchAll(Named.self, sql.replacingOccurrences(of: "age", with: "age AS score"))
+          == named
+      )
+      #expect(try db.fetchAll(Person.self, sql) == people)
+      // An optional property holding another type is an error naming the property's type.
+      let text = #expect(throws: RowDecodingError.self) {
+        try db.fetchOne(Named.self, "SELECT 'Ann' AS name, 'high' AS score")
+      }
+      #expect(text == .mismatch(column: "score", type: "Double", value: "high"))
+    }
+  }
 }

@@ -119,4 +119,26 @@ import Testing
     await #expect(throws: CancellationError.self) { try await task.value }
     #expect(try fixture.stored("SELECT count(*) FROM student") == [[0]])
   }
+
+  @Test func theFenceHoldsFromReadToReadAndTheQueuesOwnStatementsStillRun() throws {
+    let fixture = try AccessFixture()
+    for _ in 0..<3 {
+      #expect(try fixture.queue.read { db in try db.fetchValue(Int.self, "SELECT 1") } == 1)
+      #expect(throws: DatabaseAccessError.self) {
+        try fixture.queue.read { db in try db.execute("PRAGMA query_only = OFF") }
+      }
+    }
+    // A write after reads begins and commits; after a change of schema SQLite compiles the
+    // queue's BEGIN and COMMIT again, which the closures' fence must not refuse.
+    try fixture.queue.write { db in try db.execute("CREATE TABLE extra (x)") }
+    #expect(try fixture.queue.read { db in try db.fetchRows("SELECT * FROM extra") } == [])
+    try fixture.queue.write { db in try db.execute("INSERT INTO extra VALUES (1)") }
+    #expect(throws: DatabaseAccessError.self) {
+      try fixture.queue.write { db in try db.execute("COMMIT") }
+    }
+    #expect(throws: DatabaseAccessError.self) {
+      try fixture.queue.read { db in try db.execute("BEGIN") }
+    }
+    #expect(try fixture.stored("SELECT x FROM extra") == [[1]])
+  }
 }
