@@ -63,6 +63,31 @@ public struct DesiredSchema: Sendable {
       }
     }
     schema = try SchemaInspector(database).inspect()
+    try Self.checkForeignKeys(of: schema, in: database, file: file, lines: lines)
+  }
+
+  /// SQLite accepts a foreign key to a table that does not exist, or to columns that are not
+  /// its key, and refuses every later INSERT into the child ("no such table", "foreign key
+  /// mismatch"); compiling one INSERT per table finds both while it is still a typo in a file.
+  private static func checkForeignKeys(
+    of schema: Schema,
+    in database: Connection,
+    file: String,
+    lines: [String: Int]
+  ) throws {
+    for table in schema.tables where table.kind == .table && !table.foreignKeys.isEmpty {
+      do {
+        _ = try database.prepare("INSERT INTO \(quoteIdentifier(table.name)) DEFAULT VALUES")
+      } catch let error as SQLiteError {
+        throw DiffError.invalidDesiredSchema(
+          file: file,
+          line: lines[asciiLowercased(table.name)] ?? 1,
+          reason: "a foreign key of \(displayIdentifier(table.name)) cannot be used "
+            + "(\(error.message)): it must name a table the desired schema creates, and that "
+            + "table's primary key or UNIQUE columns"
+        )
+      }
+    }
   }
 
   /// The schema the file at `url` creates, named `displayPath` (default: its path) in errors.

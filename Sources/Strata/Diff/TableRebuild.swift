@@ -26,6 +26,7 @@ struct TableRebuild {
     let temporary = quoteIdentifier(temporaryName)
     let key = asciiLowercased(name)
     var columns: [(to: String, from: String)] = []
+    var nullsStop: [String] = []
     let names = pair.columnNames
     for column in pair.current.columns where column.generated == nil {
       guard let new = names[asciiLowercased(column.name)],
@@ -36,6 +37,9 @@ struct TableRebuild {
       let value =
         target.notNull && !column.notNull
         ? target.defaultValue.map { "coalesce(\(quoteIdentifier(column.name)), \($0))" } : nil
+      if target.notNull, !column.notNull, target.defaultValue == nil {
+        nullsStop.append(displayIdentifier(new))
+      }
       columns.append((quoteIdentifier(new), value ?? quoteIdentifier(column.name)))
     }
     if let rowid = rowidName() { columns.insert((rowid, rowid), at: 0) }
@@ -51,6 +55,12 @@ struct TableRebuild {
         PlannedStatement(
           sql: "INSERT INTO \(temporary) (\(columns.map(\.to).joined(separator: ", ")))\n"
             + "  SELECT \(columns.map(\.from).joined(separator: ", ")) FROM \(table)",
+          comments: nullsStop.isEmpty
+            ? []
+            : [
+              "A NULL in \(nullsStop.joined(separator: ", ")) stops this migration (nothing is "
+                + "changed): give the column a DEFAULT, or fill those rows first."
+            ],
           table: key
         )
       )

@@ -4,8 +4,14 @@ import StrataArguments
 /// Aligned columns for text output, laid out by the library's `alignedRows` (the schema's
 /// text uses the same), with every cell's controls escaped first.
 enum TextTable {
+  /// Written in one piece: a status of 1,000 migrations is one write, not 1,001.
   static func print(_ header: [String], _ rows: [[String]], _ context: CommandContext) {
-    for line in render(header, rows) { context.print(line) }
+    var block = ""
+    for line in render(header, rows) {
+      block += line
+      block += "\n"
+    }
+    context.printText(block)
   }
 
   static func render(_ header: [String], _ rows: [[String]]) -> [String] {

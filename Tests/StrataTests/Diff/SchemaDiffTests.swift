@@ -181,6 +181,8 @@ import Testing
     ("\n\nCREATE TABLE strata_migrations (x);", 3, "one of strata's own tables"),
     ("CREATE TABLE a (x);\n\nCREATE TABLE a (y);", 3, "table a already exists"),
     ("CREATE TABLE a (x);\nCREATE TABLE b (y REFERENCES);", 2, "syntax error"),
+    ("CREATE TABLE a (x);\nCREATE TABLE b (y REFERENCES team(id));", 2, "no such table: main.team"),
+    ("CREATE TABLE a (x);\nCREATE TABLE b (y REFERENCES a(x));", 2, "foreign key mismatch"),
   ])
   func aDesiredSchemaThatIsNotOnlyCreateStatementsIsRefused(
     sql: String,
@@ -197,6 +199,16 @@ import Testing
       }
       return file == "desired.sql" && at == line && text.contains(reason)
     }
+  }
+
+  /// A file may name a parent before it creates it, as a dump in name order does.
+  @Test func aForeignKeyToATableCreatedLaterInTheFileIsAccepted() throws {
+    let desired = try DesiredSchema(
+      sql: "CREATE TABLE child (parent_id INTEGER REFERENCES parent(id));\n"
+        + "CREATE TABLE parent (id INTEGER PRIMARY KEY);",
+      file: "desired.sql"
+    )
+    #expect(desired.schema.tables.map(\.name) == ["child", "parent"])
   }
 
   @Test(arguments: [
@@ -263,6 +275,26 @@ import Testing
         ["1", "unnamed"], ["2", "Rex"],
       ]
     )
+  }
+
+  /// Without a DEFAULT there is no value to give a NULL: the migration says so, and on a row
+  /// that holds one it stops with every row as it was.
+  @Test func aColumnThatBecomesNotNullWithoutADefaultWarnsAndStopsOnANull() throws {
+    let current = "CREATE TABLE pet (id INTEGER PRIMARY KEY, name TEXT);"
+    let desired = "CREATE TABLE pet (id INTEGER PRIMARY KEY, name TEXT NOT NULL);"
+    let migration = try DiffFixtures.migration(from: current, to: desired)
+    #expect(migration.up.contains("-- A NULL in name stops this migration (nothing is changed)"))
+    let database = try DiffFixtures.database(
+      current,
+      rows: "INSERT INTO pet VALUES (1, NULL), (2, 'Rex');"
+    )
+    #expect(throws: MigrationError.self) { try DiffFixtures.apply(migration, to: database) }
+    #expect(
+      try DiffFixtures.rows(database, "SELECT * FROM pet ORDER BY id") == [
+        ["1", "NULL"], ["2", "Rex"],
+      ]
+    )
+    #expect(try DiffFixtures.drift(database, from: current) == [])
   }
 
   @Test func aDesiredSchemaFileThatCannotBeReadSaysWhy() throws {
