@@ -8,6 +8,8 @@ extension Seeder {
     let conversion: SeedConversion
     let notNull: Bool
     let hasDefault: Bool
+    /// The DEFAULT expression as SQLite stores it (`0`, `'x'`, `CURRENT_TIMESTAMP`).
+    var defaultValue: String? = nil
     /// 1-based position in the primary key; 0 when not part of it.
     let primaryKeyPosition: Int
     /// A generated (or virtual-table hidden) column, which cannot be inserted.
@@ -87,6 +89,7 @@ extension Seeder {
         conversion: SeedConversion(declaredType: column.declaredType, strict: isStrict),
         notNull: column.notNull,
         hasDefault: column.defaultValue != nil,
+        defaultValue: column.defaultValue,
         primaryKeyPosition: column.primaryKeyPosition,
         isGenerated: column.hidden != 0
       )

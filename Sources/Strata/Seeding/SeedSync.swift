@@ -13,7 +13,8 @@ import Foundation
 /// left when equal); recorded but changed → kept, the user's from now on; recorded and gone →
 /// stays gone; not recorded and absent → inserted; not recorded and present → adopted when
 /// equal to the file's values, otherwise kept as the user's. For a recorded key that left the
-/// file: deleted when it still holds what the file wrote, otherwise kept, and forgotten.
+/// file: deleted when it still holds what the file wrote and nothing else of the user's
+/// (`SeedSync+Keeping`), otherwise kept, and forgotten.
 struct SeedSync {
   let connection: Connection
   let table: Seeder.Table
@@ -106,6 +107,7 @@ struct SeedSync {
       )?.integerValue ?? 0
     )
     if ledgered > matched {
+      let leftToTheFile = try leftToTheFileCondition()
       _ = try connection.run(
         "INSERT INTO temp.strata_sync_left SELECT l.key, l.row_values "
           + "FROM main.strata_seed_rows AS l WHERE \(mine) AND l.key NOT IN (SELECT "
@@ -114,7 +116,7 @@ struct SeedSync {
       )
       try connection.execute(
         "INSERT INTO temp.strata_sync_gone SELECT g.key, "
-          + "g.recorded IS NOT NULL AND \(old) IS g.recorded, "
+          + "g.recorded IS NOT NULL AND \(old) IS g.recorded AND \(leftToTheFile), "
           + keyNames.map { "T.\($0)" }.joined(separator: ", ")
           + " FROM \(target) AS T JOIN temp.strata_sync_left AS g "
           + "ON g.key = \(Self.encoding("T", key.columns))"
