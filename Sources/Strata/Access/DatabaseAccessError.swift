@@ -128,14 +128,15 @@ public enum RowDecodingError: StrataError, Equatable {
   public var message: String {
     switch self {
     case .missingColumn(let column, let type, let columns):
-      "the row has no column \"\(column)\" for a \(type) (its columns: "
+      "the row has no column \"\(column)\" for \(Self.article(type)) \(type) (its columns: "
         + "\(columns.isEmpty ? "none" : columns.joined(separator: ", ")))"
     case .mismatch(let column, let type, .null):
-      "column \"\(column)\" holds NULL, which is not a \(type) (the Swift type is not optional)"
+      "column \"\(column)\" holds NULL, which is not \(Self.article(type)) \(type) (the Swift "
+        + "type is not optional)"
     case .mismatch(let column, let type, let value):
       "column \"\(column)\" holds \(value.described), which is not \(Self.article(type)) \(type)"
     case .invalidJSON(let column, let type, let reason):
-      "column \"\(column)\" does not hold the JSON of a \(type): \(reason)"
+      "column \"\(column)\" does not hold the JSON of \(Self.article(type)) \(type): \(reason)"
     }
   }
 
@@ -153,7 +154,14 @@ public enum RowDecodingError: StrataError, Equatable {
     }
   }
 
+  /// "an Int", "an Optional<Int>", but "a UUID", "a URL", "a UInt8", "a Unit".
   private static func article(_ type: String) -> String {
-    type.first.map { "AEIOU".contains($0) } == true ? "an" : "a"
+    guard let first = type.first else { return "a" }
+    if "AEIOaeio".contains(first) { return "an" }
+    guard first == "U" || first == "u" else { return "a" }
+    let rest = type.dropFirst()
+    let soundsLikeYou =
+      rest.first.map { $0.isUppercase } ?? true || rest.hasPrefix("ni") || rest.hasPrefix("s")
+    return soundsLikeYou ? "a" : "an"
   }
 }

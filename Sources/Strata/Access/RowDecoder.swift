@@ -127,6 +127,10 @@ final class RowDecoder: Decoder {
           reason: String(describing: error)
         )
       }
+    } catch is DecodingError {
+      // A type that reads a plain value and then refuses it: an enum's raw value it has no
+      // case for, a type validating what it read.
+      throw RowDecodingError.mismatch(column: column, type: Row.name(of: T.self), value: value)
     }
   }
 }

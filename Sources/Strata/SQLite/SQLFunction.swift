@@ -35,8 +35,8 @@ extension Connection {
   /// - Parameter argumentCount: how many arguments it takes; nil for any number.
   /// - Parameter deterministic: whether the same arguments always give the same result.
   /// - Parameter body: computes the result; an error it throws becomes the failing
-  ///   statement's error, with the error's message (a `StrataError`'s `message`, otherwise
-  ///   its description).
+  ///   statement's error, with the error's message (a `StrataError`'s `message`, a
+  ///   `LocalizedError`'s `errorDescription`, otherwise its description).
   /// - Throws: `SQLiteError` when SQLite refuses the registration (a name longer than 255
   ///   bytes, more than 127 arguments).
   public func registerFunction(
@@ -84,6 +84,8 @@ private func callFunction(
     setResult(try function.body(arguments), in: context)
   } catch let error as any StrataError {
     sqlite3_result_error(context, error.message, -1)
+  } catch let error as LocalizedError where error.errorDescription != nil {
+    sqlite3_result_error(context, error.errorDescription ?? "", -1)
   } catch {
     sqlite3_result_error(context, String(describing: error), -1)
   }

@@ -102,6 +102,9 @@ public enum SeedError: StrataError, Equatable {
   /// A file of a table without a key changed since it was seeded: strata cannot tell which
   /// rows changed, and loading it again would duplicate them.
   case keylessFileChanged(file: String, table: String)
+  /// A file seeded once, as keyless, since its header holds none of the table's keys: it
+  /// changed, and without a key in the file the changed rows cannot be told apart.
+  case keyNotInFile(file: String, table: String, key: [String])
 
   /// The database's state after any seed error.
   static let unchanged = "nothing was seeded; the database is unchanged"
@@ -203,6 +206,10 @@ public enum SeedError: StrataError, Equatable {
     case .keylessFileChanged(let file, let table):
       return "\(file): the file changed since it was seeded into \(table), and \(table) has no "
         + "key, so strata cannot tell which rows changed"
+    case .keyNotInFile(let file, let table, let key):
+      return "\(file): the file changed since it was seeded into \(table), and its header holds "
+        + "no key of \(table) (such as \(key.joined(separator: ", "))), so strata cannot tell "
+        + "which rows changed"
     case .database(let file, let error) where error.isBusy:
       let place = file.map { "\($0): " } ?? ""
       return "\(place)the database \(error.lockedReason)"
@@ -350,6 +357,11 @@ extension SeedError: RemedialError {
       return sentence(say(.reloadFile(name))) + " (its rows from before are then replaced), give "
         + "the table a key (a primary key or UNIQUE constraint, in a migration), or restore the "
         + "file."
+    case .keyNotInFile(let file, _, let key):
+      let name = file.split(separator: "/").last.map(String.init) ?? file
+      return "Put the key column\(key.count == 1 ? "" : "s") \(key.joined(separator: ", ")) back "
+        + "in the file's header, " + say(.reloadFile(name)) + " (its rows from before are then "
+        + "replaced), or restore the file."
     }
   }
 }

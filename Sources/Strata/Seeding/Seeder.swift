@@ -290,7 +290,13 @@ public struct Seeder {
         keylessOnce: options.mode.seedsKeylessOnce(onlyUnrecorded: options.onlyUnrecorded)
       )
     if loader.seedsOnce {
-      switch try seedOnce(item.file, table: item.table.name) {
+      let once: SeedOnce
+      do {
+        once = try seedOnce(item.file, table: item.table.name)
+      } catch SeedError.keylessFileChanged(let file, let table) where !item.table.keys.isEmpty {
+        throw SeedError.keyNotInFile(file: file, table: table, key: item.table.keys[0].columns)
+      }
+      switch once {
       case .firstLoad: break
       case .reload: loader.reloading = true
       case .unchanged(let checksum):

@@ -176,6 +176,12 @@ import Testing
         )
       }
       #expect(overflow == .mismatch(column: "small", type: "Int8", value: 300))
+      // A raw value the enum has no case for names its column, as any other mismatch does.
+      let unknown = #expect(throws: RowDecodingError.self) {
+        try db.fetchOne(Tagged.self, sql.replacingOccurrences(of: "'expert'", with: "'master'"))
+      }
+      #expect(unknown == .mismatch(column: "level", type: "Level", value: "master"))
+      #expect(unknown?.message == "column \"level\" holds text 'master', which is not a Level")
       #expect(throws: RowDecodingError.self) {
         try db.fetchOne(
           Tagged.self,

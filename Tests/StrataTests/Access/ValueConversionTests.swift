@@ -121,7 +121,7 @@ import Testing
       }
       #expect(
         error?.message
-          == "column \"age\" holds NULL, which is not a Int (the Swift type is not optional)"
+          == "column \"age\" holds NULL, which is not an Int (the Swift type is not optional)"
       )
     }
   }

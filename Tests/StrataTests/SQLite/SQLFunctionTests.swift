@@ -9,6 +9,11 @@ private struct NotBase64: StrataError {
   var help: String { "" }
 }
 
+/// An app's own error, written for its alerts.
+private struct Bad: LocalizedError {
+  var errorDescription: String? { "the code is not one of ours" }
+}
+
 /// Something a function's closure holds, to see it released with the connection.
 private final class Held: Sendable {}
 
@@ -83,6 +88,9 @@ private final class Held: Sendable {}
     }
     let other = #expect(throws: SQLiteError.self) { try db.scalar("SELECT fails()") }
     #expect(other?.message.isEmpty == false)
+    try db.registerFunction("bad", argumentCount: 0, deterministic: false) { _ in throw Bad() }
+    let localized = #expect(throws: SQLiteError.self) { try db.scalar("SELECT bad()") }
+    #expect(localized?.message == "the code is not one of ours")
   }
 
   @Test func onlyADeterministicFunctionMayIndexAnExpressionOrCheckAColumn() throws {

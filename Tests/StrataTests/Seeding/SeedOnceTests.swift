@@ -41,6 +41,21 @@ import Testing
     #expect(try people(fixture).count == 2)
   }
 
+  /// A keyed table whose file lost its key column is seeded as keyless; when that file then
+  /// changes, the message says the header lacks the key, not that the table has none.
+  @Test func aFileWithoutTheTablesKeySaysTheHeaderLacksIt() throws {
+    let fixture = try SeedFixture(
+      schema: "CREATE TABLE category (code TEXT PRIMARY KEY DEFAULT (hex(randomblob(4))), label TEXT)"
+    )
+    _ = try fixture.seed([try fixture.csv("category.csv", "label\nFood\n")], mode: .sync)
+    let changed = try fixture.csv("category.csv", "label\nFood\nTravel\n")
+    let error = try #require(fixture.seedError([changed], mode: .sync))
+    #expect(error == .keyNotInFile(file: "seeds/category.csv", table: "category", key: ["code"]))
+    #expect(error.message.contains("its header holds no key of category (such as code)"))
+    #expect(error.help.hasPrefix("Put the key column code back in the file's header"))
+    #expect(try fixture.count("category") == 1)
+  }
+
   @Test func keylessChangedFileIsATypedErrorAndNothingIsWritten() throws {
     let fixture = try fixture()
     _ = try fixture.seed([try fixture.csv("person_info.csv", Self.v1)], mode: .sync)
