@@ -45,7 +45,8 @@ import Testing
   /// changes, the message says the header lacks the key, not that the table has none.
   @Test func aFileWithoutTheTablesKeySaysTheHeaderLacksIt() throws {
     let fixture = try SeedFixture(
-      schema: "CREATE TABLE category (code TEXT PRIMARY KEY DEFAULT (hex(randomblob(4))), label TEXT)"
+      schema: "CREATE TABLE category (code TEXT PRIMARY KEY DEFAULT (hex(randomblob(4))), "
+        + "label TEXT)"
     )
     _ = try fixture.seed([try fixture.csv("category.csv", "label\nFood\n")], mode: .sync)
     let changed = try fixture.csv("category.csv", "label\nFood\nTravel\n")
