@@ -134,6 +134,11 @@ import Testing
       ),
       "\(result.standardError)"
     )
+    #expect(
+      result.standardOutput.hasSuffix(
+        "1 finding before the replay stopped, in 2 pending migrations\n"
+      )
+    )
   }
 
   @Test func validateShowsTheFindingsAsWarningsAndKeepsItsExitCode() throws {

@@ -79,12 +79,14 @@ enum LintCommand: Command {
       + "the statements after it were not linted"
   }
 
-  /// "3 findings in 2 pending migrations", "No findings in 4 pending migrations".
+  /// "3 findings in 2 pending migrations", "No findings in 4 pending migrations"; "No findings
+  /// before the replay stopped, in 2 pending migrations" when it stopped.
   static func summary(_ result: LintResult) -> String {
     let count = result.findings.count
     let found =
       count == 0 ? "No findings" : count == 1 ? "1 finding" : "\(count) findings"
     let pending = result.pendingMigrations
-    return "\(found) in \(pending) pending migration\(pending == 1 ? "" : "s")"
+    let scope = result.stoppedAt == nil ? "" : " before the replay stopped,"
+    return "\(found)\(scope) in \(pending) pending migration\(pending == 1 ? "" : "s")"
   }
 }
