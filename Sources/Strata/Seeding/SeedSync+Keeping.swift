@@ -5,19 +5,23 @@ import Foundation
 ///
 /// - Another row references it by a foreign key: the delete would cascade into the user's rows,
 ///   change them (SET NULL, SET DEFAULT), or fail every launch (no action).
-/// - A column the file does not have no longer holds its DEFAULT (the user marked it a
-///   favourite). Only a constant DEFAULT can be compared; a column whose DEFAULT is an
-///   expression (`CURRENT_TIMESTAMP`), a generated column and a rowid alias are not evidence.
+/// - A column the file does not have, and did not have when it wrote the row, no longer holds
+///   its DEFAULT (the user marked it a favourite). Only a constant DEFAULT can be compared; a
+///   column whose DEFAULT is an expression (`CURRENT_TIMESTAMP`), a generated column and a
+///   rowid alias are not evidence.
 extension SeedSync {
   /// SQL, over the table's row as `T`, true when neither holds; "1" when nothing applies.
-  func leftToTheFileCondition() throws -> String {
-    var conditions = untouchedColumnConditions()
+  ///
+  /// - Parameter recorded: the columns the ledger's values are of (the file's last version),
+  ///   which the ledger's comparison already covers.
+  func leftToTheFileCondition(recorded: [String]) throws -> String {
+    var conditions = untouchedColumnConditions(besides: recorded)
     conditions += try referenceConditions()
     return conditions.isEmpty ? "1" : conditions.joined(separator: " AND ")
   }
 
-  private func untouchedColumnConditions() -> [String] {
-    let fileColumns = Set(columns.map(Seeder.folded))
+  private func untouchedColumnConditions(besides recorded: [String]) -> [String] {
+    let fileColumns = Set((columns + recorded).map(Seeder.folded))
     return table.columns.compactMap { column in
       guard !fileColumns.contains(Seeder.folded(column.name)), !column.isGenerated,
         !column.isRowidAlias

@@ -107,7 +107,7 @@ struct SeedSync {
       )?.integerValue ?? 0
     )
     if ledgered > matched {
-      let leftToTheFile = try leftToTheFileCondition()
+      let leftToTheFile = try leftToTheFileCondition(recorded: recorded ?? [])
       _ = try connection.run(
         "INSERT INTO temp.strata_sync_left SELECT l.key, l.row_values "
           + "FROM main.strata_seed_rows AS l WHERE \(mine) AND l.key NOT IN (SELECT "

@@ -84,6 +84,17 @@ import Testing
     #expect(try codes(fixture) == ["food", "rail", "travel"])
   }
 
+  /// A column the file's last version wrote is the ledger's to compare, not the user's.
+  @Test func aColumnTheFileDroppedDoesNotKeepTheRowsItAlsoDropped() throws {
+    let fixture = try SeedFixture(
+      schema: "CREATE TABLE category (code TEXT PRIMARY KEY, label TEXT NOT NULL, icon TEXT)"
+    )
+    _ = try sync(fixture, "code,label,icon\nfood,Food,f.png\ntravel,Travel,t.png\n")
+    let report = try sync(fixture, Self.v2)
+    #expect(report.deleted == 1)
+    #expect(try codes(fixture) == ["food"])
+  }
+
   /// A DEFAULT that differs each time it is taken says nothing about the user.
   @Test func aColumnWithAnExpressionDefaultDoesNotKeepTheRow() throws {
     let fixture = try SeedFixture(
