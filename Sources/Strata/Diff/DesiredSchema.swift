@@ -63,29 +63,43 @@ public struct DesiredSchema: Sendable {
       }
     }
     schema = try SchemaInspector(database).inspect()
-    try Self.checkForeignKeys(of: schema, in: database, file: file, lines: lines)
+    try Self.checkWrites(of: schema, in: database, file: file, lines: lines)
   }
 
-  /// SQLite accepts a foreign key to a table that does not exist, or to columns that are not
-  /// its key, and refuses every later INSERT into the child ("no such table", "foreign key
-  /// mismatch"); compiling one INSERT per table finds both while it is still a typo in a file.
-  private static func checkForeignKeys(
+  /// SQLite accepts a foreign key to a table that does not exist or to columns that are not
+  /// its key, and a trigger whose body names a missing table or column, then refuses every
+  /// later INSERT, UPDATE or DELETE of the table ("no such table", "foreign key mismatch",
+  /// "no such column"). Compiling one of each per table (they compile the table's foreign key
+  /// checks and triggers; nothing runs) finds them while they are still a typo in a file.
+  private static func checkWrites(
     of schema: Schema,
     in database: Connection,
     file: String,
     lines: [String: Int]
   ) throws {
-    for table in schema.tables where table.kind == .table && !table.foreignKeys.isEmpty {
-      do {
-        _ = try database.prepare("INSERT INTO \(quoteIdentifier(table.name)) DEFAULT VALUES")
-      } catch let error as SQLiteError {
-        throw DiffError.invalidDesiredSchema(
-          file: file,
-          line: lines[asciiLowercased(table.name)] ?? 1,
-          reason: "a foreign key of \(displayIdentifier(table.name)) cannot be used "
-            + "(\(error.message)): it must name a table the desired schema creates, and that "
-            + "table's primary key or UNIQUE columns"
-        )
+    // Every INSERT first: a foreign key is reported at its child table, where it is written,
+    // before an UPDATE of its parent finds it too.
+    let actions: [(String, (String, String) -> String)] = [
+      ("an INSERT into", { name, _ in "INSERT INTO \(name) DEFAULT VALUES" }),
+      ("an UPDATE of", { name, first in "UPDATE \(name) SET \(first) = \(first)" }),
+      ("a DELETE from", { name, _ in "DELETE FROM \(name)" }),
+    ]
+    for (action, statement) in actions {
+      for table in schema.tables where table.kind == .table {
+        guard let column = table.columns.first(where: { $0.generated == nil }) else { continue }
+        let sql = statement(quoteIdentifier(table.name), quoteIdentifier(column.name))
+        do {
+          _ = try database.prepare(sql)
+        } catch let error as SQLiteError {
+          throw DiffError.invalidDesiredSchema(
+            file: file,
+            line: lines[asciiLowercased(table.name)] ?? 1,
+            reason: "\(action) \(displayIdentifier(table.name)) cannot be compiled "
+              + "(\(error.message)): a foreign key must name a table the desired schema creates "
+              + "and that table's primary key or UNIQUE columns, and a trigger only tables and "
+              + "columns that exist"
+          )
+        }
       }
     }
   }

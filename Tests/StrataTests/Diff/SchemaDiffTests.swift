@@ -183,6 +183,14 @@ import Testing
     ("CREATE TABLE a (x);\nCREATE TABLE b (y REFERENCES);", 2, "syntax error"),
     ("CREATE TABLE a (x);\nCREATE TABLE b (y REFERENCES team(id));", 2, "no such table: main.team"),
     ("CREATE TABLE a (x);\nCREATE TABLE b (y REFERENCES a(x));", 2, "foreign key mismatch"),
+    (
+      "CREATE TABLE a (x);\nCREATE TRIGGER a_log AFTER UPDATE ON a BEGIN\n"
+        + "  INSERT INTO audit (y) VALUES (new.x);\nEND;", 1, "no such table: main.audit"
+    ),
+    (
+      "CREATE TABLE a (x);\nCREATE TABLE b (y);\nCREATE TRIGGER b_gone AFTER DELETE ON b BEGIN\n"
+        + "  DELETE FROM a WHERE z = old.y;\nEND;", 2, "no such column: z"
+    ),
   ])
   func aDesiredSchemaThatIsNotOnlyCreateStatementsIsRefused(
     sql: String,
