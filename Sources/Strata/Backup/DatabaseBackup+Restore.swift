@@ -1,5 +1,11 @@
 import Foundation
 
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// What restoring a backup did.
 public struct RestoreReport: Hashable, Sendable, Codable {
   /// The database written.
@@ -9,8 +15,21 @@ public struct RestoreReport: Hashable, Sendable, Codable {
   /// The database's version now (its history's newest, from the backup).
   public let version: MigrationVersion
   /// The versions the database had and the backup lacks (or records otherwise), undone by a
-  /// forced restore; empty when it had nothing the backup lacks.
+  /// forced restore; empty when it had nothing the backup lacks (or no history to read).
   public let undone: [MigrationVersion]
+  /// What was at the database's path before the restore.
+  public let before: Before
+
+  /// What was at the database's path before a restore.
+  public enum Before: String, Hashable, Sendable, Codable {
+    /// A database SQLite could read: its history was compared with the backup's.
+    case readable
+    /// No file: the database was created from the backup.
+    case missing
+    /// A file SQLite could not read as a database (damaged, or not starting with SQLite's
+    /// header): replaced by the backup, as forced.
+    case unreadable
+  }
 }
 
 extension DatabaseBackup {
@@ -19,14 +38,22 @@ extension DatabaseBackup {
   /// replaced, so connections that have it open read the backup's data in their next
   /// transaction. Afterwards the database has the backup's pages, rows and history.
   ///
+  /// Before anything is written the backup is checked: it must be SQLite, pass SQLite's
+  /// `integrity_check`, and not be the database file itself. A damaged backup is refused even
+  /// with `force`.
+  ///
   /// Refuses, changing nothing, when the database's history has a migration the backup's lacks
   /// or records with another checksum (it has moved past the backup), unless `force`. The
   /// history is compared, not file times; rows written since the backup without a migration
-  /// are lost by any restore.
+  /// are lost by any restore. A database SQLite cannot read (damaged, or its header
+  /// overwritten) has no history to compare: refused unless `force`, which writes the backup
+  /// over it (a file that is not SQLite at all is first emptied in place, see
+  /// `RestoreReport.Before.unreadable`). A missing database is created from the backup.
   ///
-  /// - Throws: `BackupError`: a missing backup or one that is not SQLite, versions that would
-  ///   be undone, a copy that failed; `DatabaseOpenError` when the database cannot be opened for
-  ///   writing (missing, read-only).
+  /// - Throws: `BackupError`: a missing, damaged or non-SQLite backup, the database itself
+  ///   named as its backup, versions that would be undone, an unreadable database, a copy that
+  ///   failed; `DatabaseOpenError` when the database cannot be written or created (read-only,
+  ///   its folder missing or read-only).
   @discardableResult
   public static func restore(
     _ backup: URL,
@@ -39,25 +66,53 @@ extension DatabaseBackup {
     case .sqlite: break
     case .directory, .empty, .notSQLite: throw BackupError.notADatabase(path: backup.path)
     }
-    let live = try Connection.open(at: database, access: .write, busyTimeout: busyTimeout)
-    let source: Connection
-    let kept: [AppliedMigration]
-    do {
-      source = try ConnectionConfiguration.none.open(
-        path: backup.path,
-        mode: .readOnly,
-        busyTimeout: busyTimeout
+    try checkDatabasePath(database)
+    if isSameFile(backup.path, database.path) {
+      throw BackupError.isTheDatabase(backup: backup.path, database: database.path)
+    }
+    let (source, kept) = try checkedBackup(backup, into: database, busyTimeout: busyTimeout)
+    func report(_ before: RestoreReport.Before, undone: [MigrationVersion] = []) -> RestoreReport {
+      RestoreReport(
+        database: database,
+        backup: backup,
+        version: kept.last?.version ?? .zero,
+        undone: undone,
+        before: before
       )
-      kept = try History.read(source)
-    } catch let error as SQLiteError where error.isNotADatabase {
-      throw BackupError.notADatabase(path: backup.path)
     }
-    let recorded = Dictionary(kept.map { ($0.version, $0.checksum) }, uniquingKeysWith: { $1 })
-    let undone = try History.read(live).filter { recorded[$0.version] != $0.checksum }
-      .map(\.version)
-    if !undone.isEmpty, !force {
-      throw BackupError.wouldUndo(database: database.path, backup: backup.path, versions: undone)
+    switch try liveDatabase(database, busyTimeout: busyTimeout) {
+    case .missing:
+      let live = try Connection.open(at: database, access: .create, busyTimeout: busyTimeout)
+      do {
+        try copy(source, into: live, database: database, backup: backup)
+      } catch {
+        if databaseFileKind(at: database.path) == .empty { unlink(database.path) }
+        throw error
+      }
+      return report(.missing)
+    case .unreadable(let reason):
+      guard force else {
+        throw BackupError.databaseUnreadable(
+          database: database.path,
+          backup: backup.path,
+          reason: reason
+        )
+      }
+      try copy(source, overUnreadable: database, backup: backup, busyTimeout: busyTimeout)
+      return report(.unreadable)
+    case .readable(let live, let history):
+      let recorded = Dictionary(kept.map { ($0.version, $0.checksum) }, uniquingKeysWith: { $1 })
+      let undone = history.filter { recorded[$0.version] != $0.checksum }.map(\.version)
+      if !undone.isEmpty, !force {
+        throw BackupError.wouldUndo(database: database.path, backup: backup.path, versions: undone)
+      }
+      try copy(source, into: live, database: database, backup: backup)
+      return report(.readable, undone: undone)
     }
+  }
+
+  /// Copies the backup's pages into `live`.
+  static func copy(_ source: Connection, into live: Connection, database: URL, backup: URL) throws {
     do {
       try source.copyPages(into: live)
     } catch let error as SQLiteError {
@@ -67,11 +122,5 @@ extension DatabaseBackup {
         reason: error.message
       )
     }
-    return RestoreReport(
-      database: database,
-      backup: backup,
-      version: try History.currentVersion(live),
-      undone: undone
-    )
   }
 }

@@ -74,10 +74,27 @@ public struct DatabaseBackup: Hashable, Sendable, Codable {
 
   /// The backups of `database` beside it, newest first: only files named as strata names them.
   ///
-  /// - Throws: `CocoaError` when the database's folder cannot be listed.
+  /// - Throws: `BackupError.folderNotListed` when the database's folder does not exist, is not
+  ///   a folder, or cannot be listed.
   public static func list(of database: URL) throws -> [DatabaseBackup] {
     let folder = database.deletingLastPathComponent()
-    let names = try FileManager.default.contentsOfDirectory(atPath: folder.path)
+    let names: [String]
+    do {
+      names = try FileManager.default.contentsOfDirectory(atPath: folder.path)
+    } catch {
+      let reason =
+        switch pathStatus(atPath: folder.path) {
+        case .missing: "does not exist"
+        case .directory: "cannot be listed (check its permissions)"
+        case .regular, .special: "is not a folder"
+        case .unreachable(let why): "cannot be reached (\(why))"
+        }
+      throw BackupError.folderNotListed(
+        database: database.path,
+        folder: folder.path,
+        reason: reason
+      )
+    }
     return names.compactMap { DatabaseBackup(folder.appendingPathComponent($0), of: database) }
       .sorted { $0.url.lastPathComponent > $1.url.lastPathComponent }
   }

@@ -241,3 +241,12 @@ func seedFileNames(in directory: URL, shown: String, followSymlinks: Bool) throw
     return true
   }
 }
+
+/// Whether two paths name the same file (following symbolic links): the same device and
+/// inode, so that a hard link, a symbolic link or another spelling of the path is seen too.
+func isSameFile(_ first: String, _ second: String) -> Bool {
+  var one = stat()
+  var other = stat()
+  guard stat(first, &one) == 0, stat(second, &other) == 0 else { return false }
+  return one.st_dev == other.st_dev && one.st_ino == other.st_ino
+}

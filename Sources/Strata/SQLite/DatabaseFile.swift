@@ -131,16 +131,17 @@ private func writeAll(_ descriptor: Int32, _ buffer: [UInt8], count: Int) -> Str
   return nil
 }
 
-/// Runs `body` with the file SQLite opens read-only for `path` and its read method; nil when
-/// SQLite cannot open it. Opening reads nothing and takes no lock.
-private func withSQLiteFile<T>(
+/// Runs `body` with the file SQLite opens (read-only unless `writable`) for `path` and its read
+/// method; nil when SQLite cannot open it. Opening reads nothing and takes no lock.
+func withSQLiteFile<T>(
   at path: String,
+  writable: Bool = false,
   _ body: (UnsafeMutablePointer<sqlite3_file>, ReadMethod) -> T
 ) -> T? {
   Connection.configured
   var db: OpaquePointer?
   defer { sqlite3_close_v2(db) }
-  let flags = SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX
+  let flags = (writable ? SQLITE_OPEN_READWRITE : SQLITE_OPEN_READONLY) | SQLITE_OPEN_NOMUTEX
   guard sqlite3_open_v2(path, &db, flags, nil) == SQLITE_OK, let db else { return nil }
   var pointer: UnsafeMutableRawPointer?
   guard sqlite3_file_control(db, "main", SQLITE_FCNTL_FILE_POINTER, &pointer) == SQLITE_OK,
@@ -150,7 +151,40 @@ private func withSQLiteFile<T>(
   return body(file, read)
 }
 
-private typealias ReadMethod =
+typealias ReadMethod =
   @convention(c) (
     UnsafeMutablePointer<sqlite3_file>?, UnsafeMutableRawPointer?, Int32, sqlite3_int64
   ) -> Int32
+
+/// Empties the regular file at `path` in place (truncated to no bytes, the same inode), through
+/// SQLite's own file layer, under an exclusive lock taken as a writer takes it (waiting up to
+/// `busyTimeout` milliseconds for other connections), then synced. For a file SQLite cannot
+/// read as a database, which no connection can write into: an empty file is an empty database,
+/// and SQLite deletes a `-journal` or `-wal` left beside an empty database rather than playing
+/// it back. Returns why it failed, or nil.
+package func emptyDatabaseFile(at path: String, busyTimeout: Int) -> String? {
+  withSQLiteFile(at: path, writable: true) { file, _ -> String? in
+    guard let methods = file.pointee.pMethods?.pointee, let lock = methods.xLock,
+      let unlock = methods.xUnlock, let truncate = methods.xTruncate, let sync = methods.xSync
+    else { return "SQLite's file layer cannot truncate it" }
+    let deadline = ContinuousClock.now + .milliseconds(busyTimeout)
+    for level in [SQLITE_LOCK_SHARED, SQLITE_LOCK_RESERVED, SQLITE_LOCK_EXCLUSIVE] {
+      var rc = lock(file, level)
+      while rc == SQLITE_BUSY, ContinuousClock.now < deadline {
+        usleep(10_000)
+        rc = lock(file, level)
+      }
+      guard rc == SQLITE_OK else {
+        _ = unlock(file, SQLITE_LOCK_NONE)
+        return rc == SQLITE_BUSY
+          ? "another connection (in this app or another process) held a lock on it longer "
+            + "than the busy timeout"
+          : "it could not be locked (SQLite error \(rc))"
+      }
+    }
+    defer { _ = unlock(file, SQLITE_LOCK_NONE) }
+    var rc = truncate(file, 0)
+    if rc == SQLITE_OK { rc = sync(file, SQLITE_SYNC_NORMAL) }
+    return rc == SQLITE_OK ? nil : "emptying it failed (SQLite error \(rc))"
+  } ?? "SQLite cannot open it for writing"
+}

@@ -40,6 +40,9 @@ public struct SQLiteError: Error, Hashable, Sendable {
   public var isFull: Bool { code == SQLITE_FULL }
   /// The file is not a database (SQLITE_NOTADB).
   package var isNotADatabase: Bool { code == SQLITE_NOTADB }
+  /// The file is damaged (SQLITE_CORRUPT) or not a database (SQLITE_NOTADB): SQLite cannot
+  /// read it as one.
+  package var isDamaged: Bool { code == SQLITE_CORRUPT || code == SQLITE_NOTADB }
   /// A constraint failed (SQLITE_CONSTRAINT and its extended codes).
   public var isConstraint: Bool { code == SQLITE_CONSTRAINT }
   /// The file could not be opened or written because it is read-only.

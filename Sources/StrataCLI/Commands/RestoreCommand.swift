@@ -7,7 +7,8 @@ import StrataArguments
 enum RestoreCommand: Command {
   static let force = Flag(
     "force",
-    help: "Restore even when the database has migrations the backup lacks (they are undone)."
+    help: "Restore even when the database has migrations the backup lacks (they are undone), "
+      + "or cannot be read (it is damaged); never a damaged backup."
   )
   static let list = Flag("list", help: "List the database's backups, newest first; restore none.")
 
@@ -15,8 +16,10 @@ enum RestoreCommand: Command {
     name: "restore",
     abstract: "Put a backup written by 'migrate --backup' back into the database.",
     discussion: """
-      FILE defaults to the newest backup beside the database. Refuses, changing nothing, when
-      the database's history has migrations the backup's lacks, unless --force.
+      FILE defaults to the newest backup beside the database. The backup must pass SQLite's
+      integrity check (a damaged one is refused, even with --force). Refuses, changing nothing,
+      when the database's history has migrations the backup's lacks, or the database cannot be
+      read, unless --force. A missing database is created from the backup.
       """,
     positionals: [
       PositionalSpec(name: "file", help: "The backup (default: the newest).", isRequired: false)
@@ -33,6 +36,8 @@ enum RestoreCommand: Command {
     let backup: String
     let version: MigrationVersion
     let undone: [MigrationVersion]
+    /// What was at the database's path: readable, missing or unreadable.
+    let before: RestoreReport.Before
   }
 
   /// One backup in `--list --format json`.
@@ -84,8 +89,13 @@ enum RestoreCommand: Command {
       busyTimeout: arguments[CommonOptions.busyTimeout]
     )
     let shownBackup = CommonOptions.shown(backup, context)
-    let outcome =
-      "Restored \(shownBackup) into \(database): it is now at version \(report.version)."
+    let into =
+      switch report.before {
+      case .readable: database
+      case .missing: "\(database) (there was no database: it was created from the backup)"
+      case .unreadable: "\(database) (it could not be read: replaced by the backup)"
+      }
+    let outcome = "Restored \(shownBackup) into \(into): it is now at version \(report.version)."
     context.finished(outcome)
     if json {
       try context.printJSON(
@@ -93,7 +103,8 @@ enum RestoreCommand: Command {
           database: database,
           backup: shownBackup,
           version: report.version,
-          undone: report.undone
+          undone: report.undone,
+          before: report.before
         )
       )
     } else if !quiet {

@@ -20,6 +20,20 @@ extension BackupError {
       return .wouldUndo(database: show(database), backup: show(backup), versions: versions)
     case .restoreFailed(let database, let backup, let reason):
       return .restoreFailed(database: show(database), backup: show(backup), reason: reason)
+    case .damaged(let backup, let database, let problem):
+      return .damaged(backup: show(backup), database: show(database), problem: problem)
+    case .isTheDatabase(let backup, let database):
+      return .isTheDatabase(backup: show(backup), database: show(database))
+    case .databaseUnreadable(let database, let backup, let reason):
+      return .databaseUnreadable(database: show(database), backup: show(backup), reason: reason)
+    case .folderNotListed(let database, let folder, let reason):
+      return .folderNotListed(database: show(database), folder: show(folder), reason: reason)
+    case .restoreFailedAfterEmptying(let database, let backup, let reason):
+      return .restoreFailedAfterEmptying(
+        database: show(database),
+        backup: show(backup),
+        reason: reason
+      )
     }
   }
 }

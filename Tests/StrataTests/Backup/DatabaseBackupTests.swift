@@ -272,6 +272,11 @@ import Testing
     .missing(path: "b"), .notADatabase(path: "b"), .noBackups(database: "a"),
     .wouldUndo(database: "a", backup: "b", versions: [2]),
     .restoreFailed(database: "a", backup: "b", reason: "database is locked"),
+    .damaged(backup: "b", database: "a", problem: "SQLite's integrity check reports: x"),
+    .isTheDatabase(backup: "b", database: "a"),
+    .databaseUnreadable(database: "a", backup: "b", reason: "it is damaged"),
+    .folderNotListed(database: "a", folder: "f", reason: "does not exist"),
+    .restoreFailedAfterEmptying(database: "a", backup: "b", reason: "disk is full"),
   ]
 
   @Test(arguments: errors)
