@@ -194,7 +194,7 @@ struct SchemaChangePlanner {
   }
 
   /// What the migration loses: dropped tables and columns, recreated virtual tables, narrowed
-  /// column types.
+  /// column types, columns that become generated.
   private func destructiveChanges(pairs: [TablePair], dropped: [Schema.Table]) -> [String] {
     var changes: [String] = []
     for table in dropped {
@@ -208,24 +208,12 @@ struct SchemaChangePlanner {
       )
     }
     for pair in pairs {
-      let shown = displayIdentifier(pair.desired.name)
       for column in pair.droppedColumns {
         changes.append(
           "drops column \(displayIdentifier(pair.current.name)).\(displayIdentifier(column.name))"
         )
       }
-      for column in pair.current.columns {
-        guard let new = pair.columnNames[asciiLowercased(column.name)],
-          let target = pair.desired.column(named: new),
-          let loss = TypeNarrowing.loss(
-            from: column,
-            strict: pair.current.strict ?? false,
-            to: target,
-            strict: pair.desired.strict ?? false
-          )
-        else { continue }
-        changes.append("narrows \(shown).\(displayIdentifier(new)) (\(loss))")
-      }
+      changes += TypeNarrowing.losses(pair)
     }
     return changes
   }

@@ -28,7 +28,9 @@ struct TableRebuild {
     var columns: [(to: String, from: String)] = []
     var nullsStop: [String] = []
     let names = pair.columnNames
-    for column in pair.current.columns where column.generated == nil {
+    // A generated column that becomes a plain one keeps the values it computed (they can be
+    // read like any other); a column that is generated in the desired table computes its own.
+    for column in pair.current.columns {
       guard let new = names[asciiLowercased(column.name)],
         let target = pair.desired.column(named: new), target.generated == nil
       else { continue }
@@ -43,10 +45,14 @@ struct TableRebuild {
       columns.append((quoteIdentifier(new), value ?? quoteIdentifier(column.name)))
     }
     if let rowid = rowidName() { columns.insert((rowid, rowid), at: 0) }
+    // The values the rebuild changes (a type that converts them, a column that becomes
+    // generated), marked where the rows are copied.
+    let losses = TypeNarrowing.losses(pair).map { "Destructive: \($0)." }
     var statements = [
       PlannedStatement(
         sql: TableText(pair.desired.sql).renamed(to: temporaryName),
-        comments: ["Rebuild \(displayIdentifier(name)): " + reasons.joined(separator: "; ") + "."],
+        comments: ["Rebuild \(displayIdentifier(name)): " + reasons.joined(separator: "; ") + "."]
+          + (columns.isEmpty ? losses : []),
         table: key
       )
     ]
@@ -55,12 +61,13 @@ struct TableRebuild {
         PlannedStatement(
           sql: "INSERT INTO \(temporary) (\(columns.map(\.to).joined(separator: ", ")))\n"
             + "  SELECT \(columns.map(\.from).joined(separator: ", ")) FROM \(table)",
-          comments: nullsStop.isEmpty
-            ? []
-            : [
-              "A NULL in \(nullsStop.joined(separator: ", ")) stops this migration (nothing is "
-                + "changed): give the column a DEFAULT, or fill those rows first."
-            ],
+          comments: losses
+            + (nullsStop.isEmpty
+              ? []
+              : [
+                "A NULL in \(nullsStop.joined(separator: ", ")) stops this migration (nothing is "
+                  + "changed): give the column a DEFAULT, or fill those rows first."
+              ]),
           table: key
         )
       )

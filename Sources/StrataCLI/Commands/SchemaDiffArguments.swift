@@ -19,7 +19,8 @@ enum SchemaDiffArguments {
   }
   static let allowDestructive = Flag(
     "allow-destructive",
-    help: "Write drops of tables and columns and narrowed types (each marked in the file)."
+    help: "Write changes that lose data: drops, columns made generated, types that change "
+      + "values (each marked in the file)."
   )
   static let oldestSQLite = Option<Int32?>(
     "oldest-sqlite",
