@@ -200,4 +200,24 @@ import Testing
     try DiffFixtures.apply(migration, to: database)
     #expect(try DiffFixtures.drift(database, from: desired) == [])
   }
+
+  /// The line of a rebuild names every change it makes, the columns it adds, drops and renames
+  /// too, and an untyped column as such.
+  @Test func aRebuildsLineNamesTheColumnsItAddsAndAnUntypedType() throws {
+    let migration = try DiffFixtures.migration(
+      from: "CREATE TABLE t (id INTEGER PRIMARY KEY, s, old TEXT, gone TEXT);",
+      to: "CREATE TABLE t (id INTEGER PRIMARY KEY, s BLOB NOT NULL DEFAULT x'', new TEXT, "
+        + "extra INT);",
+      options: SchemaDiffOptions(
+        renames: [SchemaRename(table: "t", column: "old", to: "new")],
+        allowsDestructive: true
+      )
+    )
+    #expect(
+      migration.changes == [
+        "rebuild table t (column s: type untyped → BLOB, NOT NULL no → yes, DEFAULT none → x''; "
+          + "renames column old to new; drops column gone; adds column extra)"
+      ]
+    )
+  }
 }
