@@ -45,14 +45,11 @@ struct TableRebuild {
       columns.append((quoteIdentifier(new), value ?? quoteIdentifier(column.name)))
     }
     if let rowid = rowidName() { columns.insert((rowid, rowid), at: 0) }
-    // The values the rebuild changes (a type that converts them, a column that becomes
-    // generated), marked where the rows are copied.
-    let losses = TypeNarrowing.losses(pair).map { "Destructive: \($0)." }
     var statements = [
       PlannedStatement(
         sql: TableText(pair.desired.sql).renamed(to: temporaryName),
         comments: ["Rebuild \(displayIdentifier(name)): " + reasons.joined(separator: "; ") + "."]
-          + (columns.isEmpty ? losses : []),
+          + marks(),
         table: key
       )
     ]
@@ -61,13 +58,12 @@ struct TableRebuild {
         PlannedStatement(
           sql: "INSERT INTO \(temporary) (\(columns.map(\.to).joined(separator: ", ")))\n"
             + "  SELECT \(columns.map(\.from).joined(separator: ", ")) FROM \(table)",
-          comments: losses
-            + (nullsStop.isEmpty
-              ? []
-              : [
-                "A NULL in \(nullsStop.joined(separator: ", ")) stops this migration (nothing is "
-                  + "changed): give the column a DEFAULT, or fill those rows first."
-              ]),
+          comments: nullsStop.isEmpty
+            ? []
+            : [
+              "A NULL in \(nullsStop.joined(separator: ", ")) stops this migration (nothing is "
+                + "changed): give the column a DEFAULT, or fill those rows first."
+            ],
           table: key
         )
       )
@@ -95,6 +91,42 @@ struct TableRebuild {
       PlannedStatement(sql: "ALTER TABLE \(temporary) RENAME TO \(table)", table: key),
     ]
     return statements
+  }
+
+  /// The comments before the new table: what the rebuild loses (dropped columns, a type that
+  /// converts values, a column that becomes generated), each marked destructive, and the
+  /// `strata lint` directives for what its rules see in a rebuild, which compares the two
+  /// tables' plain columns by name: a column gone (dropped, renamed, become generated) is a
+  /// `drop-column`, one new that is NOT NULL without a default (renamed, or a generated one
+  /// become plain) a `not-null-without-default`.
+  private func marks() -> [String] {
+    let shown = displayIdentifier(pair.desired.name)
+    var marks = pair.droppedColumns.map { column in
+      "Destructive: drops column \(shown).\(displayIdentifier(column.name)) and its values."
+    }
+    marks += TypeNarrowing.losses(pair).map { "Destructive: \($0)." }
+    for (old, new) in pair.columnRenames.sorted(by: { $0.key < $1.key }) {
+      let was = pair.current.column(named: old)?.name ?? old
+      marks.append(
+        "Renames column \(shown).\(displayIdentifier(was)) to \(displayIdentifier(new)): its "
+          + "values are copied."
+      )
+    }
+    let before = Set(
+      pair.current.columns.filter { $0.generated == nil }.map { asciiLowercased($0.name) }
+    )
+    let plain = pair.desired.columns.filter { $0.generated == nil }
+    let after = Set(plain.map { asciiLowercased($0.name) })
+    var rules: [String] = []
+    if !before.subtracting(after).isEmpty { rules.append(LintRule.dropColumn.rawValue) }
+    if plain.contains(where: { column in
+      !before.contains(asciiLowercased(column.name)) && column.notNull && !column.isRowIDAlias
+        && (column.defaultValue.map { asciiLowercased($0.trimmingSQLSpace()) == "null" } ?? true)
+    }) {
+      rules.append(LintRule.notNullWithoutDefault.rawValue)
+    }
+    if !rules.isEmpty { marks.append("strata:allow " + rules.joined(separator: ", ")) }
+    return marks
   }
 
   /// The name to copy the rowid by, when both tables have one and the desired table has no

@@ -59,11 +59,12 @@ import Testing
       CREATE VIEW cheap AS SELECT name FROM item WHERE price < 10;
       CREATE VIEW cheap_names AS SELECT upper(name) AS loud FROM cheap;
       """
-    let desired = current.replacingOccurrences(of: "price INTEGER", with: "price REAL")
+    // INTEGER to NUMERIC keeps every value (INTEGER to REAL would round large ones).
+    let desired = current.replacingOccurrences(of: "price INTEGER", with: "price NUMERIC")
     let migration = try DiffFixtures.migration(from: current, to: desired)
     #expect(
       migration.changes == [
-        "rebuild table item (column price: type INTEGER → REAL)",
+        "rebuild table item (column price: type INTEGER → NUMERIC)",
         "recreate view cheap", "recreate view cheap_names",
         "recreate trigger item_logged", "recreate trigger log_guard",
       ]

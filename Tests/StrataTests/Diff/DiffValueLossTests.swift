@@ -7,7 +7,7 @@ import Testing
 /// Changes that keep a column but can change the values it holds: a column that becomes (or
 /// stops being) generated, a type whose affinity converts the values stored (datatype3.html
 /// §3.1). Those that lose values are destructive; the others keep every value.
-@Suite struct ValueLossTests {
+@Suite struct DiffValueLossTests {
   static let generatedCurrent = """
     CREATE TABLE t (id INTEGER PRIMARY KEY, a INT, b INT, total INT,
       g INT GENERATED ALWAYS AS (a*10) STORED);
@@ -35,12 +35,15 @@ import Testing
       to: Self.generatedDesired,
       options: SchemaDiffOptions(allowsDestructive: true)
     )
+    // Marked before the new table, with the directive for what `strata lint` sees there (the
+    // table rebuilt without the plain column total).
     #expect(
       migration.up.contains(
         "-- Destructive: makes t.total generated (its stored values give way to computed ones).\n"
-          + "INSERT INTO \"new_t\" (\"id\", \"a\", \"b\", \"g\")"
+          + "-- strata:allow drop-column\nCREATE TABLE \"new_t\""
       )
     )
+    #expect(migration.up.contains("INSERT INTO \"new_t\" (\"id\", \"a\", \"b\", \"g\")"))
     #expect(
       migration.down?.contains("-- Destructive: makes t.g generated (its stored values") == true
     )
@@ -176,5 +179,39 @@ import Testing
       let same = try database.scalar("SELECT ? IS ?", [was[1], now[1]])
       #expect(same == .integer(1), "row \(was[0]): \(was[1]) became \(now[1])")
     }
+  }
+
+  /// What `strata lint` sees in a rebuild (the tables' plain columns compared by name: a
+  /// column dropped or renamed is gone, a renamed NOT NULL one is new) carries its directive,
+  /// so the generated migration lints clean; the drop is marked destructive.
+  @Test func aRebuildIsMarkedForWhatLintSeesInIt() throws {
+    let current = """
+      CREATE TABLE t (id INTEGER PRIMARY KEY, s, old TEXT, gone TEXT, UNIQUE (gone));
+      """
+    let migration = try DiffFixtures.migration(
+      from: current,
+      to: "CREATE TABLE t (id INTEGER PRIMARY KEY, s BLOB, new TEXT NOT NULL);",
+      options: SchemaDiffOptions(
+        renames: [SchemaRename(table: "t", column: "old", to: "new")],
+        allowsDestructive: true
+      )
+    )
+    #expect(
+      migration.up.contains(
+        "-- Destructive: drops column t.gone and its values.\n"
+          + "-- Renames column t.old to new: its values are copied.\n"
+          + "-- strata:allow drop-column, not-null-without-default\nCREATE TABLE \"new_t\""
+      ),
+      "\(migration.up)"
+    )
+    let fixture = try MigrationFixture([
+      "0001_init.sql": "-- migrate:up\n\(current)\n-- migrate:down\nDROP TABLE t;\n",
+      "0002_change.sql": "-- migrate:up\n\(migration.up)\n-- migrate:down\n\(migration.down ?? "")",
+    ])
+    let migrations = try MigrationSet(
+      directory: fixture.dir.path("migrations"),
+      displayPath: "migrations"
+    )
+    #expect(try MigrationLinter(migrations).lint(nil).findings.map(\.description) == [])
   }
 }
