@@ -219,6 +219,64 @@ import Testing
     #expect(!FileManager.default.fileExists(atPath: folder.path("none.sqlite3").path))
   }
 
+  /// A `--database` that has not applied every migration of the folder: `new --from-schema`
+  /// refuses (its migration would repeat the pending one), `diff` prints and warns.
+  @Test func aDatabaseBehindTheFolderIsRefusedByNewAndWarnedByDiff() throws {
+    let folder = try TemporaryDirectory()
+    try folder.write(
+      "migrations/0001_init.sql",
+      "-- migrate:up\nCREATE TABLE u (id INTEGER PRIMARY KEY, n INT);\n"
+        + "-- migrate:down\nDROP TABLE u;\n"
+    )
+    let migrate = try StrataProcess.run(["migrate", "--database", "app.db", "-q"], in: folder.url)
+    #expect(migrate.exitCode == 0, "\(migrate.standardError)")
+    try folder.write(
+      "migrations/0002_m.sql",
+      "-- migrate:up\nALTER TABLE u ADD COLUMN m TEXT;\n"
+        + "-- migrate:down\nALTER TABLE u DROP COLUMN m;\n"
+    )
+    try folder.write("d.sql", "CREATE TABLE u (id INTEGER PRIMARY KEY, n INT, m TEXT, k INT);\n")
+    let new = try StrataProcess.run(
+      ["new", "add_k", "--from-schema", "d.sql", "--database", "app.db"],
+      in: folder.url
+    )
+    #expect(new.exitCode == 1)
+    #expect(
+      new.standardError.hasPrefix(
+        "Error: app.db has not applied 1 migration of migrations (migrations/0002_m.sql), so "
+          + "its schema is not the one the migrations produce"
+      ),
+      "\(new.standardError)"
+    )
+    #expect(
+      new.standardError.contains(
+        "Help: Run 'strata migrate --database app.db' first, or leave out --database"
+      )
+    )
+    #expect(!FileManager.default.fileExists(atPath: folder.path("migrations/0003_add_k.sql").path))
+    let printed = try StrataProcess.run(
+      ["diff", "--schema", "d.sql", "--database", "app.db"],
+      in: folder.url
+    )
+    #expect(printed.exitCode == 0, "\(printed.standardError)")
+    #expect(
+      printed.standardError.hasPrefix(
+        "Warning: app.db has not applied 1 migration of migrations (migrations/0002_m.sql): "
+      )
+    )
+    // Once migrated, both go ahead without a word about it.
+    let caughtUp = try StrataProcess.run(["migrate", "--database", "app.db", "-q"], in: folder.url)
+    #expect(caughtUp.exitCode == 0, "\(caughtUp.standardError)")
+    let written = try StrataProcess.run(
+      ["new", "add_k", "--from-schema", "d.sql", "--database", "app.db"],
+      in: folder.url
+    )
+    #expect(written.exitCode == 0, "\(written.standardError)")
+    #expect(!written.standardError.contains("Warning"))
+    let text = try String(contentsOf: folder.path("migrations/0003_add_k.sql"), encoding: .utf8)
+    #expect(text.contains("ADD COLUMN k INT") && !text.contains("ADD COLUMN m"))
+  }
+
   @Test(arguments: [
     (["diff"], "strata diff needs the desired schema: --schema FILE"),
     (["diff", "--schema", "d.sql", "--rename", "nothing"], "--rename 'nothing': the rename"),

@@ -131,7 +131,8 @@ struct GeneratedMigrationCheck {
     return result
   }
 
-  /// The values of the columns each changed table keeps with the same affinity, and its
+  /// The values of the columns each changed table keeps with the same affinity (a generated
+  /// column that becomes a plain one too), and its
   /// AUTOINCREMENT counter, before (current names) or after (desired names) the migration.
   private func keptRows(
     _ database: Connection,
@@ -145,8 +146,10 @@ struct GeneratedMigrationCheck {
         let new = desired.table(named: kept.desired)
       else { continue }
       let columns = kept.columns.filter { pair in
+        // A column that stays keeps its values, whether or not it was generated; one that is
+        // generated in the desired table computes its own.
         guard let a = old.column(named: pair.0), let b = new.column(named: pair.1),
-          a.generated == nil, b.generated == nil
+          b.generated == nil
         else { return false }
         return Schema.Affinity(declaredType: a.declaredType, strict: old.strict ?? false)
           == Schema.Affinity(declaredType: b.declaredType, strict: new.strict ?? false)

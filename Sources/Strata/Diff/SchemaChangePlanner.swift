@@ -59,13 +59,14 @@ struct SchemaChangePlanner {
     // The indexes a rebuild creates again: the rebuild's line says so.
     var rebuiltIndexes: Set<PlannedStatement> = []
     let names = allNames()
+    let referenced = referencedColumns(in: currentTables)
     for pair in pairs.sorted(by: { namesInOrder($0.desired.name, $1.desired.name) }) {
       let key = asciiLowercased(pair.desired.name)
       let change = TableChange.judge(
         pair,
         sqliteVersion: sqliteVersion,
         forcedRebuild: forcedRebuilds.contains(key),
-        referencedColumns: referencedColumns(of: pair.current, in: currentTables)
+        referencedColumns: referenced[asciiLowercased(pair.current.name)] ?? []
       )
       let shown = displayIdentifier(pair.desired.name)
       let (drops, creates) = indexChanges(pair, change)
@@ -194,7 +195,7 @@ struct SchemaChangePlanner {
   }
 
   /// What the migration loses: dropped tables and columns, recreated virtual tables, narrowed
-  /// column types.
+  /// column types, columns that become generated.
   private func destructiveChanges(pairs: [TablePair], dropped: [Schema.Table]) -> [String] {
     var changes: [String] = []
     for table in dropped {
@@ -208,24 +209,12 @@ struct SchemaChangePlanner {
       )
     }
     for pair in pairs {
-      let shown = displayIdentifier(pair.desired.name)
       for column in pair.droppedColumns {
         changes.append(
           "drops column \(displayIdentifier(pair.current.name)).\(displayIdentifier(column.name))"
         )
       }
-      for column in pair.current.columns {
-        guard let new = pair.columnNames[asciiLowercased(column.name)],
-          let target = pair.desired.column(named: new),
-          let loss = TypeNarrowing.loss(
-            from: column,
-            strict: pair.current.strict ?? false,
-            to: target,
-            strict: pair.desired.strict ?? false
-          )
-        else { continue }
-        changes.append("narrows \(shown).\(displayIdentifier(new)) (\(loss))")
-      }
+      changes += TypeNarrowing.losses(pair)
     }
     return changes
   }
@@ -262,15 +251,15 @@ struct SchemaChangePlanner {
     return (drops, creates)
   }
 
-  /// Lower-cased names of `table`'s columns that other tables' foreign keys reference.
-  private func referencedColumns(
-    of table: Schema.Table,
-    in tables: [Schema.Table]
-  ) -> Set<String> {
-    var names: Set<String> = []
-    for other in tables where !sameName(other.name, table.name) {
-      for key in other.foreignKeys where sameName(key.parentTable, table.name) {
-        names.formUnion(key.parentColumns.map(asciiLowercased))
+  /// Lower-cased names of each table's columns (by lower-cased table name) that other tables'
+  /// foreign keys reference, found in one pass over `tables`.
+  private func referencedColumns(in tables: [Schema.Table]) -> [String: Set<String>] {
+    var names: [String: Set<String>] = [:]
+    for other in tables {
+      for key in other.foreignKeys where !sameName(key.parentTable, other.name) {
+        names[asciiLowercased(key.parentTable), default: []].formUnion(
+          key.parentColumns.map(asciiLowercased)
+        )
       }
     }
     return names

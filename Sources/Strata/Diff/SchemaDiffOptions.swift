@@ -3,8 +3,9 @@
 public struct SchemaDiffOptions: Hashable, Sendable {
   /// Tables and columns that were renamed rather than dropped and added.
   public var renames: [SchemaRename]
-  /// Whether the migration may drop tables or columns, recreate a virtual table, or narrow a
-  /// column's type (each marked by a comment in the file); refused by default.
+  /// Whether the migration may drop tables or columns, recreate a virtual table, make a column
+  /// generated, or change a column's type in a way that changes values it holds (each marked
+  /// by a comment in the file); refused by default.
   public var allowsDestructive: Bool
   /// The oldest SQLite the migration must run on (`3035000` for 3.35.0): the statements
   /// `ALTER TABLE` gained later (`DROP COLUMN` in 3.35, `RENAME COLUMN` in 3.25) are replaced by

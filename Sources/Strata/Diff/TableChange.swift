@@ -40,9 +40,14 @@ enum TableChange {
     for difference in differences where difference.change == .changed {
       let subject =
         difference.object == .column ? "column \(difference.name.dropFirst(shown.count + 1))" : ""
+      // An untyped column's type is empty: say so.
+      func value(_ value: String?) -> String {
+        guard let value else { return "none" }
+        return difference.aspect == "type" && value.trimmingSQLSpace().isEmpty ? "untyped" : value
+      }
       let change =
-        "\(difference.aspect ?? "definition") \(difference.actual ?? "none") → "
-        + "\(difference.expected ?? "none")"
+        "\(difference.aspect ?? "definition") \(value(difference.actual)) → "
+        + value(difference.expected)
       if let index = facets.firstIndex(where: { $0.subject == subject && !subject.isEmpty }) {
         facets[index].changes.append(change)
       } else {
@@ -57,10 +62,9 @@ enum TableChange {
     }
     let desiredText = TableText(pair.desired.sql)
     let sharedCount = pair.desired.columns.count - added.count
-    if pair.desired.columns.prefix(sharedCount).contains(where: { column in
-      added.contains { $0.name == column.name }
-    }) {
-      reasons.append("a new column goes before existing ones")
+    for column in pair.desired.columns.prefix(sharedCount)
+    where added.contains(where: { $0.name == column.name }) {
+      reasons.append("the new column \(displayIdentifier(column.name)) goes before existing ones")
     }
     for column in added {
       if let problem = addProblem(column, desiredText.column(column.name)) {
@@ -78,7 +82,22 @@ enum TableChange {
     if added.isEmpty, dropped.isEmpty, renames.isEmpty, reasons.isEmpty {
       reasons.append("its definition changes")
     }
-    guard reasons.isEmpty else { return .rebuild(reasons: reasons) }
+    guard reasons.isEmpty else {
+      // The rebuild also makes the changes ALTER TABLE could have made: say them too.
+      let said = reasons.joined(separator: "; ")
+      for (old, new) in renames.sorted(by: { $0.key < $1.key }) {
+        let name = pair.current.column(named: old)?.name ?? old
+        reasons.append("renames column \(displayIdentifier(name)) to \(displayIdentifier(new))")
+      }
+      for column in dropped where !said.contains("the column \(displayIdentifier(column.name)) ") {
+        reasons.append("drops column \(displayIdentifier(column.name))")
+      }
+      for column in added where !said.contains("the new column \(displayIdentifier(column.name)) ")
+      {
+        reasons.append("adds column \(displayIdentifier(column.name))")
+      }
+      return .rebuild(reasons: reasons)
+    }
     var statements: [PlannedStatement] = []
     var summary: [String] = []
     let key = asciiLowercased(pair.desired.name)

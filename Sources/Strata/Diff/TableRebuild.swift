@@ -28,7 +28,9 @@ struct TableRebuild {
     var columns: [(to: String, from: String)] = []
     var nullsStop: [String] = []
     let names = pair.columnNames
-    for column in pair.current.columns where column.generated == nil {
+    // A generated column that becomes a plain one keeps the values it computed (they can be
+    // read like any other); a column that is generated in the desired table computes its own.
+    for column in pair.current.columns {
       guard let new = names[asciiLowercased(column.name)],
         let target = pair.desired.column(named: new), target.generated == nil
       else { continue }
@@ -46,7 +48,8 @@ struct TableRebuild {
     var statements = [
       PlannedStatement(
         sql: TableText(pair.desired.sql).renamed(to: temporaryName),
-        comments: ["Rebuild \(displayIdentifier(name)): " + reasons.joined(separator: "; ") + "."],
+        comments: ["Rebuild \(displayIdentifier(name)): " + reasons.joined(separator: "; ") + "."]
+          + marks(),
         table: key
       )
     ]
@@ -88,6 +91,42 @@ struct TableRebuild {
       PlannedStatement(sql: "ALTER TABLE \(temporary) RENAME TO \(table)", table: key),
     ]
     return statements
+  }
+
+  /// The comments before the new table: what the rebuild loses (dropped columns, a type that
+  /// converts values, a column that becomes generated), each marked destructive, and the
+  /// `strata lint` directives for what its rules see in a rebuild, which compares the two
+  /// tables' plain columns by name: a column gone (dropped, renamed, become generated) is a
+  /// `drop-column`, one new that is NOT NULL without a default (renamed, or a generated one
+  /// become plain) a `not-null-without-default`.
+  private func marks() -> [String] {
+    let shown = displayIdentifier(pair.desired.name)
+    var marks = pair.droppedColumns.map { column in
+      "Destructive: drops column \(shown).\(displayIdentifier(column.name)) and its values."
+    }
+    marks += TypeNarrowing.losses(pair).map { "Destructive: \($0)." }
+    for (old, new) in pair.columnRenames.sorted(by: { $0.key < $1.key }) {
+      let was = pair.current.column(named: old)?.name ?? old
+      marks.append(
+        "Renames column \(shown).\(displayIdentifier(was)) to \(displayIdentifier(new)): its "
+          + "values are copied."
+      )
+    }
+    let before = Set(
+      pair.current.columns.filter { $0.generated == nil }.map { asciiLowercased($0.name) }
+    )
+    let plain = pair.desired.columns.filter { $0.generated == nil }
+    let after = Set(plain.map { asciiLowercased($0.name) })
+    var rules: [String] = []
+    if !before.subtracting(after).isEmpty { rules.append(LintRule.dropColumn.rawValue) }
+    if plain.contains(where: { column in
+      !before.contains(asciiLowercased(column.name)) && column.notNull && !column.isRowIDAlias
+        && (column.defaultValue.map { asciiLowercased($0.trimmingSQLSpace()) == "null" } ?? true)
+    }) {
+      rules.append(LintRule.notNullWithoutDefault.rawValue)
+    }
+    if !rules.isEmpty { marks.append("strata:allow " + rules.joined(separator: ", ")) }
+    return marks
   }
 
   /// The name to copy the rowid by, when both tables have one and the desired table has no

@@ -51,7 +51,17 @@ public struct Schema: Codable, Equatable, Sendable {
 
   /// The table named `name` (SQLite compares names without ASCII case), shadow tables included.
   public func table(named name: String) -> Table? {
-    allTables.first { $0.name == name } ?? allTables.first { sameName($0.name, name) }
+    // Without building `allTables`: a diff looks up every table of a large schema.
+    func first(where matches: (String) -> Bool) -> Table? {
+      for list in [tables, strataTables] {
+        for table in list {
+          if matches(table.name) { return table }
+          if let shadow = table.shadowTables.first(where: { matches($0.name) }) { return shadow }
+        }
+      }
+      return nil
+    }
+    return first { $0 == name } ?? first { sameName($0, name) }
   }
 
   /// The triggers on `table`.

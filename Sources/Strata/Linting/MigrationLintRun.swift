@@ -33,6 +33,10 @@ final class MigrationLintRun {
   private var renamedAway: [String: (name: String, line: Int, children: [String])] = [:]
   /// The statement that added each foreign key new in this migration.
   private var foreignKeyLines: [ForeignKeyShape: Int] = [:]
+  /// The foreign keys the schema had before the migration, also as a rename in it rewrote
+  /// them (`ALTER TABLE … RENAME TO` of their table or parent, `RENAME COLUMN` of their
+  /// columns): not added by the migration.
+  private var existingForeignKeys: Set<ForeignKeyShape>
 
   init(_ migration: Migration, format: MigrationFormat, connection: Connection) throws {
     self.connection = connection
@@ -46,6 +50,7 @@ final class MigrationLintRun {
     directives = LintDirective.all(in: up.sql, firstLine: up.firstLine)
     start = try SchemaShape.read(connection)
     shape = start
+    existingForeignKeys = start.foreignKeys
     let known = Set(LintRule.allowable.map(\.rawValue))
     for directive in directives {
       if directive.names.isEmpty {
@@ -162,8 +167,8 @@ final class MigrationLintRun {
         )
       }
     }
-    let existing = start.foreignKeys
-    for key in shape.foreignKeys.subtracting(existing).sorted(by: { lineOf($0) < lineOf($1) })
+    for key in shape.foreignKeys.subtracting(existingForeignKeys)
+      .sorted(by: { lineOf($0) < lineOf($1) })
     where try !connection.isIndexed(key) {
       let table = shape.table(key.table)?.name ?? key.table
       report(
@@ -186,8 +191,14 @@ final class MigrationLintRun {
     changing = nil
     let after = try SchemaShape.read(connection)
     let before = change.before
-    for key in after.foreignKeys.subtracting(before.foreignKeys) {
-      foreignKeyLines[key] = change.line
+    let appeared = after.foreignKeys.subtracting(before.foreignKeys)
+    for key in appeared { foreignKeyLines[key] = change.line }
+    if !appeared.isEmpty, let renames = ForeignKeyRenames(change.actions, before, after) {
+      for key in before.foreignKeys.subtracting(after.foreignKeys)
+      where existingForeignKeys.contains(key) {
+        let rewritten = renames.rewrite(key)
+        if appeared.contains(rewritten) { existingForeignKeys.insert(rewritten) }
+      }
     }
     for action in change.actions where action.kind == .alterTable {
       let key = asciiLowercased(action.name)

@@ -109,3 +109,43 @@ extension Connection {
     return false
   }
 }
+
+/// The renames one `ALTER TABLE` statement made, as they rewrite the foreign keys SQLite keeps
+/// pointing at the same columns: a table renamed (its own foreign keys, and its children's),
+/// columns renamed (the table keeps its number of columns).
+struct ForeignKeyRenames {
+  /// Old lower-cased table name → new.
+  private var tables: [String: String] = [:]
+  /// Lower-cased table name (before) → old lower-cased column name → new.
+  private var columns: [String: [String: String]] = [:]
+
+  /// The renames of a statement that did `actions` and took the schema from `before` to
+  /// `after`; nil when it did anything but alter tables, or added a column to one (`ADD
+  /// COLUMN` can add a foreign key).
+  init?(_ actions: [AuthorizedAction], _ before: SchemaShape, _ after: SchemaShape) {
+    guard actions.allSatisfy({ $0.kind == .alterTable }) else { return nil }
+    for action in actions {
+      let key = asciiLowercased(action.name)
+      guard let old = before.table(key) else { continue }
+      if let new = after.table(key) {
+        guard new.columns.count <= old.columns.count else { return nil }
+        guard new.columns.count == old.columns.count else { continue }
+        for (was, now) in zip(old.columns, new.columns) where was.name != now.name {
+          columns[key, default: [:]][asciiLowercased(was.name)] = asciiLowercased(now.name)
+        }
+      } else if let renamed = after.tables.keys.first(where: { before.tables[$0] == nil }) {
+        tables[key] = renamed
+      }
+    }
+  }
+
+  /// `key` as the renames rewrote it.
+  func rewrite(_ key: ForeignKeyShape) -> ForeignKeyShape {
+    let renamedColumns = columns[key.table] ?? [:]
+    return ForeignKeyShape(
+      table: tables[key.table] ?? key.table,
+      columns: key.columns.map { renamedColumns[$0] ?? $0 },
+      parent: tables[key.parent] ?? key.parent
+    )
+  }
+}

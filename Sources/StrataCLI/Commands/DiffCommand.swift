@@ -61,6 +61,7 @@ enum DiffCommand: Command {
     }
     let (migration, folder, format) = try SchemaDiffArguments.generate(
       desiredPath: desiredPath,
+      writing: false,
       arguments,
       context
     )

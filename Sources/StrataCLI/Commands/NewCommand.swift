@@ -39,7 +39,12 @@ enum NewCommand: Command {
     let directory = CommonOptions.migrationsDirectory(arguments, context)
     var content: GeneratedMigration?
     if let desired = arguments[Self.fromSchema] {
-      content = try SchemaDiffArguments.generate(desiredPath: desired, arguments, context).migration
+      content = try SchemaDiffArguments.generate(
+        desiredPath: desired,
+        writing: true,
+        arguments,
+        context
+      ).migration
     } else if let option = SchemaDiffArguments.firstGiven(arguments) {
       throw UsageError(
         message: "\(option) is an option of --from-schema, which was not given",

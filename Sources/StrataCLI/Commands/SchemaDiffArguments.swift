@@ -19,7 +19,8 @@ enum SchemaDiffArguments {
   }
   static let allowDestructive = Flag(
     "allow-destructive",
-    help: "Write drops of tables and columns and narrowed types (each marked in the file)."
+    help: "Write changes that lose data: drops, columns made generated, types that change "
+      + "values (each marked in the file)."
   )
   static let oldestSQLite = Option<Int32?>(
     "oldest-sqlite",
@@ -60,8 +61,13 @@ enum SchemaDiffArguments {
 
   /// The migration from the current schema to the one in the file `desiredPath`, and the
   /// migrations folder (whose format the migration is written in).
+  ///
+  /// - Parameter writing: the migration is written into the folder (`strata new`): a
+  ///   `--database` that has not applied exactly the folder's migrations is refused; else
+  ///   (`strata diff`) it is said as a warning.
   static func generate(
     desiredPath: String,
+    writing: Bool,
     _ arguments: ParsedArguments,
     _ context: CommandContext
   ) throws -> (migration: GeneratedMigration, folder: URL, format: MigrationFormat?) {
@@ -78,7 +84,12 @@ enum SchemaDiffArguments {
     let folder = CommonOptions.migrationsDirectory(arguments, context)
     let current: Schema
     if arguments[CommonOptions.database] != nil {
-      current = try databaseSchema(arguments, context, configuration)
+      let (schema, check) = try databaseSchema(arguments, context, configuration)
+      current = schema
+      if let check, !check.matches {
+        if writing { throw check.error }
+        context.printError(check.warning)
+      }
     } else {
       current = try CommonOptions.loadMigrations(arguments, context)
         .producedSchema(configuration: configuration)
@@ -97,12 +108,13 @@ enum SchemaDiffArguments {
     return (migration, folder.url, arguments[CommonOptions.migrationFormat])
   }
 
-  /// The schema of the `--database` file, read without changing it.
+  /// The schema of the `--database` file, read without changing it, and how its history
+  /// stands against the migrations folder (nil when the folder cannot be read).
   private static func databaseSchema(
     _ arguments: ParsedArguments,
     _ context: CommandContext,
     _ configuration: ConnectionConfiguration
-  ) throws -> Schema {
+  ) throws -> (Schema, SchemaDiffDatabaseCheck?) {
     let location = try CommonOptions.databaseURL(arguments, context)
     let connection = try DatabaseSession.open(
       location,
@@ -111,7 +123,16 @@ enum SchemaDiffArguments {
       configuration: configuration,
       mustExist: true
     )
-    return try SchemaInspector(connection).inspect()
+    let schema = try SchemaInspector(connection).inspect()
+    guard let migrations = try? CommonOptions.loadMigrations(arguments, context),
+      let plan = try? Migrator(migrations).plan(connection)
+    else { return (schema, nil) }
+    let check = SchemaDiffDatabaseCheck(
+      database: CommonOptions.shown(location.url, context),
+      folder: CommonOptions.migrationsDirectory(arguments, context).shown,
+      plan: plan
+    )
+    return (schema, check)
   }
 
   /// What the command says on standard error after the migration: how it was checked, what it

@@ -26,7 +26,7 @@ import Testing
     let desired = "CREATE TABLE person (id INTEGER PRIMARY KEY, email TEXT, name TEXT NOT NULL);"
     let migration = try DiffFixtures.migration(from: Self.person, to: desired)
     #expect(
-      migration.changes == ["rebuild table person (a new column goes before existing ones)"]
+      migration.changes == ["rebuild table person (the new column email goes before existing ones)"]
     )
   }
 

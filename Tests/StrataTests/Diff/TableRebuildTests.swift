@@ -59,11 +59,12 @@ import Testing
       CREATE VIEW cheap AS SELECT name FROM item WHERE price < 10;
       CREATE VIEW cheap_names AS SELECT upper(name) AS loud FROM cheap;
       """
-    let desired = current.replacingOccurrences(of: "price INTEGER", with: "price REAL")
+    // INTEGER to NUMERIC keeps every value (INTEGER to REAL would round large ones).
+    let desired = current.replacingOccurrences(of: "price INTEGER", with: "price NUMERIC")
     let migration = try DiffFixtures.migration(from: current, to: desired)
     #expect(
       migration.changes == [
-        "rebuild table item (column price: type INTEGER → REAL)",
+        "rebuild table item (column price: type INTEGER → NUMERIC)",
         "recreate view cheap", "recreate view cheap_names",
         "recreate trigger item_logged", "recreate trigger log_guard",
       ]
@@ -199,5 +200,25 @@ import Testing
     let database = try DiffFixtures.database(current, rows: "INSERT INTO reading VALUES (1, 2.5);")
     try DiffFixtures.apply(migration, to: database)
     #expect(try DiffFixtures.drift(database, from: desired) == [])
+  }
+
+  /// The line of a rebuild names every change it makes, the columns it adds, drops and renames
+  /// too, and an untyped column as such.
+  @Test func aRebuildsLineNamesTheColumnsItAddsAndAnUntypedType() throws {
+    let migration = try DiffFixtures.migration(
+      from: "CREATE TABLE t (id INTEGER PRIMARY KEY, s, old TEXT, gone TEXT);",
+      to: "CREATE TABLE t (id INTEGER PRIMARY KEY, s BLOB NOT NULL DEFAULT x'', new TEXT, "
+        + "extra INT);",
+      options: SchemaDiffOptions(
+        renames: [SchemaRename(table: "t", column: "old", to: "new")],
+        allowsDestructive: true
+      )
+    )
+    #expect(
+      migration.changes == [
+        "rebuild table t (column s: type untyped → BLOB, NOT NULL no → yes, DEFAULT none → x''; "
+          + "renames column old to new; drops column gone; adds column extra)"
+      ]
+    )
   }
 }

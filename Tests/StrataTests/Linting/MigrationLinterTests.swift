@@ -203,6 +203,47 @@ import Testing
     #expect(findings.first?.message.contains("toy(pet)") == true)
   }
 
+  /// A foreign key the schema had before the migration is not the migration's to index, also
+  /// when a rename rewrote it (`strata diff --rename` writes them): renaming its parent, its
+  /// table or its column. One the same migration adds is still flagged.
+  @Test func aRenamedForeignKeyIsNotAnAddedOne() throws {
+    let fixture = try MigrationFixture([
+      "0001_init.sql": """
+      -- migrate:up
+      CREATE TABLE person (id INTEGER PRIMARY KEY, name TEXT);
+      -- strata:allow unindexed-foreign-key
+      CREATE TABLE kid (id INTEGER PRIMARY KEY, pid INTEGER REFERENCES person(id));
+      -- migrate:down
+      DROP TABLE kid;
+
+      """,
+      "0002_rename.sql": """
+      -- migrate:up
+      ALTER TABLE "person" RENAME TO "people";
+      ALTER TABLE kid RENAME COLUMN pid TO parent;
+      ALTER TABLE kid RENAME TO child;
+      ALTER TABLE child ADD COLUMN friend INTEGER REFERENCES people(id);
+      CREATE TABLE new_people (id INTEGER PRIMARY KEY, name TEXT NOT NULL DEFAULT '');
+      INSERT INTO new_people SELECT id, coalesce(name, '') FROM people;
+      DROP TABLE people;
+      ALTER TABLE new_people RENAME TO people;
+      -- migrate:down
+      SELECT 1;
+
+      """,
+    ])
+    let migrations = try MigrationSet(
+      directory: fixture.dir.path("migrations"),
+      displayPath: "migrations"
+    )
+    let findings = try MigrationLinter(migrations).lint(nil).findings
+    #expect(
+      findings.map { "\($0.file.split(separator: "/").last ?? ""):\($0.line) \($0.rule.rawValue)" }
+        == ["0002_rename.sql:5 unindexed-foreign-key"]
+    )
+    #expect(findings.first?.message.contains("child(friend)") == true)
+  }
+
   @Test func vacuumAndJournalModeInATransactionalPart() throws {
     let fixture = try LintFixture(up: "VACUUM;\nPRAGMA journal_mode = WAL;\nPRAGMA journal_mode;")
     #expect(
