@@ -4,14 +4,15 @@ import StrataArguments
 /// Aligned columns for text output, laid out by the library's `alignedRows` (the schema's
 /// text uses the same), with every cell's controls escaped first.
 enum TextTable {
-  /// Written in one piece: a status of 1,000 migrations is one write, not 1,001.
+  /// Written in one piece: a status of 1,000 migrations is one write, not 1,001. The cells
+  /// are escaped by `render`, so the block is written as it is.
   static func print(_ header: [String], _ rows: [[String]], _ context: CommandContext) {
     var block = ""
     for line in render(header, rows) {
       block += line
       block += "\n"
     }
-    context.printText(block)
+    context.standardOutput(block)
   }
 
   static func render(_ header: [String], _ rows: [[String]]) -> [String] {
