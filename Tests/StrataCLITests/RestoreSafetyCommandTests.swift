@@ -71,7 +71,17 @@ import Testing
     let forced = try project.strata("restore", "--database", "app.sqlite3", "--force")
     #expect(forced.exitCode == 0, "\(forced.standardError)")
     #expect(forced.standardOutput.contains("now at version 1"), "\(forced.standardOutput)")
+    #expect(
+      forced.standardOutput.contains("its bytes were kept as app.sqlite3.damaged-"),
+      "\(forced.standardOutput)"
+    )
     #expect(try DatabaseProbe.integer(project.database, "SELECT count(*) FROM a") == 20000)
+    let kept = try FileManager.default.contentsOfDirectory(
+      atPath: project.database.deletingLastPathComponent().path
+    ).filter { $0.hasPrefix("app.sqlite3.damaged-") }
+    #expect(kept.count == 1)
+    let listed = try project.strata("restore", "--list", "--database", "app.sqlite3")
+    #expect(!listed.standardOutput.contains("damaged"), "\(listed.standardOutput)")
   }
 
   @Test func aDatabaseWithADamagedPageIsRestoredWithForce() throws {

@@ -96,8 +96,8 @@ public enum BackupError: StrataError, RemedialError, Equatable {
       "Name a backup strata wrote beside the database: \(say(.listBackups))."
     case .databaseUnreadable(let database, let backup, _):
       "If \(database) is damaged and \(backup) is the copy to go back to, "
-        + "\(say(.forceRestore)): what \(database) holds now is replaced by the backup (copy it "
-        + "aside first to keep it)."
+        + "\(say(.forceRestore)): what \(database) holds now is replaced by the backup, after "
+        + "its bytes are copied beside it (\(database).damaged-…)."
     case .folderNotListed(_, let folder, _):
       sentence(say(.checkDatabasePath)) + ": a database's backups are beside it, in \(folder)."
     case .restoreFailedAfterEmptying:

@@ -19,6 +19,10 @@ public struct RestoreReport: Hashable, Sendable, Codable {
   public let undone: [MigrationVersion]
   /// What was at the database's path before the restore.
   public let before: Before
+  /// For a database that could not be read: where its bytes were copied before the backup
+  /// replaced them (`app.sqlite3.damaged-20261201T053012.345Z`, beside it), so that a forced
+  /// restore loses nothing that a recovery tool might still read. nil otherwise.
+  public var damagedCopy: URL? = nil
 
   /// What was at the database's path before a restore.
   public enum Before: String, Hashable, Sendable, Codable {
@@ -47,8 +51,9 @@ extension DatabaseBackup {
   /// history is compared, not file times; rows written since the backup without a migration
   /// are lost by any restore. A database SQLite cannot read (damaged, or its header
   /// overwritten) has no history to compare: refused unless `force`, which writes the backup
-  /// over it (a file that is not SQLite at all is first emptied in place, see
-  /// `RestoreReport.Before.unreadable`). A missing database is created from the backup.
+  /// over it, after copying its bytes aside (`RestoreReport.damagedCopy`; a file that is not
+  /// SQLite at all is then emptied in place, see `RestoreReport.Before.unreadable`). A missing
+  /// database is created from the backup.
   ///
   /// - Throws: `BackupError`: a missing, damaged or non-SQLite backup, the database itself
   ///   named as its backup, versions that would be undone, an unreadable database, a copy that
@@ -71,13 +76,18 @@ extension DatabaseBackup {
       throw BackupError.isTheDatabase(backup: backup.path, database: database.path)
     }
     let (source, kept) = try checkedBackup(backup, into: database, busyTimeout: busyTimeout)
-    func report(_ before: RestoreReport.Before, undone: [MigrationVersion] = []) -> RestoreReport {
+    func report(
+      _ before: RestoreReport.Before,
+      undone: [MigrationVersion] = [],
+      damagedCopy: URL? = nil
+    ) -> RestoreReport {
       RestoreReport(
         database: database,
         backup: backup,
         version: kept.last?.version ?? .zero,
         undone: undone,
-        before: before
+        before: before,
+        damagedCopy: damagedCopy
       )
     }
     switch try liveDatabase(database, busyTimeout: busyTimeout) {
@@ -98,8 +108,9 @@ extension DatabaseBackup {
           reason: reason
         )
       }
+      let damaged = try keepDamagedCopy(of: database, backup: backup)
       try copy(source, overUnreadable: database, backup: backup, busyTimeout: busyTimeout)
-      return report(.unreadable)
+      return report(.unreadable, damagedCopy: damaged)
     case .readable(let live, let history):
       let recorded = Dictionary(kept.map { ($0.version, $0.checksum) }, uniquingKeysWith: { $1 })
       let undone = history.filter { recorded[$0.version] != $0.checksum }.map(\.version)

@@ -127,4 +127,26 @@ extension DatabaseBackup {
       throw failed(error.message)
     }
   }
+
+  /// Copies an unreadable database's bytes beside it before a forced restore writes over them:
+  /// `<name>.damaged-<UTC time>`, a name no backup listing or `*.sqlite3` pattern takes.
+  ///
+  /// - Throws: `BackupError.restoreFailed` when the copy cannot be written (nothing changed).
+  static func keepDamagedCopy(of database: URL, backup: URL) throws -> URL {
+    let stamp = utcTimestamp(Date()).filter { $0 != "-" && $0 != ":" }
+    let copy = database.deletingLastPathComponent().appendingPathComponent(
+      database.lastPathComponent + ".damaged-" + stamp
+    )
+    do {
+      try FileManager.default.copyItem(at: database, to: copy)
+    } catch {
+      throw BackupError.restoreFailed(
+        database: database.path,
+        backup: backup.path,
+        reason: "its unreadable bytes could not be copied aside to \(copy.lastPathComponent) "
+          + "first (\(error.localizedDescription))"
+      )
+    }
+    return copy
+  }
 }

@@ -38,6 +38,8 @@ enum RestoreCommand: Command {
     let undone: [MigrationVersion]
     /// What was at the database's path: readable, missing or unreadable.
     let before: RestoreReport.Before
+    /// Where an unreadable database's bytes were copied before they were replaced.
+    let damagedCopy: String?
   }
 
   /// One backup in `--list --format json`.
@@ -89,11 +91,14 @@ enum RestoreCommand: Command {
       busyTimeout: arguments[CommonOptions.busyTimeout]
     )
     let shownBackup = CommonOptions.shown(backup, context)
+    let kept = report.damagedCopy.map {
+      "; its bytes were kept as \(CommonOptions.shown($0, context))"
+    }
     let into =
       switch report.before {
       case .readable: database
       case .missing: "\(database) (there was no database: it was created from the backup)"
-      case .unreadable: "\(database) (it could not be read: replaced by the backup)"
+      case .unreadable: "\(database) (it could not be read: replaced by the backup\(kept ?? ""))"
       }
     let outcome = "Restored \(shownBackup) into \(into): it is now at version \(report.version)."
     context.finished(outcome)
@@ -104,7 +109,8 @@ enum RestoreCommand: Command {
           backup: shownBackup,
           version: report.version,
           undone: report.undone,
-          before: report.before
+          before: report.before,
+          damagedCopy: report.damagedCopy.map { CommonOptions.shown($0, context) }
         )
       )
     } else if !quiet {

@@ -96,6 +96,10 @@ import Testing
     let report = try DatabaseBackup.restore(backup, into: fixture.database, force: true)
     #expect(report.before == .unreadable)
     #expect(report.version == 1)
+    // The damaged bytes are kept beside it, where a recovery tool can still read them.
+    let copy = try #require(report.damagedCopy)
+    #expect(copy.lastPathComponent.hasPrefix("app.sqlite3.damaged-"))
+    #expect(try Data(contentsOf: copy) == bytes)
     #expect(try DatabaseFingerprint.of(fixture.database) == expected)
     #expect(try Self.inode(fixture.database) == inode)
   }
@@ -119,6 +123,7 @@ import Testing
     #expect(try Data(contentsOf: fixture.database) == bytes)
     let report = try DatabaseBackup.restore(backup, into: fixture.database, force: true)
     #expect(report.before == .unreadable)
+    #expect(try report.damagedCopy.map { try Data(contentsOf: $0) } == bytes)
     #expect(try DatabaseFingerprint.of(fixture.database) == expected)
     #expect(try Self.inode(fixture.database) == inode)
     let check = try Connection(path: fixture.database.path).scalar("PRAGMA integrity_check")
