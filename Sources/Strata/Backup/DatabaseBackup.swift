@@ -25,7 +25,7 @@ public struct DatabaseBackup: Hashable, Sendable, Codable {
 
   /// The name of a backup of `database` at `version`, written at `date`.
   static func url(of database: URL, version: MigrationVersion, at date: Date) -> URL {
-    let stamp = utcTimestamp(date).filter { $0 != "-" && $0 != ":" }
+    let stamp = utcFileStamp(date)
     return database.deletingLastPathComponent().appendingPathComponent(
       prefix(of: database) + stamp + "-v" + version.text + suffix
     )

@@ -35,3 +35,9 @@ func milliseconds(_ duration: Duration) -> Int64 {
   let parts = duration.components
   return parts.seconds * 1000 + parts.attoseconds / 1_000_000_000_000_000
 }
+
+/// `utcTimestamp` without its dashes and colons (`20261129T120000.000Z`): for file names, which
+/// then sort by time and hold no character a file system refuses.
+func utcFileStamp(_ date: Date) -> String {
+  utcTimestamp(date).filter { $0 != "-" && $0 != ":" }
+}
