@@ -98,15 +98,17 @@ extension DatabaseBackup {
         ? .restoreFailedAfterEmptying(database: path, backup: backup.path, reason: reason)
         : .restoreFailed(database: path, backup: backup.path, reason: reason)
     }
+    func copyPages() throws {
+      let live = try ConnectionConfiguration.none.open(
+        path: path,
+        mode: .readWrite,
+        busyTimeout: busyTimeout
+      )
+      try source.copyPages(into: live)
+    }
     if databaseFileKind(at: path) == .sqlite {
       do {
-        let live = try ConnectionConfiguration.none.open(
-          path: path,
-          mode: .readWrite,
-          busyTimeout: busyTimeout
-        )
-        try source.copyPages(into: live)
-        return
+        return try copyPages()
       } catch let error as SQLiteError where !error.isDamaged {
         throw failed(error.message)
       } catch is SQLiteError {
@@ -117,12 +119,7 @@ extension DatabaseBackup {
       throw failed(reason)
     }
     do {
-      let live = try ConnectionConfiguration.none.open(
-        path: path,
-        mode: .readWrite,
-        busyTimeout: busyTimeout
-      )
-      try source.copyPages(into: live)
+      try copyPages()
     } catch let error as SQLiteError {
       throw failed(error.message)
     }
@@ -133,7 +130,7 @@ extension DatabaseBackup {
   ///
   /// - Throws: `BackupError.restoreFailed` when the copy cannot be written (nothing changed).
   static func keepDamagedCopy(of database: URL, backup: URL) throws -> URL {
-    let stamp = utcTimestamp(Date()).filter { $0 != "-" && $0 != ":" }
+    let stamp = utcFileStamp(Date())
     let copy = database.deletingLastPathComponent().appendingPathComponent(
       database.lastPathComponent + ".damaged-" + stamp
     )
