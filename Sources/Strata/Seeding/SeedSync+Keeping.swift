@@ -38,7 +38,9 @@ extension SeedSync {
     let primaryKey = table.columns.filter { $0.primaryKeyPosition > 0 }
       .sorted { $0.primaryKeyPosition < $1.primaryKeyPosition }.map(\.name)
     var conditions: [String] = []
-    for child in try Seeder.userTables(connection) {
+    // The tables that reference this one, and the table itself (a parent row of its own).
+    let children = try Seeder.referencingTables(of: table.name, connection) + [table.name]
+    for child in children {
       for foreignKey in try pragmas.foreignKeys(of: child)
       where Seeder.folded(foreignKey.parent) == parent {
         let to = foreignKey.to.enumerated().map { index, name in
