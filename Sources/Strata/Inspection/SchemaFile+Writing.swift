@@ -63,7 +63,7 @@ extension SchemaFile {
       in: folder,
       prefix: prefix,
       suffixes: [".tmp"],
-      olderThan: TemplateInstaller.staleAfter
+      olderThan: NewDatabaseFile.staleAfter
     )
     let temporary = folder.appendingPathComponent("\(prefix)\(UUID().uuidString).tmp").path
     try writeNew(temporary, Data(contents.utf8), keeping: kept, folder: shownFolder)

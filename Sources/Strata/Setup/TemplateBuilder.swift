@@ -114,7 +114,7 @@ public enum TemplateBuilder {
         in: folder,
         prefix: prefix,
         suffixes: [".build", ".build-journal", ".build-wal", ".build-shm", ".tmp"],
-        olderThan: TemplateInstaller.staleAfter
+        olderThan: NewDatabaseFile.staleAfter
       )
       let stem = folder.appendingPathComponent("\(prefix)\(UUID().uuidString)").path
       build = stem + ".build"

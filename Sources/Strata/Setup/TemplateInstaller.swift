@@ -11,9 +11,6 @@ import Darwin
 /// the name exists (callers `verify` the template first). A crash at any moment leaves either no database or a
 /// complete one, and an existing file is never overwritten.
 enum TemplateInstaller {
-  /// How old a temporary copy must be before an install removes it as a leftover of a crash.
-  static let staleAfter: Double = 600
-
   /// Checks that `template` is a complete SQLite database: the header, then `quick_check`.
   static func verify(_ template: URL, configuration: ConnectionConfiguration) throws {
     let path = template.path
@@ -86,22 +83,10 @@ enum TemplateInstaller {
     return ((info.st_mode & 0o777) | 0o600) & 0o644
   }
 
-  /// Temporary copies for `destination` are named `.<name>.strata-<UUID>.tmp`.
-  private static func temporaryPrefix(_ destination: URL) -> String {
-    ".\(destination.lastPathComponent).strata-"
-  }
-
-  /// Removes what an interrupted install left beside `destination` (a `kill -9` between copying
-  /// and linking): the temporary copy, and the journal SQLite wrote beside it while its history
-  /// was stamped. Only once they are old, so that an install in progress in another process is
-  /// never touched. Runs on every setup, since once the database exists no install follows.
+  /// Removes what an interrupted install left beside `destination`. Runs on every setup,
+  /// since once the database exists no install follows.
   static func removeLeftovers(of destination: URL) {
-    removeStaleFiles(
-      in: destination.deletingLastPathComponent(),
-      prefix: temporaryPrefix(destination),
-      suffixes: [".tmp", ".tmp-journal", ".tmp-wal", ".tmp-shm"],
-      olderThan: staleAfter
-    )
+    NewDatabaseFile.removeLeftovers(of: destination)
   }
 
   /// Installs `template` at `destination` unless a file is already there.
@@ -117,10 +102,8 @@ enum TemplateInstaller {
   ) throws -> Bool {
     removeLeftovers(of: destination)
     if databaseFileKind(at: destination.path) != .missing { return false }
-    let folder = destination.deletingLastPathComponent()
-    let prefix = temporaryPrefix(destination)
-    let temporary = folder.appendingPathComponent("\(prefix)\(UUID().uuidString).tmp")
-    defer { unlink(temporary.path) }
+    let temporary = NewDatabaseFile.temporaryURL(for: destination)
+    defer { NewDatabaseFile.remove(temporary) }
     do {
       // The content, never the link: a template that is a symlink must not make the app's
       // database a link to it (every write would go into the template). A new file, so its
@@ -132,8 +115,8 @@ enum TemplateInstaller {
         permissions: copyPermissions(of: template)
       )
       try prepare(temporary)
-      try Durability.syncFile(at: temporary.path)
       try beforeLink()
+      return try NewDatabaseFile.linkIntoPlace(temporary, at: destination)
     } catch let error as StrataError {
       throw error
     } catch let error as DatabaseFileCopyError {
@@ -147,13 +130,5 @@ enum TemplateInstaller {
         underlying: UnderlyingError(error)
       )
     }
-    if link(temporary.path, destination.path) != 0 {
-      let code = errno
-      if code == EEXIST { return false }
-      throw SetupError.copyFailed(path: destination.path, reason: String(cString: strerror(code)))
-    }
-    // The database exists now; a folder that cannot be synced cannot be helped.
-    try? Durability.syncDirectory(folder)
-    return true
   }
 }
