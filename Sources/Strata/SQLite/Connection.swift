@@ -27,7 +27,8 @@ public final class Connection {
   let handle: OpaquePointer
   /// How long a statement waits for another connection's lock, in milliseconds.
   private(set) var busyTimeout: Int32 = 0
-  /// The path this connection was opened with (`:memory:` for an in-memory database).
+  /// The path this connection was opened with (`:memory:` for an in-memory database); for a
+  /// new database being built beside its final name, that name.
   public let path: String
   /// The fence's rules and last refusal (Authorizer.swift); nil until a fence is first raised.
   var authorizer: Authorizer?
@@ -53,11 +54,29 @@ public final class Connection {
   ///   fail the next migration.
   /// - Throws: `SQLiteError` when SQLite cannot open the file (missing, not a database, no
   ///   permission).
-  public init(
+  public convenience init(
     path: String,
     mode: OpenMode = .readWriteCreate,
     busyTimeout: Int = Connection.defaultBusyTimeout,
     foreignKeys: Bool = true
+  ) throws {
+    try self.init(
+      path: path,
+      mode: mode,
+      busyTimeout: busyTimeout,
+      foreignKeys: foreignKeys,
+      shownAs: nil
+    )
+  }
+
+  /// `init(path:mode:busyTimeout:foreignKeys:)`, with `shownAs` as the `path` errors name: a
+  /// database built in a temporary file is spoken of by the name it will have.
+  init(
+    path: String,
+    mode: OpenMode,
+    busyTimeout: Int,
+    foreignKeys: Bool,
+    shownAs: String?
   ) throws {
     Self.configured
     var flags: Int32 = SQLITE_OPEN_NOMUTEX
@@ -86,7 +105,7 @@ public final class Connection {
       throw error
     }
     self.handle = db
-    self.path = path
+    self.path = shownAs ?? path
     sqlite3_extended_result_codes(db, 1)
     self.busyTimeout = Int32(clamping: busyTimeout)
     sqlite3_busy_timeout(db, self.busyTimeout)

@@ -56,11 +56,30 @@ public struct ConnectionConfiguration: Sendable {
     busyTimeout: Int = Connection.defaultBusyTimeout,
     foreignKeys: Bool = true
   ) throws -> Connection {
+    try open(
+      path: path,
+      mode: mode,
+      busyTimeout: busyTimeout,
+      foreignKeys: foreignKeys,
+      shownAs: nil
+    )
+  }
+
+  /// `open(path:mode:busyTimeout:foreignKeys:)`, the connection naming itself `shownAs` in
+  /// errors (`Connection.path`).
+  func open(
+    path: String,
+    mode: Connection.OpenMode,
+    busyTimeout: Int,
+    foreignKeys: Bool,
+    shownAs: String?
+  ) throws -> Connection {
     let connection = try Connection(
       path: path,
       mode: mode,
       busyTimeout: busyTimeout,
-      foreignKeys: foreignKeys
+      foreignKeys: foreignKeys,
+      shownAs: shownAs
     )
     try apply(to: connection)
     return connection

@@ -41,6 +41,9 @@ public enum DatabaseOpenError: StrataError, Equatable {
   /// The file exists but this process may not read it (its permissions): told apart from a
   /// file that is not SQLite without opening it.
   case unreadable(path: String, reason: String)
+  /// A new database was built beside its name but could not be flushed to disk or linked into
+  /// place (a full disk, an I/O error); `reason` says which. Nothing is at the path.
+  case notCreated(path: String, reason: String)
   /// No path was given and the default one (in the documents folder) cannot be found;
   /// `reason` says why (such as a relative `HOME`).
   case noDefaultLocation(reason: String)
@@ -85,6 +88,9 @@ public enum DatabaseOpenError: StrataError, Equatable {
       "cannot create \(path): \(folder) is a file, not a folder; nothing was created"
     case .folderNotCreated(let path, let folder, let reason, _):
       "cannot create \(path): the folder \(folder) could not be created (\(reason)); "
+        + "nothing was created"
+    case .notCreated(let path, let reason):
+      "cannot create \(path): the new database was built beside it, but \(reason); "
         + "nothing was created"
     case .noDefaultLocation(let reason):
       "the default database location cannot be found: \(reason); nothing was created or changed"
@@ -156,6 +162,9 @@ extension DatabaseOpenError: RemedialError {
     case .folderNotCreated(_, let folder, _, _):
       "Create \(folder) yourself, or " + say(.otherDatabasePath("a path in an existing folder"))
         + "."
+    case .notCreated:
+      "Make room on the disk or fix what the message names, then try again; nothing needs "
+        + "undoing."
     case .noDefaultLocation:
       sentence(say(.otherDatabasePath("an explicit path"))) + ", or set HOME to an absolute path."
     case .unreadable(let path, _):

@@ -177,6 +177,7 @@ import Testing
     DatabaseOpenError.unreachable(path: "d", reason: "loop"),
     DatabaseOpenError.folderIsNotAFolder(path: "d/a", folder: "d"),
     DatabaseOpenError.folderNotCreated(path: "d/a", folder: "d", reason: "x"),
+    DatabaseOpenError.notCreated(path: "d/a", reason: "syncing it to disk failed: disk full"),
     DatabaseOpenError.unreadable(path: "d", reason: "x"),
     DatabaseOpenError.noDefaultLocation(reason: "x"),
   ]
