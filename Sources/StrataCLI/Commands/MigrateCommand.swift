@@ -57,6 +57,8 @@ enum MigrateCommand: Command {
     discussion: """
       Each migration runs in its own BEGIN IMMEDIATE transaction together with its history row
       in strata_migrations: a failure leaves the database at the last migration that succeeded.
+      A database that does not exist yet is built beside its name and appears when the run
+      ends, so a crash during the run leaves none rather than a part-built one.
       With a schema file (--schema-file, or [schema] file in strata.toml), a run that applied
       or rolled back a migration writes the database's schema there afterwards; a run that
       changed nothing (or --dry-run) leaves it alone.
@@ -103,22 +105,36 @@ enum MigrateCommand: Command {
       return try FleetRun.report(summary, arguments, context)
     }
     let location = try CommonOptions.databaseURL(arguments, context)
-    let connection = try DatabaseSession.open(
-      location,
-      forWriting: !options.dryRun,
-      busyTimeout: arguments[CommonOptions.busyTimeout],
-      configuration: try CommonOptions.connectionConfiguration(arguments)
-    )
+    let busyTimeout = arguments[CommonOptions.busyTimeout]
+    let configuration = try CommonOptions.connectionConfiguration(arguments)
+    let migrator = Migrator(migrations)
     let database = CommonOptions.shown(location.url, context)
     let textOutput = arguments[CommonOptions.format] == .text && !arguments[CommonOptions.quiet]
     let report: MigrationReport
-    do {
-      report = try Migrator(migrations).migrate(connection, options: options) { backup in
-        // Said before the first migration runs, so a run that then fails still names it.
-        if textOutput { context.print(MigrationReportOutput.backedUp(backup, context)) }
+    let connection: Connection
+    if let built = try migrator.migrateNewDatabase(
+      at: location.url,
+      options: options,
+      busyTimeout: busyTimeout,
+      configuration: configuration,
+      createsFolder: location.isDefault
+    ) {
+      (report, connection) = built
+    } else {
+      connection = try DatabaseSession.open(
+        location,
+        forWriting: !options.dryRun,
+        busyTimeout: busyTimeout,
+        configuration: configuration
+      )
+      do {
+        report = try migrator.migrate(connection, options: options) { backup in
+          // Said before the first migration runs, so a run that then fails still names it.
+          if textOutput { context.print(MigrationReportOutput.backedUp(backup, context)) }
+        }
+      } catch let error as BackupError {
+        throw error.shown(context)
       }
-    } catch let error as BackupError {
-      throw error.shown(context)
     }
     try MigrationReportOutput.render(
       report,

@@ -48,8 +48,25 @@ public struct MigrationFleet: Sendable {
     options: MigrateOptions = MigrateOptions(),
     progress: (@Sendable (SetupProgress) -> Void)? = nil
   ) -> FleetSummary {
-    let migrator = self.migrator
-    return run(access: options.dryRun ? .read : .create, progress: progress) { connection in
+    let (migrator, busyTimeout, configuration) = (
+      self.migrator, self.busyTimeout, self.configuration
+    )
+    return run(
+      access: options.dryRun ? .read : .create,
+      progress: progress,
+      before: { url in
+        // A database that does not exist yet is built beside its name, as `strata migrate`
+        // builds one.
+        try migrator.migrateNewDatabase(
+          at: url,
+          options: options,
+          busyTimeout: busyTimeout,
+          configuration: configuration
+        ).map { built in
+          built.report.steps.isEmpty ? .upToDate(built.report.toVersion) : .migrated(built.report)
+        }
+      }
+    ) { connection in
       let report = try migrator.migrate(connection, options: options)
       return report.steps.isEmpty ? .upToDate(report.toVersion) : .migrated(report)
     }
@@ -106,15 +123,20 @@ public struct MigrationFleet: Sendable {
   }
 
   /// Opens each database with `access`, runs `work` on it and closes it, `jobs` at a time.
+  ///
+  /// - Parameter before: runs first on each database; when it gives an outcome, that is the
+  ///   database's and `work` does not run.
   private func run(
     access: DatabaseAccess,
     progress: (@Sendable (SetupProgress) -> Void)?,
+    before: @escaping @Sendable (URL) throws -> FleetDatabaseResult.Outcome? = { _ in nil },
     work: @escaping @Sendable (Connection) throws -> FleetDatabaseResult.Outcome
   ) -> FleetSummary {
     let (busyTimeout, configuration) = (self.busyTimeout, self.configuration)
     let queue = FleetQueue(databases, failFast: failFast, progress: progress)
     queue.runWorkers(Swift.max(1, Swift.min(jobs, databases.count))) { url in
       do {
+        if let outcome = try before(url) { return outcome }
         let connection = try Connection.open(
           at: url,
           access: access,
