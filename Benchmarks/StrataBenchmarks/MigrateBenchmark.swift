@@ -1,7 +1,8 @@
 import Foundation
 
 /// 1,000 small migrations: strata against the same SQL piped into the sqlite3 CLI, per file
-/// and in one transaction, and against `dbmate up`; then `strata status` on the migrated
+/// and in one transaction, and against `dbmate up`, into a new database and into an existing
+/// empty file; then `strata status` on the migrated
 /// database against `dbmate status` on its own, each printing its whole list (to /dev/null).
 enum MigrateBenchmark {
   static let count = 1_000
@@ -78,6 +79,38 @@ enum MigrateBenchmark {
         } ?? 0
       )
     }
+    // The same on an existing (empty) file, which strata migrates in place with SQLite's own
+    // syncs at every commit: a file that does not exist yet is built beside its name instead.
+    let (strataExisting, dbmateExisting) = try Bench.pairedMedians(
+      runs: Peers.dbmate == nil ? 1 : runs
+    ) { run in
+      for name in ["existing\(run).sqlite3", "dbmate-existing\(run).sqlite3"] {
+        FileManager.default.createFile(
+          atPath: folder.appendingPathComponent(name).path,
+          contents: Data()
+        )
+      }
+      return (
+        try Bench.run(
+          Bench.strata,
+          [
+            "migrate", "--database", "existing\(run).sqlite3", "--migrations", "migrations",
+            "--quiet",
+          ],
+          in: folder
+        ),
+        try Peers.dbmate.map {
+          try Bench.run(
+            $0,
+            [
+              "--url", "sqlite:dbmate-existing\(run).sqlite3", "--migrations-dir", "migrations",
+              "--no-dump-schema", "up",
+            ],
+            in: folder
+          )
+        } ?? 0
+      )
+    }
     let (strataStatus, dbmateStatus) = try Bench.pairedMedians(runs: 21) { _ in
       (
         try Bench.run(
@@ -116,6 +149,12 @@ enum MigrateBenchmark {
       strataAgain,
       "dbmate up (--no-dump-schema)",
       dbmateUp
+    )
+    pair(
+      "strata migrate, existing empty file",
+      strataExisting,
+      "dbmate up, existing empty file",
+      dbmateExisting
     )
     pair("strata status on the migrated database", strataStatus, "dbmate status", dbmateStatus)
     // The same with strata linked statically (`STRATA_BENCH_STATIC_STRATA`), which starts in a
