@@ -32,9 +32,14 @@ extension Migrator {
       busyTimeout: busyTimeout,
       configuration: configuration,
       createsFolder: createsFolder,
-      willRun: nil
+      willRun: nil,
+      around: nil
     )
   }
+
+  /// How a caller wraps the run on the new database's connection (the launch call's
+  /// cancellation, which interrupts a running statement on it).
+  typealias RunWrapper = (Connection, () throws -> MigrationReport) throws -> MigrationReport
 
   func migrateNewDatabase(
     at url: URL,
@@ -42,7 +47,8 @@ extension Migrator {
     busyTimeout: Int,
     configuration: ConnectionConfiguration,
     createsFolder: Bool,
-    willRun: WillRun?
+    willRun: WillRun?,
+    around: RunWrapper?
   ) throws -> (report: MigrationReport, connection: Connection)? {
     guard !options.dryRun, options.backup == nil, !NewDatabaseFile.nameIsTaken(url) else {
       return nil
@@ -53,7 +59,15 @@ extension Migrator {
     NewDatabaseFile.removeLeftovers(of: url)
     let temporary = NewDatabaseFile.temporaryURL(for: url)
     defer { NewDatabaseFile.remove(temporary) }
-    let outcome = try build(temporary, shownAs: url, options, busyTimeout, configuration, willRun)
+    let outcome = try build(
+      temporary,
+      shownAs: url,
+      options,
+      busyTimeout,
+      configuration,
+      willRun,
+      around
+    )
     let linked: Bool
     do {
       linked = try NewDatabaseFile.linkIntoPlace(temporary, at: url)
@@ -80,7 +94,8 @@ extension Migrator {
     _ options: MigrateOptions,
     _ busyTimeout: Int,
     _ configuration: ConnectionConfiguration,
-    _ willRun: WillRun?
+    _ willRun: WillRun?,
+    _ around: RunWrapper?
   ) throws -> Result<MigrationReport, any Error> {
     let connection: Connection
     do {
@@ -95,7 +110,8 @@ extension Migrator {
       throw DatabaseOpenError.sqlite(path: url.path, error)
     }
     try connection.execute("PRAGMA synchronous = OFF; PRAGMA journal_mode = MEMORY")
-    let outcome = Result { try migrate(connection, options: options, willRun: willRun) }
+    let run = { try migrate(connection, options: options, willRun: willRun) }
+    let outcome = Result { try around.map { try $0(connection, run) } ?? run() }
     // A migration may have switched the file to WAL: its log goes into the file before the
     // file is linked, or committed migrations would stay behind in the -wal.
     if try connection.scalar("PRAGMA journal_mode")?.textValue == "wal" {

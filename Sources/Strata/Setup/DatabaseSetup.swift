@@ -221,15 +221,42 @@ public struct DatabaseSetup: Sendable {
       }
     }
     try checkCancellation()
-    // Copied here, or about to be created empty by opening it.
+    // Copied here, or about to be created by migrating it.
     let created = templateCopied || databaseFileKind(at: path) == .missing
-    let connection = try Connection.open(
-      at: database,
-      access: .create,
-      busyTimeout: busyTimeout,
-      configuration: connectionConfiguration
-    )
     let migrator = Migrator(set)
+    let progress = self.progress
+    let willRun: Migrator.WillRun = { part, number, count in
+      try checkCancellation()
+      progress?(
+        .migrating(
+          MigrationProgress(
+            version: part.migration.version,
+            name: part.migration.name,
+            number: number,
+            count: count
+          )
+        )
+      )
+    }
+    // A database that does not exist yet (no template) is built beside its name, as
+    // `strata migrate` builds one, and appears when its migrations are done.
+    let built = try migrator.migrateNewDatabase(
+      at: database,
+      options: migrateOptions,
+      busyTimeout: busyTimeout,
+      configuration: connectionConfiguration,
+      createsFolder: false,
+      willRun: willRun,
+      around: { connection, run in try Self.interruptible(connection, isCancelled, run) }
+    )
+    let connection =
+      try built?.connection
+      ?? Connection.open(
+        at: database,
+        access: .create,
+        busyTimeout: busyTimeout,
+        configuration: connectionConfiguration
+      )
     let plan = try migrator.plan(connection)
     let unknown = plan.migrations(in: .unknown).map(\.version)
     if !unknown.isEmpty, !migrateOptions.allowUnknown {
@@ -240,22 +267,9 @@ public struct DatabaseSetup: Sendable {
       )
     }
     let (report, seeded) = try Self.interruptible(connection, isCancelled) {
-      let report = try migrator.migrate(connection, options: migrateOptions) {
-        part,
-        number,
-        count in
-        try checkCancellation()
-        progress?(
-          .migrating(
-            MigrationProgress(
-              version: part.migration.version,
-              name: part.migration.name,
-              number: number,
-              count: count
-            )
-          )
-        )
-      }
+      let report =
+        try built?.report
+        ?? migrator.migrate(connection, options: migrateOptions, willRun: willRun)
       try checkCancellation()
       let seeded: [String]
       do {
@@ -281,7 +295,7 @@ public struct DatabaseSetup: Sendable {
       created: created,
       templateCopied: templateCopied,
       template: templateCopied ? template?.path : nil,
-      fromVersion: plan.currentVersion,
+      fromVersion: built?.report.fromVersion ?? plan.currentVersion,
       version: report.toVersion,
       appliedVersions: report.steps.map(\.version),
       seedFilesLoaded: seeded

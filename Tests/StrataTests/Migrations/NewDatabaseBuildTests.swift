@@ -30,7 +30,8 @@ struct NewDatabaseBuildTests {
       busyTimeout: 1_000,
       configuration: .none,
       createsFolder: false,
-      willRun: willRun
+      willRun: willRun,
+      around: nil
     )
   }
 
@@ -127,5 +128,31 @@ struct NewDatabaseBuildTests {
     try FileManager.default.copyItem(at: url, to: copy)
     let probe = try Connection.open(at: copy, access: .read)
     #expect(try probe.scalar("SELECT count(*) FROM a")?.integerValue == 3)
+  }
+
+  /// The launch call without a template builds the new database the same way: while its
+  /// migrations run there is nothing at the name yet, and after the call the file holds them.
+  @Test func launchCallBuildsTheNewDatabaseBesideItsName() throws {
+    _ = try migrator([
+      "0001_a.sql": "CREATE TABLE a (x);",
+      "0002_b.sql": "INSERT INTO a VALUES (1);",
+    ])
+    let url = dir.path("app.sqlite3")
+    final class Seen: @unchecked Sendable { var existed: [Bool] = [] }
+    let seen = Seen()
+    var setup = DatabaseSetup(database: url, migrations: dir.path("m"))
+    setup.progress = { step in
+      if case .migrating = step {
+        seen.existed.append(FileManager.default.fileExists(atPath: url.path))
+      }
+    }
+    let report = try setup.run()
+    #expect(seen.existed == [false, false])
+    #expect(report.created)
+    #expect(report.fromVersion == 0)
+    #expect(report.appliedVersions == [1, 2])
+    #expect(try leftovers() == ["app.sqlite3"])
+    let probe = try Connection.open(at: url, access: .read)
+    #expect(try probe.scalar("SELECT count(*) FROM a")?.integerValue == 1)
   }
 }
