@@ -38,4 +38,6 @@ enum Durability {
 /// Syncing a file strata wrote failed; `reason` says why, in a few words.
 struct FileSyncError: Error {
   let reason: String
+  /// A hard link failed because the file system cannot make one (FAT, some network shares).
+  var linksUnsupported = false
 }

@@ -13,8 +13,9 @@ extension Migrator {
   /// - Parameter createsFolder: make `url`'s folder when it is missing.
   /// - Parameter willRun: as `migrate(_:options:willRun:)`'s.
   /// - Returns: the report and a connection to the new database; nil when there is something
-  ///   at `url` already (or another process created it during the run), or the run is a dry
-  ///   run or asks for a backup: the caller then opens `url` and migrates it as usual.
+  ///   at `url` already (or another process created it during the run), the run is a dry run
+  ///   or asks for a backup, or the folder's file system cannot make a hard link: the caller
+  ///   then opens `url` and migrates it as usual.
   /// - Throws: what `migrate` throws, once the file is in place; `DatabaseOpenError` when the
   ///   folder is missing or read-only, or the new file could not be flushed or linked (nothing
   ///   is then at `url`).
@@ -48,7 +49,8 @@ extension Migrator {
     configuration: ConnectionConfiguration,
     createsFolder: Bool,
     willRun: WillRun?,
-    around: RunWrapper?
+    around: RunWrapper?,
+    linkIntoPlace: (URL, URL) throws -> Bool = NewDatabaseFile.linkIntoPlace
   ) throws -> (report: MigrationReport, connection: Connection)? {
     guard !options.dryRun, options.backup == nil, !NewDatabaseFile.nameIsTaken(url) else {
       return nil
@@ -70,7 +72,11 @@ extension Migrator {
     )
     let linked: Bool
     do {
-      linked = try NewDatabaseFile.linkIntoPlace(temporary, at: url)
+      linked = try linkIntoPlace(temporary, url)
+    } catch let error as FileSyncError where error.linksUnsupported {
+      // A file system without hard links (FAT, some network shares): the build is thrown
+      // away and the caller migrates the file in place, as before there was a build.
+      return nil
     } catch let error as FileSyncError {
       throw DatabaseOpenError.notCreated(path: url.path, reason: error.reason)
     }

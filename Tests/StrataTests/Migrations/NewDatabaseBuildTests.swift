@@ -155,4 +155,27 @@ struct NewDatabaseBuildTests {
     let probe = try Connection.open(at: url, access: .read)
     #expect(try probe.scalar("SELECT count(*) FROM a")?.integerValue == 1)
   }
+
+  /// A file system without hard links (FAT, some network shares): the build is thrown away
+  /// and nothing is at the name, so the caller migrates in place as before.
+  @Test func noHardLinksFallsBackToMigratingInPlace() throws {
+    let migrator = try migrator(["0001_a.sql": "CREATE TABLE a (x);"])
+    let url = dir.path("app.sqlite3")
+    let result = try migrator.migrateNewDatabase(
+      at: url,
+      options: MigrateOptions(),
+      busyTimeout: 1_000,
+      configuration: .none,
+      createsFolder: false,
+      willRun: nil,
+      around: nil,
+      linkIntoPlace: { _, _ in
+        throw FileSyncError(reason: "linking it into place failed", linksUnsupported: true)
+      }
+    )
+    #expect(result == nil)
+    #expect(try leftovers().isEmpty)
+    let connection = try Connection.open(at: url, access: .create)
+    #expect(try migrator.migrate(connection).steps.count == 1)
+  }
 }
