@@ -93,6 +93,28 @@ import Testing
     #expect(outcome.final.versions == Array(1...40))
   }
 
+  /// `migrate` into a database that does not exist yet: after a kill there is no database, or
+  /// the whole one (it is built beside its name and linked when done).
+  @Test func killDuringMigrateOfANewDatabase() throws {
+    let scenario = try Scenario()
+    try scenario.writeMigrations(Self.dataMovingMigrations(count: 40), to: "migrations")
+    let start = try scenario.prepare { _ in }
+    var new: DatabaseFingerprint?
+    let outcome = try scenario.killRuns(
+      name: "migrate (new database)",
+      start: start,
+      arguments: [
+        "migrate", "--database", "app.sqlite3", "--migrations", scenario.path("migrations"),
+      ],
+      allowsMissingFile: true,
+      measured: { new = $0 }
+    ) { fingerprint in
+      guard let fingerprint else { return nil }
+      return fingerprint == new ? nil : "a part-built database: \(fingerprint)"
+    }
+    #expect(outcome.final.versions == Array(1...40))
+  }
+
   /// A seed of 100,000 rows: after a kill the table has none of the file's rows, or all.
   @Test func killDuringSeed() throws {
     let scenario = try Scenario()

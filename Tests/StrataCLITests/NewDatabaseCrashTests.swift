@@ -3,7 +3,8 @@ import StrataTestSupport
 import Testing
 
 /// A database that does not exist yet is built beside its name: a `kill -9` during the build
-/// leaves no database (never a part-built one), and a rerun builds it whole.
+/// leaves no database (never a part-built one), and a rerun builds it whole and sweeps what the
+/// killed run left.
 @Suite struct NewDatabaseCrashTests {
   // Not under a sanitizer: the slow migration's rows take minutes there, and what it checks
   // (which files a killed process leaves) is not what a sanitizer looks at.
@@ -45,6 +46,8 @@ import Testing
     #expect(rerun.exitCode == 0, "\(rerun.standardError)")
     let rows = try DatabaseProbe.rows(project.dir.path("app.sqlite3"), "SELECT count(*) FROM big")
     #expect(rows == [[.integer(3_000_000)]])
+    // The run that linked its database swept what the killed one left.
+    #expect(building().isEmpty, "\(building())")
   }
 
   /// The run's words are those of a run on an existing file, and `--backup`, which copies an

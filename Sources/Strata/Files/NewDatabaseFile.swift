@@ -39,6 +39,18 @@ enum NewDatabaseFile {
     )
   }
 
+  /// Removes every temporary file for `destination`, whatever its age, once a database is
+  /// linked there: a build another process still runs then fails to link (and takes the file
+  /// that is there, see `linkIntoPlace`), so anything left is a leftover of a killed run.
+  static func removeAll(of destination: URL) {
+    removeStaleFiles(
+      in: destination.deletingLastPathComponent(),
+      prefix: prefix(destination),
+      suffixes: [".tmp", ".tmp-journal", ".tmp-wal", ".tmp-shm"],
+      olderThan: -.infinity
+    )
+  }
+
   /// Flushes `temporary` to disk and links it to `destination`, then flushes the folder.
   ///
   /// - Returns: false when a file is already at `destination` (another process made it first);
@@ -48,7 +60,8 @@ enum NewDatabaseFile {
     try Durability.syncFile(at: temporary.path)
     if link(temporary.path, destination.path) != 0 {
       let code = errno
-      if code == EEXIST { return false }
+      // Taken, or this file was swept by a run that linked its own database there first.
+      if code == EEXIST || (code == ENOENT && nameIsTaken(destination)) { return false }
       throw FileSyncError(
         reason: "linking it into place failed: \(String(cString: strerror(code)))"
       )

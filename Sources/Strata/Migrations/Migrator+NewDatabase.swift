@@ -58,7 +58,6 @@ extension Migrator {
     try checkDatabasePath(url)
     try prepareFolder(for: url, creating: createsFolder)
     try checkWritableFolder(for: url)
-    NewDatabaseFile.removeLeftovers(of: url)
     let temporary = NewDatabaseFile.temporaryURL(for: url)
     defer { NewDatabaseFile.remove(temporary) }
     let outcome = try build(
@@ -82,6 +81,8 @@ extension Migrator {
     }
     // Someone else's database is there now: the caller migrates that one instead.
     guard linked else { return nil }
+    // What killed runs left beside it; a build still running elsewhere finds the name taken.
+    NewDatabaseFile.removeAll(of: url)
     let report = try outcome.get()
     let connection = try Connection.open(
       at: url,
