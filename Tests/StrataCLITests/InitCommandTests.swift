@@ -40,11 +40,12 @@ import Testing
     #expect(third.standardOutput.contains("Applied 1 migration(s): 6."))
   }
 
-  @Test func initWithoutTemplateCreatesAnEmptyDatabaseAndMigrates() throws {
+  @Test func initWithoutTemplateBuildsTheDatabaseFromItsMigrations() throws {
     let project = try Project(threeMigrations)
     let result = try project.strata("init", "--database", "app.sqlite3")
     #expect(result.exitCode == 0, "\(result.standardError)")
-    #expect(result.standardOutput.contains("Created app.sqlite3 (empty)."))
+    #expect(result.standardOutput.contains("Created app.sqlite3 from its migrations."))
+    #expect(result.standardOutput.contains("Applied 3 migration(s): 1, 2, 3."))
     #expect(try project.versions() == [1, 2, 3])
   }
 

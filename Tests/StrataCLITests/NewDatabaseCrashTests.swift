@@ -67,4 +67,33 @@ import Testing
     let again = try project.strata("migrate", "--database", "app.sqlite3")
     #expect(again.standardOutput.contains("up to date"), "\(again.standardOutput)")
   }
+
+  /// Two runs creating one database at once: the second waits for the first's build, then
+  /// finds the database there, so a migration with an effect outside the file (a write to an
+  /// attached database) happens once, as two runs on an existing file do it.
+  @Test func twoRunsCreatingOneDatabaseApplyEachMigrationOnce() throws {
+    for round in 1...6 {
+      let project = try Project([
+        "0001_a.sql": "-- migrate:up\nCREATE TABLE a (x);\n",
+        "0002_side.sql": "-- migrate:up transaction:false\nATTACH 'side.sqlite3' AS side;\n"
+          + "CREATE TABLE IF NOT EXISTS side.s (n);\nINSERT INTO side.s VALUES (1);\n"
+          + "DETACH side;\n",
+        "0003_b.sql": "-- migrate:up\nCREATE TABLE b (x);\n",
+      ])
+      let runs = try (1...2).map { _ in
+        try StrataProcess.start(["migrate", "--database", "app.sqlite3"], in: project.dir.url)
+      }
+      for run in runs { run.waitUntilExit() }
+      #expect(runs.map(\.terminationStatus) == [0, 0], "round \(round)")
+      let side = try DatabaseProbe.rows(project.dir.path("side.sqlite3"), "SELECT count(*) FROM s")
+      #expect(side == [[.integer(1)]], "round \(round)")
+      let versions = try DatabaseProbe.rows(
+        project.dir.path("app.sqlite3"),
+        "SELECT version FROM strata_migrations ORDER BY version"
+      )
+      #expect(versions == [[.integer(1)], [.integer(2)], [.integer(3)]], "round \(round)")
+      let names = try FileManager.default.contentsOfDirectory(atPath: project.dir.url.path)
+      #expect(!names.contains { $0.contains(".strata-") }, "round \(round): \(names)")
+    }
+  }
 }

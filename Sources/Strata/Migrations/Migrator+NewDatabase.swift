@@ -58,9 +58,37 @@ extension Migrator {
     try checkDatabasePath(url)
     try prepareFolder(for: url, creating: createsFolder)
     try checkWritableFolder(for: url)
-    let temporary = NewDatabaseFile.temporaryURL(for: url)
+    guard let temporary = NewDatabaseFile.temporaryURL(for: url) else { return nil }
+    // One build of a name at a time: a second process waits here, then finds the name taken
+    // and migrates the file that is there, so no migration runs twice.
+    let lock: BuildLock?
+    do {
+      lock = try BuildLock(for: url, waitingMilliseconds: busyTimeout)
+    } catch .busy {
+      throw DatabaseOpenError.sqlite(
+        path: url.path,
+        .busy("another process is creating the database and held its lock")
+      )
+    } catch {
+      lock = nil  // no `flock` on this file system: go without, as a template copy does
+    }
+    if NewDatabaseFile.nameIsTaken(url) {
+      lock?.release()
+      return nil
+    }
+    // Under the lock every temporary file for the name is a killed run's.
+    NewDatabaseFile.removeTemporaryFiles(
+      url,
+      olderThan: lock == nil ? NewDatabaseFile.staleAfter : -.infinity
+    )
     defer { NewDatabaseFile.remove(temporary) }
-    let outcome = try build(
+    // A file system without hard links (FAT, some network shares) could not link the build
+    // into place: found before anything runs, and the caller migrates the file in place.
+    guard NewDatabaseFile.canLink(temporary) else {
+      lock?.release()
+      return nil
+    }
+    let (outcome, size) = try build(
       temporary,
       shownAs: url,
       options,
@@ -69,20 +97,20 @@ extension Migrator {
       willRun,
       around
     )
+    // A failed run (a full disk) may leave pages past the database's end: not kept.
+    if case .failure = outcome, let size { truncate(temporary.path, off_t(size)) }
     let linked: Bool
     do {
       linked = try linkIntoPlace(temporary, url)
     } catch let error as FileSyncError where error.linksUnsupported {
-      // A file system without hard links (FAT, some network shares): the build is thrown
-      // away and the caller migrates the file in place, as before there was a build.
+      lock?.release()
       return nil
     } catch let error as FileSyncError {
       throw DatabaseOpenError.notCreated(path: url.path, reason: error.reason)
     }
-    // Someone else's database is there now: the caller migrates that one instead.
+    // The database is in place (or someone else's is, and the caller migrates that one).
+    lock?.release()
     guard linked else { return nil }
-    // What killed runs left beside it; a build still running elsewhere finds the name taken.
-    NewDatabaseFile.removeAll(of: url)
     let report = try outcome.get()
     let connection = try Connection.open(
       at: url,
@@ -103,7 +131,7 @@ extension Migrator {
     _ configuration: ConnectionConfiguration,
     _ willRun: WillRun?,
     _ around: RunWrapper?
-  ) throws -> Result<MigrationReport, any Error> {
+  ) throws -> (Result<MigrationReport, any Error>, size: Int64?) {
     let connection: Connection
     do {
       connection = try configuration.open(
@@ -131,6 +159,8 @@ extension Migrator {
         reason: "its write-ahead log could not be checkpointed into it"
       )
     }
-    return outcome
+    let pages = try connection.scalar("PRAGMA page_count")?.integerValue
+    let pageSize = try connection.scalar("PRAGMA page_size")?.integerValue
+    return (outcome, pages.flatMap { count in pageSize.map { count * $0 } })
   }
 }

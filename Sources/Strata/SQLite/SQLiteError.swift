@@ -36,6 +36,11 @@ public struct SQLiteError: Error, Hashable, Sendable {
     "is locked by another connection (in this app or another process), which held a lock "
       + "longer than the busy timeout (\(message), SQLite error \(extendedCode))"
   }
+  /// A busy error (SQLITE_BUSY) for a lock strata itself waited on too long, such as another
+  /// process creating the same new database.
+  package static func busy(_ message: String) -> SQLiteError {
+    SQLiteError(extendedCode: SQLITE_BUSY, message: message)
+  }
   /// The disk or the database's `max_page_count` is full (SQLITE_FULL).
   public var isFull: Bool { code == SQLITE_FULL }
   /// The file is not a database (SQLITE_NOTADB).

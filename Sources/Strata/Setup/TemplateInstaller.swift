@@ -102,7 +102,16 @@ enum TemplateInstaller {
   ) throws -> Bool {
     removeLeftovers(of: destination)
     if databaseFileKind(at: destination.path) != .missing { return false }
-    let temporary = NewDatabaseFile.temporaryURL(for: destination)
+    guard let temporary = NewDatabaseFile.temporaryURL(for: destination) else {
+      throw SetupError.copyFailed(
+        path: destination.path,
+        reason: "its name is too long to have a temporary copy beside it"
+      )
+    }
+    // The lock a migrated new database takes too; without `flock`, go without it.
+    let lock = try? BuildLock(for: destination, waitingMilliseconds: Connection.defaultBusyTimeout)
+    defer { lock?.release() }
+    if NewDatabaseFile.nameIsTaken(destination) { return false }
     defer { NewDatabaseFile.remove(temporary) }
     do {
       // The content, never the link: a template that is a symlink must not make the app's

@@ -17,8 +17,9 @@ enum InitCommand: Command {
     discussion: """
       When the database file does not exist, the template (--template, or
       seeds/template.sqlite3 when present) is verified and copied into place atomically;
-      without one an empty database is created. Then pending migrations are applied and seed
-      files whose checksum is not recorded in strata_seeds are loaded in the sync mode (new
+      without one the database is built from its migrations beside its name and appears when
+      they are done. Pending migrations are applied (to an existing file or the template's
+      copy), and seed files whose checksum is not recorded in strata_seeds are loaded in the sync mode (new
       rows in, changed rows updated, dropped rows deleted, the user's edits and deletions
       kept; a table without a key is seeded once). An existing file is never overwritten, and
       a database that is up to date is not written at all. With a schema file (--schema-file,
@@ -118,7 +119,11 @@ enum InitCommand: Command {
           + "(version \(report.fromVersion))."
       )
     } else if report.created {
-      context.print("Created \(database) (empty).")
+      // Built beside its name from its migrations, or empty when there are none to apply.
+      context.print(
+        report.appliedVersions.isEmpty
+          ? "Created \(database) (empty)." : "Created \(database) from its migrations."
+      )
     }
     if !report.appliedVersions.isEmpty {
       let versions = report.appliedVersions.map(String.init).joined(separator: ", ")

@@ -316,13 +316,13 @@ struct SetupFixture {
     )
   }
 
-  /// A `kill -9` between copy and link leaves a temporary copy; the next install removes it
-  /// once it is old enough not to be another process's copy in progress.
-  @Test func staleTemporaryCopiesAreRemovedAndFreshOnesKept() throws {
+  /// A `kill -9` between copy and link leaves a temporary copy; the next install removes it.
+  /// No process holds the name's build lock, so every copy is a leftover, however young.
+  @Test func leftoverTemporaryCopiesAreRemovedWhateverTheirAge() throws {
     let fixture = try SetupFixture()
     let folder = fixture.database.deletingLastPathComponent()
     let stale = try fixture.dir.write("Documents/.data.sqlite3.strata-OLD.tmp", "leftover")
-    let fresh = try fixture.dir.write("Documents/.data.sqlite3.strata-NEW.tmp", "in progress")
+    _ = try fixture.dir.write("Documents/.data.sqlite3.strata-NEW.tmp", "killed just now")
     let other = try fixture.dir.write("Documents/notes.tmp", "not ours")
     try FileManager.default.setAttributes(
       [.modificationDate: Date(timeIntervalSinceNow: -3600)],
@@ -330,14 +330,15 @@ struct SetupFixture {
     )
     try fixture.setup(template: fixture.template).run()
     let left = Set(try FileManager.default.contentsOfDirectory(atPath: folder.path))
-    #expect(left == [fresh.lastPathComponent, other.lastPathComponent, "data.sqlite3"])
+    #expect(left == [other.lastPathComponent, "data.sqlite3"])
   }
 }
 
 @Suite struct SetupLeftoverTests {
   /// A `kill -9` while the copy's history is stamped leaves the copy *and its rollback
   /// journal*; and once the database exists no install runs again. Every later run sweeps
-  /// both, once they are old.
+  /// both; while another process holds the name's build lock (a build in progress), only those
+  /// ten minutes old.
   @Test func staleCopiesAndTheirJournalsAreSweptOnceTheDatabaseExists() throws {
     let fixture = try SetupFixture()
     try fixture.setup(template: fixture.template).run()
@@ -354,9 +355,14 @@ struct SetupFixture {
       )
     }
     let fresh = try fixture.dir.write("Documents/.data.sqlite3.strata-NEW.tmp-journal", "young")
+    let building = try BuildLock(for: fixture.database, waitingMilliseconds: 0)
     let report = try fixture.setup(template: fixture.template).run()
     #expect(!report.changedAnything)
     let left = Set(try FileManager.default.contentsOfDirectory(atPath: folder.path))
-    #expect(left == [fresh.lastPathComponent, "data.sqlite3"])
+    #expect(left == [fresh.lastPathComponent, ".data.sqlite3.strata-lock", "data.sqlite3"])
+    building.release()
+    try fixture.setup(template: fixture.template).run()
+    let after = try FileManager.default.contentsOfDirectory(atPath: folder.path)
+    #expect(after == ["data.sqlite3"])
   }
 }
