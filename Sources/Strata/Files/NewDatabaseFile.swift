@@ -30,19 +30,34 @@ enum NewDatabaseFile {
     for suffix in ["", "-journal", "-wal", "-shm", "-link"] { unlink(temporary.path + suffix) }
   }
 
-  /// Removes what interrupted runs left beside `destination` (a `kill -9` before the link): the
-  /// temporary files and the journals SQLite wrote beside them. Only under the build lock,
-  /// which every run making such a file holds until it is done, so that a build in progress in
-  /// another process is never touched; without the lock (busy, or no `flock`), only files older
-  /// than `staleAfter`.
+  /// Removes what interrupted runs left beside `destination` (a `kill -9` before the link, or
+  /// between the link and the end): the temporary files and the journals SQLite wrote beside
+  /// them. Only under the build lock, which every run making such a file holds until it is
+  /// done, so that a build in progress in another process is never touched; when the lock
+  /// cannot be taken at all (no `flock`), only files older than `staleAfter`; while another
+  /// process holds it, nothing.
   static func removeLeftovers(of destination: URL) {
-    guard hasTemporaryFiles(destination) else { return }
-    if let lock = try? BuildLock(for: destination, waitingMilliseconds: 0) {
-      removeTemporaryFiles(destination, olderThan: -.infinity)
+    guard hasTemporaryFiles(destination) || nameIsTaken(lockURL(destination)) else { return }
+    do {
+      let lock = try BuildLock(for: destination, waitingMilliseconds: 0)
+      removeTemporaryFiles(destination)
       lock.release()
-    } else {
+    } catch .busy {
+      return
+    } catch {
       removeTemporaryFiles(destination, olderThan: staleAfter)
     }
+  }
+
+  /// `removeLeftovers` for a run that finds the database there: only when the lock file says
+  /// a run was killed (or is building), so that an ordinary run costs one `lstat`.
+  static func removeLeftoversOfKilledRuns(of destination: URL) {
+    guard nameIsTaken(lockURL(destination)) else { return }
+    removeLeftovers(of: destination)
+  }
+
+  static func lockURL(_ destination: URL) -> URL {
+    destination.deletingLastPathComponent().appendingPathComponent("\(prefix(destination))lock")
   }
 
   /// Flushes `temporary` to disk and links it to `destination`, then flushes the folder.
@@ -131,11 +146,11 @@ final class BuildLock {
   ///   `.unavailable` when the lock file cannot be made or locked (the caller then goes
   ///   without).
   init(for destination: URL, waitingMilliseconds: Int) throws(BuildLockError) {
-    let path = destination.deletingLastPathComponent()
-      .appendingPathComponent("\(NewDatabaseFile.prefix(destination))lock").path
+    let path = NewDatabaseFile.lockURL(destination).path
     let deadline = Date().addingTimeInterval(Double(waitingMilliseconds) / 1000)
     while true {
-      let descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o644)
+      // Read only: `flock` needs no more, and a lock file another user left stays usable.
+      let descriptor = open(path, O_RDONLY | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o644)
       guard descriptor >= 0 else { throw .unavailable }
       var acquired = false
       while !acquired {

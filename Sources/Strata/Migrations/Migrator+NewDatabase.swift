@@ -52,7 +52,9 @@ extension Migrator {
     around: RunWrapper?,
     linkIntoPlace: (URL, URL) throws -> Bool = NewDatabaseFile.linkIntoPlace
   ) throws -> (report: MigrationReport, connection: Connection)? {
-    guard !options.dryRun, options.backup == nil, !NewDatabaseFile.nameIsTaken(url) else {
+    guard !options.dryRun else { return nil }
+    guard options.backup == nil, !NewDatabaseFile.nameIsTaken(url) else {
+      NewDatabaseFile.removeLeftoversOfKilledRuns(of: url)
       return nil
     }
     try checkDatabasePath(url)
@@ -65,14 +67,12 @@ extension Migrator {
     do {
       lock = try BuildLock(for: url, waitingMilliseconds: busyTimeout)
     } catch .busy {
-      throw DatabaseOpenError.sqlite(
-        path: url.path,
-        .busy("another process is creating the database and held its lock")
-      )
+      throw DatabaseOpenError.beingCreated(path: url.path, waitedMilliseconds: busyTimeout)
     } catch {
       lock = nil  // no `flock` on this file system: go without, as a template copy does
     }
     if NewDatabaseFile.nameIsTaken(url) {
+      if lock != nil { NewDatabaseFile.removeTemporaryFiles(url) }
       lock?.release()
       return nil
     }

@@ -44,6 +44,9 @@ public enum DatabaseOpenError: StrataError, Equatable {
   /// A new database was built beside its name but could not be flushed to disk or linked into
   /// place (a full disk, an I/O error); `reason` says which. Nothing is at the path.
   case notCreated(path: String, reason: String)
+  /// Another process (or another connection of this app) is creating the database and did not
+  /// finish within the busy timeout; nothing is at the path yet.
+  case beingCreated(path: String, waitedMilliseconds: Int)
   /// No path was given and the default one (in the documents folder) cannot be found;
   /// `reason` says why (such as a relative `HOME`).
   case noDefaultLocation(reason: String)
@@ -92,6 +95,9 @@ public enum DatabaseOpenError: StrataError, Equatable {
     case .notCreated(let path, let reason):
       "cannot create \(path): the new database was built beside it, but \(reason); "
         + "nothing was created"
+    case .beingCreated(let path, let waited):
+      "cannot create \(path): another process is creating it and did not finish within the "
+        + "busy timeout (\(waited) ms); strata changed nothing"
     case .noDefaultLocation(let reason):
       "the default database location cannot be found: \(reason); nothing was created or changed"
     case .unreadable(let path, let reason):
@@ -165,6 +171,8 @@ extension DatabaseOpenError: RemedialError {
     case .notCreated:
       "Make room on the disk or fix what the message names, then try again; nothing needs "
         + "undoing."
+    case .beingCreated:
+      sentence(say(.waitForLock)) + "."
     case .noDefaultLocation:
       sentence(say(.otherDatabasePath("an explicit path"))) + ", or set HOME to an absolute path."
     case .unreadable(let path, _):

@@ -216,13 +216,12 @@ public struct DatabaseSetup: Sendable {
         templateCopied = try TemplateInstaller.install(
           template,
           at: database,
+          busyTimeout: busyTimeout,
           prepare: { try Self.stampHistory($0, configuration: connectionConfiguration) }
         )
       }
     }
     try checkCancellation()
-    // Copied here, or about to be created by migrating it.
-    let created = templateCopied || databaseFileKind(at: path) == .missing
     let migrator = Migrator(set)
     let progress = self.progress
     let willRun: Migrator.WillRun = { part, number, count in
@@ -249,6 +248,9 @@ public struct DatabaseSetup: Sendable {
       willRun: willRun,
       around: { connection, run in try Self.interruptible(connection, isCancelled, run) }
     )
+    // Copied here, built here, or about to be created empty by opening it (another process
+    // may have made it meanwhile: then it is not this call's).
+    let created = templateCopied || built != nil || databaseFileKind(at: path) == .missing
     let connection =
       try built?.connection
       ?? Connection.open(

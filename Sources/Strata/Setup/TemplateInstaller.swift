@@ -91,12 +91,14 @@ enum TemplateInstaller {
 
   /// Installs `template` at `destination` unless a file is already there.
   ///
+  /// - Parameter busyTimeout: how long to wait for another process creating the database.
   /// - Parameter prepare: runs on the temporary copy before it is linked into place.
   /// - Returns: true when this call created the database; false when a file was already there
   ///   (or another process installed one first).
   static func install(
     _ template: URL,
     at destination: URL,
+    busyTimeout: Int = Connection.defaultBusyTimeout,
     prepare: (URL) throws -> Void = { _ in },
     beforeLink: () throws -> Void = {}
   ) throws -> Bool {
@@ -109,7 +111,14 @@ enum TemplateInstaller {
       )
     }
     // The lock a migrated new database takes too; without `flock`, go without it.
-    let lock = try? BuildLock(for: destination, waitingMilliseconds: Connection.defaultBusyTimeout)
+    let lock: BuildLock?
+    do {
+      lock = try BuildLock(for: destination, waitingMilliseconds: busyTimeout)
+    } catch .busy {
+      throw DatabaseOpenError.beingCreated(path: destination.path, waitedMilliseconds: busyTimeout)
+    } catch {
+      lock = nil
+    }
     defer { lock?.release() }
     if NewDatabaseFile.nameIsTaken(destination) { return false }
     defer { NewDatabaseFile.remove(temporary) }

@@ -178,6 +178,7 @@ import Testing
     DatabaseOpenError.folderIsNotAFolder(path: "d/a", folder: "d"),
     DatabaseOpenError.folderNotCreated(path: "d/a", folder: "d", reason: "x"),
     DatabaseOpenError.notCreated(path: "d/a", reason: "syncing it to disk failed: disk full"),
+    DatabaseOpenError.beingCreated(path: "d/a", waitedMilliseconds: 200),
     DatabaseOpenError.unreadable(path: "d", reason: "x"),
     DatabaseOpenError.noDefaultLocation(reason: "x"),
   ]

@@ -178,4 +178,37 @@ struct NewDatabaseBuildTests {
     let connection = try Connection.open(at: url, access: .create)
     #expect(try migrator.migrate(connection).steps.count == 1)
   }
+
+  /// Another process holds the name's build lock for longer than the busy timeout: said as
+  /// such, and nothing is created.
+  @Test func buildLockHeldTooLongIsSaidAsACreationInProgress() throws {
+    let migrator = try migrator(["0001_a.sql": "CREATE TABLE a (x);"])
+    let url = dir.path("app.sqlite3")
+    let other = try BuildLock(for: url, waitingMilliseconds: 0)
+    #expect(throws: DatabaseOpenError.beingCreated(path: url.path, waitedMilliseconds: 100)) {
+      _ = try migrator.migrateNewDatabase(
+        at: url,
+        options: MigrateOptions(),
+        busyTimeout: 100,
+        configuration: .none,
+        createsFolder: false,
+        willRun: nil,
+        around: nil
+      )
+    }
+    other.release()
+    #expect(try leftovers().isEmpty)
+  }
+
+  /// A run killed between the link and its end leaves a second name of the database and its
+  /// lock file; the next run on the database, which finds it there, removes both.
+  @Test func leftoversBesideAnExistingDatabaseGoWithTheNextRun() throws {
+    let migrator = try migrator(["0001_a.sql": "CREATE TABLE a (x);"])
+    let url = dir.path("app.sqlite3")
+    _ = try #require(try build(migrator, at: url))
+    #expect(link(url.path, dir.path(".app.sqlite3.strata-KILLED.tmp").path) == 0)
+    try dir.write(".app.sqlite3.strata-lock", "")
+    #expect(try build(migrator, at: url)?.report == nil)
+    #expect(try leftovers() == ["app.sqlite3"])
+  }
 }
