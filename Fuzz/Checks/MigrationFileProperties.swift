@@ -158,17 +158,12 @@ enum MigrationFileProperties {
       )
     case .versionZero(let path):
       // `0_a.sql`, or a bare `0.sql` (an iOS bundle's name).
-      let name = try file(path).name
-      let stem = name.lowercased().hasSuffix(".sql") ? String(name.dropLast(4)) : name
-      try require(
-        MigrationParser.parseFileName(name)?.version == 0
-          || (!stem.isEmpty && stem.allSatisfy { $0.isASCII && $0.isNumber } && Int(stem) == 0),
-        "'\(path)' refused as version 0"
-      )
+      try require(fileVersion(try file(path).name) == 0, "'\(path)' refused as version 0")
     case .duplicateVersion(let version, let paths):
+      // `6_a.sql` beside a bare `6.sql` (an iOS bundle's name) is a duplicate too.
       for path in paths {
         try require(
-          MigrationParser.parseFileName(try file(path).name)?.version == version.integerValue,
+          fileVersion(try file(path).name) == version.integerValue,
           "'\(path)' listed as a duplicate of version \(version)"
         )
       }
@@ -242,4 +237,13 @@ enum MigrationFileProperties {
       "the message does not name the file: \(error.message)"
     )
   }
+}
+
+/// The version a migration file's name gives: `<v>_<name>.sql` (and `.up`/`.down`), or a bare
+/// `<v>.sql`, which the reader takes as an iOS bundle's name.
+private func fileVersion(_ name: String) -> Int64? {
+  if let parsed = MigrationParser.parseFileName(name) { return parsed.version }
+  let stem = name.lowercased().hasSuffix(".sql") ? String(name.dropLast(4)) : name
+  guard !stem.isEmpty, stem.allSatisfy({ $0.isASCII && $0.isNumber }) else { return nil }
+  return Int64(stem)
 }
