@@ -250,3 +250,8 @@ func isSameFile(_ first: String, _ second: String) -> Bool {
   guard stat(first, &one) == 0, stat(second, &other) == 0 else { return false }
   return one.st_dev == other.st_dev && one.st_ino == other.st_ino
 }
+
+/// `url` with its symbolic links resolved, when it exists.
+func resolvingSymlinks(_ url: URL) -> URL {
+  realPath(url.path).map { URL(fileURLWithPath: $0) } ?? url
+}

@@ -394,8 +394,3 @@ package func checkDatabasePath(_ url: URL) throws {
     throw DatabaseOpenError.unreachable(path: url.path, reason: reason)
   }
 }
-
-/// `url` with its symbolic links resolved, when it exists.
-func resolvingSymlinks(_ url: URL) -> URL {
-  realPath(url.path).map { URL(fileURLWithPath: $0) } ?? url
-}
