@@ -181,6 +181,24 @@ final class BuildLock {
     }
   }
 
+  /// The lock for a run that makes the database at `destination`: nil when it cannot be taken
+  /// at all (no `flock`: the run goes without, as before there was a lock).
+  ///
+  /// - Throws: `DatabaseOpenError.beingCreated` when another process held it for
+  ///   `waitingMilliseconds`.
+  static func forCreating(
+    _ destination: URL,
+    waitingMilliseconds: Int
+  ) throws(DatabaseOpenError) -> BuildLock? {
+    do {
+      return try BuildLock(for: destination, waitingMilliseconds: waitingMilliseconds)
+    } catch .busy {
+      throw .beingCreated(path: destination.path, waitedMilliseconds: waitingMilliseconds)
+    } catch {
+      return nil
+    }
+  }
+
   /// Removes the lock file and releases the lock (in that order: whoever waits then looks
   /// again, see `init`).
   func release() {

@@ -63,14 +63,7 @@ extension Migrator {
     guard let temporary = NewDatabaseFile.temporaryURL(for: url) else { return nil }
     // One build of a name at a time: a second process waits here, then finds the name taken
     // and migrates the file that is there, so no migration runs twice.
-    let lock: BuildLock?
-    do {
-      lock = try BuildLock(for: url, waitingMilliseconds: busyTimeout)
-    } catch .busy {
-      throw DatabaseOpenError.beingCreated(path: url.path, waitedMilliseconds: busyTimeout)
-    } catch {
-      lock = nil  // no `flock` on this file system: go without, as a template copy does
-    }
+    let lock = try BuildLock.forCreating(url, waitingMilliseconds: busyTimeout)
     if NewDatabaseFile.nameIsTaken(url) {
       if lock != nil { NewDatabaseFile.removeTemporaryFiles(url) }
       lock?.release()

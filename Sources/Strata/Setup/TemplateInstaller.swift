@@ -110,15 +110,8 @@ enum TemplateInstaller {
         reason: "its name is too long to have a temporary copy beside it"
       )
     }
-    // The lock a migrated new database takes too; without `flock`, go without it.
-    let lock: BuildLock?
-    do {
-      lock = try BuildLock(for: destination, waitingMilliseconds: busyTimeout)
-    } catch .busy {
-      throw DatabaseOpenError.beingCreated(path: destination.path, waitedMilliseconds: busyTimeout)
-    } catch {
-      lock = nil
-    }
+    // The lock a migrated new database takes too.
+    let lock = try BuildLock.forCreating(destination, waitingMilliseconds: busyTimeout)
     defer { lock?.release() }
     if NewDatabaseFile.nameIsTaken(destination) { return false }
     defer { NewDatabaseFile.remove(temporary) }
