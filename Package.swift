@@ -8,15 +8,15 @@ let package = Package(
   ],
   products: [
     .library(name: "Strata", targets: ["Strata"]),
-    .executable(name: "strata", targets: ["StrataCLI"]),
+    .executable(name: "strata", targets: ["StrataTool"]),
     .executable(name: "strata-bench", targets: ["StrataBenchmarks"]),
     .executable(name: "strata-fuzz", targets: ["StrataFuzz"]),
     // An app's template built (or its committed template checked) at build time.
     .plugin(name: "StrataTemplatePlugin", targets: ["StrataTemplatePlugin"]),
-    // The same `strata` tool under its target's name: SwiftPM (6.3) finds a build plugin's
-    // executable-target dependency by a product named as the target, and runs it as a host
-    // tool named as the target.
-    .executable(name: "StrataCLI", targets: ["StrataCLI"]),
+    // The build plugin's copy of `strata` under its target's name: SwiftPM (6.3) finds a build
+    // plugin's executable-target dependency by a product named as the target, and runs it as a
+    // host tool named as the target.
+    .executable(name: "StrataPluginTool", targets: ["StrataPluginTool"]),
     // What an app's own tests use: never linked into the app.
     .library(name: "StrataTesting", targets: ["StrataTesting"]),
   ],
@@ -49,10 +49,27 @@ let package = Package(
     ),
     // The CLI's own argument parser: a library so that the fuzzer can reach it.
     .target(name: "StrataArguments"),
+    // The commands, in a library that the two executables below share.
+    .target(name: "StrataCLI", dependencies: ["Strata", "StrataArguments"]),
+    // `strata`. A Linux release build links the Swift runtime and Foundation into it, so that it
+    // starts in about half the time (docs/decisions.md, "A release build of the CLI is static").
+    // SwiftPM refuses unsafe flags in a product another package uses by version: nothing but
+    // this target has them, and only the `strata` product includes it.
     .executableTarget(
-      name: "StrataCLI",
-      dependencies: ["Strata", "StrataArguments"]
+      name: "StrataTool",
+      dependencies: ["StrataCLI"],
+      // Compiled too with the flag, `main.swift`'s `import Foundation` names the static
+      // libraries Foundation needs (CoreFoundation, ICU), which the library targets, compiled
+      // without it, do not.
+      swiftSettings: [
+        .unsafeFlags(["-static-stdlib"], .when(platforms: [.linux], configuration: .release))
+      ],
+      linkerSettings: [
+        .unsafeFlags(["-static-stdlib"], .when(platforms: [.linux], configuration: .release))
+      ]
     ),
+    // The same tool, dynamically linked, for the build plugin, which apps use by version.
+    .executableTarget(name: "StrataPluginTool", dependencies: ["StrataCLI"]),
     .executableTarget(
       name: "StrataBenchmarks",
       dependencies: ["Strata", "StrataTesting"],
@@ -80,18 +97,18 @@ let package = Package(
     .testTarget(name: "StrataTests", dependencies: ["Strata", "StrataTestSupport"]),
     .testTarget(
       name: "StrataCLITests",
-      dependencies: ["StrataCLI", "Strata", "StrataArguments", "StrataTestSupport"]
+      dependencies: ["StrataTool", "Strata", "StrataArguments", "StrataTestSupport"]
     ),
     // Every seed input and every input a fuzzer ever crashed on, through the fuzz checks.
     .testTarget(
       name: "StrataFuzzTests",
       dependencies: ["StrataFuzzChecks", "Strata", "StrataArguments"]
     ),
-    // The build plugin runs the `strata` executable (docs/build-plugin.md).
+    // The build plugin runs its copy of the `strata` executable (docs/build-plugin.md).
     .plugin(
       name: "StrataTemplatePlugin",
       capability: .buildTool(),
-      dependencies: [.target(name: "StrataCLI")],
+      dependencies: [.target(name: "StrataPluginTool")],
       path: "Plugins/StrataTemplatePlugin"
     ),
     .target(name: "StrataTesting", dependencies: ["Strata"]),

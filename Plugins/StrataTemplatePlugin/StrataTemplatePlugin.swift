@@ -18,7 +18,7 @@ struct StrataTemplatePlugin: BuildToolPlugin {
     let folder = URL(fileURLWithPath: "\(module.directory)", isDirectory: true)
     let migrations = folder.appending(path: "migrations")
     return try TemplateCommands(
-      strata: try context.tool(named: "StrataCLI").url,
+      strata: try context.tool(named: "StrataPluginTool").url,
       migrations: migrations,
       committedTemplate: TemplateCommands.committedTemplate(in: folder),
       workFolder: context.pluginWorkDirectoryURL,
@@ -48,7 +48,7 @@ extension StrataTemplatePlugin: XcodeBuildToolPlugin {
     }
     let committed = files.first { $0.lastPathComponent == "template.sqlite3" }
     return try TemplateCommands(
-      strata: try context.tool(named: "StrataCLI").url,
+      strata: try context.tool(named: "StrataPluginTool").url,
       migrations: migrations,
       committedTemplate: committed,
       workFolder: context.pluginWorkDirectoryURL,

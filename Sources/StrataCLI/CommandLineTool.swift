@@ -1,8 +1,9 @@
+import Foundation
 @_spi(StrataCLI) import Strata
 import StrataArguments
 
 /// `strata`: picks the command, runs it, and maps every error to a message and an exit code.
-enum CommandLineTool {
+public enum CommandLineTool {
   /// The program's name, in usage lines and hints.
   static let name = "strata"
   static let version = "0.1.0"
@@ -44,6 +45,16 @@ enum CommandLineTool {
       + rows.prefix(commandRows.count) + ["", "OPTIONS:"] + rows.dropFirst(commandRows.count)
       + ["", "See '\(name) <command> --help' for a command's options."]
     return lines.joined(separator: "\n") + "\n"
+  }
+
+  /// The whole program, for each executable's `main.swift`: the two differ only in how they
+  /// are linked.
+  public static func main() -> Never {
+    let code = run(
+      arguments: Array(CommandLine.arguments.dropFirst()),
+      context: CommandContext.process()
+    )
+    exit(code)
   }
 
   static func run(arguments: [String], context: CommandContext) -> Int32 {
