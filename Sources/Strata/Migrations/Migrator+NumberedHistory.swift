@@ -7,8 +7,12 @@ extension Migrator {
   ///
   /// - Throws: `SQLiteError`; `MigrationVersionError` for a row whose version is not one.
   func applied(_ connection: Connection) throws -> [AppliedMigration] {
+    applied(try History.read(connection))
+  }
+
+  /// `rows`, as `History.read` returns them, read in this folder's ordering.
+  func applied(_ rows: [AppliedMigration]) -> [AppliedMigration] {
     let ordering = migrations.versionOrdering
-    let rows = try History.read(connection)
     // Only a sql-migrate folder's rows are renamed, and only rows of another ordering read anew.
     let named = ordering == .sqlMigrate ? recordedByName(rows) : rows
     guard named.contains(where: { $0.version.ordering != ordering }) else { return named }

@@ -18,16 +18,26 @@ public struct Migrator: Sendable {
   ///
   /// - Throws: `SQLiteError` when the history (or another tool's) cannot be read.
   public func plan(_ connection: Connection) throws -> MigrationPlan {
-    let applied = try self.applied(connection)
+    plan(
+      try RecordedHistory.read(
+        connection,
+        includingRepeatables: !migrations.repeatables.isEmpty
+      )
+    )
+  }
+
+  /// Every migration's state against a history read before (or while) the folder was.
+  @_spi(StrataCLI) public func plan(_ history: RecordedHistory) -> MigrationPlan {
+    let applied = self.applied(history.rows)
     var plan = MigrationPlan(
       set: migrations,
       applied: applied,
-      otherTools: applied.isEmpty ? try otherToolHistories(connection) : []
+      otherTools: applied.isEmpty ? history.otherTools : []
     )
     if !migrations.repeatables.isEmpty {
       plan.repeatables = Self.repeatableStatuses(
         migrations.repeatables,
-        applied: try History.readRepeatables(connection)
+        applied: history.repeatables
       )
     }
     return plan

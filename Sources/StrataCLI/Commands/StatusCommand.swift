@@ -1,4 +1,4 @@
-import Strata
+@_spi(StrataCLI) import Strata
 import StrataArguments
 
 /// `strata status`: every migration's state; `--check` makes anything unfinished exit 1.
@@ -46,6 +46,8 @@ enum StatusCommand: Command {
     // Read strictly before anything runs; a fleet leaves the schema file out.
     let settings = try CommonOptions.projectSettings(arguments, context)
     let schemaFile = isFleet ? nil : try CommonOptions.schemaFile(arguments, context, settings)
+    // Begun before the folder is read; its answer (or error) is taken only after.
+    let early = isFleet ? nil : earlyOpen(arguments, context)
     let migrations = try CommonOptions.loadMigrations(arguments, context)
     if isFleet {
       let fleet = try FleetRun.fleet(arguments, context, migrations)
@@ -56,13 +58,20 @@ enum StatusCommand: Command {
     let location = try CommonOptions.databaseURL(arguments, context)
     let exists = databaseFileKind(at: location.url.path) != .missing
     let configuration = try CommonOptions.connectionConfiguration(arguments)
-    let connection = try DatabaseSession.open(
-      location,
-      forWriting: false,
-      busyTimeout: arguments[CommonOptions.busyTimeout],
-      configuration: configuration
-    )
-    let plan = try Migrator(migrations).plan(connection)
+    let plan: MigrationPlan
+    if let early {
+      let (connection, history) = try early.opened()
+      plan = withExtendedLifetime(connection) { Migrator(migrations).plan(history) }
+    } else {
+      let connection = try DatabaseSession.open(
+        location,
+        forWriting: false,
+        busyTimeout: arguments[CommonOptions.busyTimeout],
+        configuration: configuration
+      )
+      plan = try Migrator(migrations).plan(connection)
+    }
+    UntilExit.keep((migrations, plan))
     // Replayed only when something reads the answer.
     let showsSchema =
       arguments[Self.check] || !arguments[CommonOptions.quiet]
@@ -107,6 +116,27 @@ enum StatusCommand: Command {
     }
     let behind = !plan.isUpToDate || schema.map { !$0.isCurrent } == true
     return arguments[Self.check] && behind ? ExitCode.failure : ExitCode.success
+  }
+
+  /// The database opened and its history read while the folder is (`EarlyDatabaseOpen`);
+  /// `nil` when an extension is to be loaded or the location is in error, which are then met
+  /// in their turn, after the folder's errors.
+  private static func earlyOpen(
+    _ arguments: ParsedArguments,
+    _ context: CommandContext
+  ) -> EarlyDatabaseOpen? {
+    guard arguments[CommonOptions.loadExtension].isEmpty,
+      let location = try? CommonOptions.databaseURL(arguments, context)
+    else { return nil }
+    let busyTimeout = arguments[CommonOptions.busyTimeout]
+    return EarlyDatabaseOpen {
+      try DatabaseSession.open(
+        location,
+        forWriting: false,
+        busyTimeout: busyTimeout,
+        configuration: ConnectionConfiguration()
+      )
+    }
   }
 
   private static func renderText(

@@ -1,0 +1,14 @@
+/// Values a command leaves for the process's exit to reclaim.
+///
+/// Freeing a thousand migrations (their files' text, names and checksums) and their plan one
+/// allocation at a time took about a millisecond at the end of `status`, a tenth of its own
+/// work; the process ends a moment later and gives the memory back at once. Only for what the
+/// command holds until it returns anyway: nothing kept here is ever read again.
+enum UntilExit {
+  nonisolated(unsafe) private static var kept: [Any] = []
+
+  /// Called on the command's own thread only.
+  static func keep(_ value: Any) {
+    kept.append(value)
+  }
+}
