@@ -157,9 +157,9 @@ enum MigrateBenchmark {
       dbmateExisting
     )
     pair("strata status on the migrated database", strataStatus, "dbmate status", dbmateStatus)
-    // The same with strata linked statically (`STRATA_BENCH_STATIC_STRATA`), which starts in a
-    // third of the time.
-    guard let linked = ProcessInfo.processInfo.environment["STRATA_BENCH_STATIC_STRATA"],
+    // The same with another build of strata (`STRATA_BENCH_OTHER_STRATA`): a dynamically
+    // linked one, or an older commit's.
+    guard let linked = ProcessInfo.processInfo.environment["STRATA_BENCH_OTHER_STRATA"],
       let dbmate = Peers.dbmate
     else { return }
     let (linkedStatus, dbmateAgain) = try Bench.pairedMedians(runs: 21) { _ in
@@ -176,7 +176,7 @@ enum MigrateBenchmark {
         )
       )
     }
-    pair("strata status, static build", linkedStatus, "dbmate status", dbmateAgain)
+    pair("strata status, other build", linkedStatus, "dbmate status", dbmateAgain)
   }
 
   /// A line of two timings side by side and their ratio, in the columns every line shares.
