@@ -97,7 +97,7 @@ let package = Package(
     .testTarget(name: "StrataTests", dependencies: ["Strata", "StrataTestSupport"]),
     .testTarget(
       name: "StrataCLITests",
-      dependencies: ["StrataTool", "Strata", "StrataArguments", "StrataTestSupport"]
+      dependencies: ["Strata", "StrataArguments", "StrataTestSupport"]
     ),
     // Every seed input and every input a fuzzer ever crashed on, through the fuzz checks.
     .testTarget(

@@ -24,8 +24,8 @@ enum StartupBenchmark {
       ),
     ]
     // Another build of strata, when one is named (`STRATA_BENCH_OTHER_STRATA`): a dynamically
-    // linked one (`swift build -c debug` is not it: build with `-c release` and without the
-    // static link) shows what dynamic linking costs; an older commit's, what a change did.
+    // linked one (`.build/release/StrataPluginTool`, the same `main` as `strata`) shows what
+    // dynamic linking costs; an older commit's, what a change did.
     if let other = ProcessInfo.processInfo.environment["STRATA_BENCH_OTHER_STRATA"] {
       programs.append(("other build: strata --version", other, ["--version"]))
       programs.append(("other build: strata --help", other, ["--help"]))

@@ -12,8 +12,7 @@ extension Migrator {
   ///
   /// - Throws: `SQLiteError` when a history table cannot be read.
   public func otherToolHistories(_ connection: Connection) throws -> [ForeignHistory] {
-    guard try History.read(connection).isEmpty else { return [] }
-    return try ForeignHistoryReader.detect(connection).filter { !$0.isEmpty }
+    try RecordedHistory.read(connection, includingRepeatables: false).otherTools
   }
 
   /// Takes over another migration tool's history: records in strata's history, in one

@@ -32,7 +32,7 @@ public struct Migrator: Sendable {
     var plan = MigrationPlan(
       set: migrations,
       applied: applied,
-      otherTools: applied.isEmpty ? history.otherTools : []
+      otherTools: history.otherTools
     )
     if !migrations.repeatables.isEmpty {
       plan.repeatables = Self.repeatableStatuses(

@@ -4,31 +4,45 @@ import Dispatch
 /// The database `status` reads, opened and its history read on another thread while the
 /// migrations folder is read.
 ///
-/// SQLite reads and parses the whole schema at a connection's first statement, and on a
-/// database of a thousand migrations that is about as much work as reading their files; the
-/// second core does it meanwhile. The reads are the ones `Migrator.plan` makes, so their errors
-/// and waits are the same. The folder's errors still come first: the answer is asked for only
-/// after the folder has been read, and one nobody asks for is dropped with its error. Nothing
-/// is opened early when an extension is to be loaded, since loading one runs its code.
+/// SQLite reads and parses the whole schema at a connection's first statement; on a database
+/// of a thousand migrations that is about half the work of reading their files, and here it
+/// overlaps with it (BENCHMARKS.md has what it saves). The reads are the ones `Migrator.plan`
+/// makes, so their errors and waits are the same. The folder's errors still come first: the
+/// answer is asked for only after the folder has been read, and one nobody asks for is dropped
+/// with its error. `status` opens nothing early when an extension is to be loaded (loading
+/// one runs its code) or when the database is in WAL mode (see `StatusCommand.earlyOpen`).
 final class EarlyDatabaseOpen: @unchecked Sendable {
+  /// What the worker read.
+  struct Opened {
+    let connection: Connection
+    let history: RecordedHistory
+    /// Whether the database file was there when it was opened (if not, the connection is an
+    /// empty in-memory database, as `DatabaseSession.open` gives a reader).
+    let existed: Bool
+  }
+
   private let finished = DispatchSemaphore(value: 0)
   /// Written once, by the worker, before `finished` is signalled; read only after waiting.
-  private var result: Result<(Connection, RecordedHistory), any Error>?
+  private var result: Result<Opened, any Error>?
 
-  /// Starts opening on another thread.
-  init(_ open: @escaping @Sendable () throws -> Connection) {
+  /// Starts opening the database at `path` on another thread.
+  init(at path: String, _ open: @escaping @Sendable () throws -> Connection) {
     DispatchQueue.global(qos: .userInitiated).async { [self] in
       result = Result {
+        let existed = databaseFileKind(at: path) != .missing
         let connection = try open()
-        return (connection, try RecordedHistory.read(connection, includingRepeatables: true))
+        return Opened(
+          connection: connection,
+          history: try RecordedHistory.read(connection, includingRepeatables: true),
+          existed: existed
+        )
       }
       finished.signal()
     }
   }
 
-  /// The connection and its history, or the error opening or reading threw; waits for the
-  /// worker.
-  func opened() throws -> (Connection, RecordedHistory) {
+  /// What the worker read, or the error opening or reading threw; waits for the worker.
+  func opened() throws -> Opened {
     finished.wait()
     defer { finished.signal() }
     guard let result else { preconditionFailure("the early open signalled without a result") }

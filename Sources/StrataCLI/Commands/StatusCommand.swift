@@ -56,12 +56,14 @@ enum StatusCommand: Command {
       return arguments[Self.check] && summary.behindCount > 0 ? ExitCode.failure : code
     }
     let location = try CommonOptions.databaseURL(arguments, context)
-    let exists = databaseFileKind(at: location.url.path) != .missing
+    var exists = databaseFileKind(at: location.url.path) != .missing
     let configuration = try CommonOptions.connectionConfiguration(arguments)
     let plan: MigrationPlan
     if let early {
-      let (connection, history) = try early.opened()
-      plan = withExtendedLifetime(connection) { Migrator(migrations).plan(history) }
+      let opened = try early.opened()
+      // As the database was when it was opened: a file made since is not the one read.
+      exists = opened.existed
+      plan = Migrator(migrations).plan(opened.history)
     } else {
       let connection = try DatabaseSession.open(
         location,
@@ -120,16 +122,19 @@ enum StatusCommand: Command {
 
   /// The database opened and its history read while the folder is (`EarlyDatabaseOpen`);
   /// `nil` when an extension is to be loaded or the location is in error, which are then met
-  /// in their turn, after the folder's errors.
+  /// in their turn, after the folder's errors, and for a database in WAL mode, whose reader
+  /// may create `-wal` and `-shm` files: a broken folder must leave the folder of the
+  /// database as it was.
   private static func earlyOpen(
     _ arguments: ParsedArguments,
     _ context: CommandContext
   ) -> EarlyDatabaseOpen? {
     guard arguments[CommonOptions.loadExtension].isEmpty,
-      let location = try? CommonOptions.databaseURL(arguments, context)
+      let location = try? CommonOptions.databaseURL(arguments, context),
+      !isWALDatabase(at: location.url.path)
     else { return nil }
     let busyTimeout = arguments[CommonOptions.busyTimeout]
-    return EarlyDatabaseOpen {
+    return EarlyDatabaseOpen(at: location.url.path) {
       try DatabaseSession.open(
         location,
         forWriting: false,
