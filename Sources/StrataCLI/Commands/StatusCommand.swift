@@ -56,8 +56,8 @@ enum StatusCommand: Command {
       return arguments[Self.check] && summary.behindCount > 0 ? ExitCode.failure : code
     }
     let location = try CommonOptions.databaseURL(arguments, context)
-    var exists = databaseFileKind(at: location.url.path) != .missing
     let configuration = try CommonOptions.connectionConfiguration(arguments)
+    let exists: Bool
     let plan: MigrationPlan
     if let early {
       let opened = try early.opened()
@@ -65,6 +65,7 @@ enum StatusCommand: Command {
       exists = opened.existed
       plan = Migrator(migrations).plan(opened.history)
     } else {
+      exists = databaseFileKind(at: location.url.path) != .missing
       let connection = try DatabaseSession.open(
         location,
         forWriting: false,
