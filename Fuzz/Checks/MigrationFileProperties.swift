@@ -91,7 +91,7 @@ enum MigrationFileProperties {
   ) throws(PropertyViolation) {
     let versions = Set(
       files.filter { !$0.name.hasPrefix(".") && $0.name.lowercased().hasSuffix(".sql") }
-        .compactMap { MigrationParser.parseFileName($0.name)?.version }
+        .compactMap { fileVersion($0.name) }
     )
     try require(
       migrations.map(\.version) == versions.sorted().map(MigrationVersion.init(integer:)),
@@ -102,9 +102,11 @@ enum MigrationFileProperties {
         guard let file = files.first(where: { shown($0.name) == part.file }) else {
           throw PropertyViolation("version \(migration.version) names '\(part.file)', not a file")
         }
+        // A bare `<v>.sql` (an iOS bundle's name) gives its version and no name.
         let parsed = MigrationParser.parseFileName(file.name)
+        let version = parsed?.version ?? fileVersion(file.name)
         try require(
-          parsed?.version == migration.version.integerValue && parsed?.name == migration.name,
+          version == migration.version.integerValue && (parsed?.name ?? "") == migration.name,
           "version \(migration.version) '\(migration.name)' read from '\(file.name)'"
         )
         // A part without SQL is a no-op (its lines need not be the file's: it may be empty).
