@@ -1,5 +1,5 @@
 import Foundation
-import Strata
+@_spi(StrataCLI) import Strata
 import StrataArguments
 
 /// Where the files a command works on are: the path options resolved against the environment
@@ -82,20 +82,33 @@ extension CommonOptions {
     )
   }
 
+  /// The migrations folder, read in full; with `cached` (`status` only), through the copy
+  /// `StatusCache` keeps when no file in it has changed since.
   static func loadMigrations(
     _ arguments: ParsedArguments,
-    _ context: CommandContext
+    _ context: CommandContext,
+    cached: Bool = false
   ) throws
     -> MigrationSet
   {
     try rejectEmptyPaths(arguments)
     let directory = migrationsDirectory(arguments, context)
+    let exclusion = MigrationFileExclusion(arguments[exclude])
+    if cached, let cache = StatusCache.cache(for: directory.url, context) {
+      return try cache.migrations(
+        directory: directory.url,
+        displayPath: directory.shown,
+        followSymlinks: arguments[followSymlinks],
+        format: arguments[migrationFormat],
+        excluding: exclusion
+      ).0
+    }
     return try MigrationSet(
       directory: directory.url,
       displayPath: directory.shown,
       followSymlinks: arguments[followSymlinks],
       format: arguments[migrationFormat],
-      excluding: MigrationFileExclusion(arguments[exclude])
+      excluding: exclusion
     )
   }
 

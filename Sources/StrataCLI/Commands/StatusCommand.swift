@@ -17,6 +17,8 @@ enum StatusCommand: Command {
       with the schema the migrations produce (replayed in memory) and shows whether it is
       current; --check then exits 1 when it is missing, differs, or cannot be compared.
       'strata schema' rewrites it. Runs over --databases leave the schema file out.
+      Keeps a copy of the folder it read in the user's cache folder and reads that instead
+      while no file in the folder has changed; STRATA_NO_CACHE=1 turns it off.
       """,
     options: CommonOptions.databaseOptions + [check] + CommonOptions.schemaFileOptions
       + CommonOptions.fleetOptions
@@ -48,7 +50,7 @@ enum StatusCommand: Command {
     let schemaFile = isFleet ? nil : try CommonOptions.schemaFile(arguments, context, settings)
     // Begun before the folder is read; its answer (or error) is taken only after.
     let early = isFleet ? nil : earlyOpen(arguments, context)
-    let migrations = try CommonOptions.loadMigrations(arguments, context)
+    let migrations = try CommonOptions.loadMigrations(arguments, context, cached: true)
     if isFleet {
       let fleet = try FleetRun.fleet(arguments, context, migrations)
       let summary = FleetRun.withProgress(fleet, context) { $0.plans(progress: $1) }
@@ -228,7 +230,13 @@ enum StatusCommand: Command {
     )
   }
 
+  /// The last part of the path (1,000 rows each take one).
   private static func fileName(_ path: String) -> String {
-    path.split(separator: "/").last.map(String.init) ?? path
+    if let slash = path.utf8.lastIndex(of: UInt8(ascii: "/")),
+      path.utf8.index(after: slash) < path.utf8.endIndex
+    {
+      return String(path[path.utf8.index(after: slash)...])
+    }
+    return path.split(separator: "/").last.map(String.init) ?? path
   }
 }

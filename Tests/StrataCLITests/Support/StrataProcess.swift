@@ -25,6 +25,10 @@ enum StrataProcess {
       ?? candidates[0]
   }()
 
+  /// Where the runs of this test process keep `status`'s copies of folders.
+  static let cacheFolder = FileManager.default.temporaryDirectory
+    .appendingPathComponent("strata-tests-cache-\(getpid())").path
+
   /// Runs `strata arguments…` in `directory` with a clean environment (plus `environment`).
   ///
   /// - Parameter launcher: a command that runs strata, such as `setpriv --reuid=65534 …` to run
@@ -97,7 +101,12 @@ enum StrataProcess {
     process.executableURL = executable
     process.arguments = arguments
     process.currentDirectoryURL = directory
-    var env = ["PATH": "/usr/bin:/bin", "HOME": directory.path, "NO_COLOR": "1"]
+    // `status` keeps its copy of a folder under XDG_CACHE_HOME: one folder for the whole run,
+    // outside every project, so that a copy never shows among a project's files.
+    var env = [
+      "PATH": "/usr/bin:/bin", "HOME": directory.path, "NO_COLOR": "1",
+      "XDG_CACHE_HOME": cacheFolder,
+    ]
     env.merge(environment) { $1 }
     process.environment = env
     return process
