@@ -73,21 +73,56 @@ extension Schema {
     !droppingEmptyColumns || rows.dropFirst().contains { column < $0.count && !$0[column].isEmpty }
   }
   let trimmed = rows.map { row in used.map { $0 < row.count ? row[$0] : "" } }
-  let widths = used.indices.map { column in trimmed.map { $0[column].count }.max() ?? 0 }
-  return trimmed.map { row in
-    var line = indent
-    for (column, cell) in row.enumerated() {
-      line += column == row.count - 1 ? cell : cell.padding(to: widths[column]) + "  "
+  // Measured once per cell (a status of 1,000 migrations has 4,000), in characters.
+  let counts = trimmed.map { $0.map(characterCount) }
+  let widths = used.indices.map { column in counts.map { $0[column] }.max() ?? 0 }
+  let indentIsASCII = isPlainASCII(indent)
+  return trimmed.indices.map { index in
+    let row = trimmed[index]
+    if indentIsASCII, row.allSatisfy(isPlainASCII) {
+      return asciiLine(row, widths: widths, indent: indent)
     }
-    while line.last == " " { line.removeLast() }
+    var line = indent
+    line.reserveCapacity(indent.utf8.count + widths.reduce(0, +) + 2 * widths.count)
+    for (column, cell) in row.enumerated() {
+      line += cell
+      if column < row.count - 1 {
+        line += String(repeating: " ", count: max(widths[column] - counts[index][column], 0) + 2)
+      }
+    }
+    // A trailing space byte first: `last` works out the whole last character.
+    while line.utf8.last == 0x20, line.last == " " { line.removeLast() }
     return line
   }
 }
 
-extension String {
-  func padding(to width: Int) -> String {
-    count >= width ? self : self + String(repeating: " ", count: width - count)
+/// An ASCII row laid out as bytes: one character per byte, so a trailing space byte is a
+/// trailing space.
+private func asciiLine(_ row: [String], widths: [Int], indent: String) -> String {
+  var bytes: [UInt8] = Array(indent.utf8)
+  bytes.reserveCapacity(bytes.count + widths.reduce(0, +) + 2 * widths.count)
+  for (column, cell) in row.enumerated() {
+    bytes += cell.utf8
+    if column < row.count - 1 {
+      bytes += repeatElement(0x20, count: max(widths[column] - cell.utf8.count, 0) + 2)
+    }
   }
+  while bytes.last == 0x20 { bytes.removeLast() }
+  return String(decoding: bytes, as: UTF8.self)
+}
+
+/// ASCII without a carriage return (with a line feed after it, the two are one character).
+private func isPlainASCII(_ text: String) -> Bool {
+  // Over the bytes in place where the string has them so (a native string always does).
+  let inPlace = text.utf8.withContiguousStorageIfAvailable { bytes in
+    bytes.allSatisfy { $0 < 0x80 && $0 != 0x0D }
+  }
+  return inPlace ?? text.utf8.allSatisfy { $0 < 0x80 && $0 != 0x0D }
+}
+
+/// `text.count`, without walking the characters of a text that is plain ASCII.
+private func characterCount(_ text: String) -> Int {
+  isPlainASCII(text) ? text.utf8.count : text.count
 }
 
 /// "1 row", "3 rows", "rows unknown".
