@@ -9,7 +9,7 @@ import Darwin
 
 /// Where `status` keeps its copy of a migrations folder (`MigrationFolderCache`): one file
 /// per folder under `$XDG_CACHE_HOME/strata/status` (else `~/.cache`, `~/Library/Caches` on
-/// macOS), named by the folder and this build of strata. `STRATA_NO_CACHE` set to anything
+/// macOS), named by the folder's path; this build of strata is in the copy's key. `STRATA_NO_CACHE` set to anything
 /// but empty turns it off. Only `status` uses it: `migrate`, `rollback`, `validate` and every
 /// other command read every file every time (docs/decisions.md).
 enum StatusCache {
@@ -17,7 +17,8 @@ enum StatusCache {
     let environment = context.environment
     if let off = environment["STRATA_NO_CACHE"], !off.isEmpty { return nil }
     guard let root = root(environment), let build = buildIdentity else { return nil }
-    let name = SHA256.hex(Array((build + "\n" + folder.path).utf8))
+    // Named by the folder alone: another build's copy is replaced, not kept beside it.
+    let name = SHA256.hex(Array(folder.path.utf8))
     return MigrationFolderCache(
       file: URL(fileURLWithPath: root + "/strata/status/" + name),
       identity: build

@@ -92,8 +92,19 @@ import Foundation
     let folder = file.deletingLastPathComponent()
     let temporary = folder.appendingPathComponent(".\(file.lastPathComponent).\(getpid()).tmp")
     do {
-      try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-      try Data(bytes).write(to: temporary)
+      // The user's own: a copy holds the migrations' SQL.
+      try FileManager.default.createDirectory(
+        at: folder,
+        withIntermediateDirectories: true,
+        attributes: [.posixPermissions: 0o700]
+      )
+      guard
+        FileManager.default.createFile(
+          atPath: temporary.path,
+          contents: Data(bytes),
+          attributes: [.posixPermissions: 0o600]
+        )
+      else { return false }
       guard rename(temporary.path, file.path) == 0 else {
         try? FileManager.default.removeItem(at: temporary)
         return false
