@@ -23,7 +23,7 @@ shift 2
 scratch=.build/fuzz
 mkdir -p .build
 # The linker warns once per sanitizer symbol it cannot export; the rest of its output stays.
-if ! swift build --product strata-fuzz --scratch-path "$scratch" --disable-index-store \
+if ! swift build --product strata-fuzz --scratch-path "$scratch" \
   -Xswiftc -sanitize=fuzzer,address -Xswiftc -DFUZZING > "$scratch.log" 2>&1; then
   grep -v "Cannot export local symbol" "$scratch.log" >&2
   echo "Fuzz/run.sh: the fuzz build failed" >&2
