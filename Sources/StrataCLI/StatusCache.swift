@@ -1,12 +1,6 @@
 import Foundation
 @_spi(StrataCLI) import Strata
 
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 /// Where `status` keeps its copy of a migrations folder (`MigrationFolderCache`): one file
 /// per folder under `$XDG_CACHE_HOME/strata/status` (else `~/.cache`, `~/Library/Caches` on
 /// macOS), named by the folder's path; this build of strata is in the copy's key. `STRATA_NO_CACHE` set to anything
@@ -45,19 +39,7 @@ enum StatusCache {
     #else
     guard let path = Bundle.main.executablePath else { return nil }
     #endif
-    var info = stat()
-    guard stat(path, &info) == 0 else { return nil }
-    #if canImport(Darwin)
-    let modified = info.st_mtimespec
-    let changed = info.st_ctimespec
-    #else
-    let modified = info.st_mtim
-    let changed = info.st_ctim
-    #endif
-    return [
-      "strata \(CommandLineTool.version)", String(info.st_dev), String(info.st_ino),
-      String(info.st_size), "\(modified.tv_sec).\(modified.tv_nsec)",
-      "\(changed.tv_sec).\(changed.tv_nsec)",
-    ].joined(separator: " ")
+    guard let executable = FolderSnapshot.file(atPath: path) else { return nil }
+    return "strata \(CommandLineTool.version) \(executable.identity)"
   }()
 }

@@ -11,26 +11,33 @@ import Darwin
 /// Each entry keeps its device, inode, size, mode and both its modification and its change
 /// time to the nanosecond: an edit that keeps the size and puts the modification time back
 /// (`touch -r`, `cp -p`, an archive's times) still moves the change time, which no user can set.
-struct FolderSnapshot: Sendable {
-  struct Entry: Equatable, Sendable {
+package struct FolderSnapshot: Sendable {
+  package struct Entry: Equatable, Sendable {
     /// The entry's name in the folder, or the path of a file beside it.
-    let name: String
+    package let name: String
     /// False for a file beside the folder that is not there (its absence is part of the state).
-    let exists: Bool
-    let device: UInt64
-    let inode: UInt64
-    let size: Int64
-    let mode: UInt32
-    let modified: Timestamp
-    let changed: Timestamp
+    package let exists: Bool
+    package let device: UInt64
+    package let inode: UInt64
+    package let size: Int64
+    package let mode: UInt32
+    package let modified: Timestamp
+    package let changed: Timestamp
+
+    /// Device, inode, size and both times: what says one version of a file from another.
+    package var identity: String {
+      "\(device) \(inode) \(size) \(modified) \(changed)"
+    }
   }
 
   /// Seconds and nanoseconds since 1970, as `stat` and `clock_gettime` give them.
-  struct Timestamp: Equatable, Comparable, Sendable {
+  package struct Timestamp: Equatable, Comparable, Sendable, CustomStringConvertible {
     let seconds: Int64
     let nanoseconds: Int64
 
-    static func < (lhs: Timestamp, rhs: Timestamp) -> Bool {
+    package var description: String { "\(seconds).\(nanoseconds)" }
+
+    package static func < (lhs: Timestamp, rhs: Timestamp) -> Bool {
       (lhs.seconds, lhs.nanoseconds) < (rhs.seconds, rhs.nanoseconds)
     }
 
@@ -96,12 +103,23 @@ struct FolderSnapshot: Sendable {
     return entries.allSatisfy { !$0.exists || ($0.modified < limit && $0.changed < limit) }
   }
 
+  /// The file at `path`, following links (the running executable, `/proc/self/exe`); nil
+  /// when it is not there or cannot be looked at.
+  package static func file(atPath path: String) -> Entry? {
+    entry(path, in: AT_FDCWD, followingLinks: true).flatMap { $0.exists ? $0 : nil }
+  }
+
   /// The entry `name` of the folder open as `descriptor` (a path, with `AT_FDCWD`), not
-  /// following a link; one that is not there has `exists` false; nil when it cannot be
-  /// looked at.
-  private static func entry(_ name: String, in descriptor: Int32) -> Entry? {
+  /// following a link unless asked; one that is not there has `exists` false; nil when it
+  /// cannot be looked at.
+  private static func entry(
+    _ name: String,
+    in descriptor: Int32,
+    followingLinks: Bool = false
+  ) -> Entry? {
     var info = stat()
-    guard fstatat(descriptor, name, &info, AT_SYMLINK_NOFOLLOW) == 0 else {
+    let flags = followingLinks ? 0 : AT_SYMLINK_NOFOLLOW
+    guard fstatat(descriptor, name, &info, flags) == 0 else {
       guard errno == ENOENT else { return nil }
       let zero = Timestamp(seconds: 0, nanoseconds: 0)
       return Entry(

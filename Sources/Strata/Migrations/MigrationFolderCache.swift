@@ -25,7 +25,7 @@ import Foundation
     self.identity = identity
   }
 
-  /// How many copies were used and made in this process (for tests and benchmarks).
+  /// What one read did with the copy (tests check it; `status` has no use for it).
   public enum Outcome: Sendable, Equatable {
     /// The kept copy was the folder's: no migration file was read.
     case used
