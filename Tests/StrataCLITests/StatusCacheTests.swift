@@ -32,40 +32,39 @@ import Testing
 
   @Test func theSecondStatusReadsTheCopyAndPrintsTheSame() async throws {
     let (project, cache) = try await Self.settledProject()
-    let uncached = ["STRATA_NO_CACHE": "1"]
     for format in ["text", "json"] {
-      let expected = try project.strata(
-        "status",
-        "--database",
-        "app.sqlite3",
-        "--format",
-        format,
-        environment: uncached
-      )
-      let first = try project.strata(
-        "status",
-        "--database",
-        "app.sqlite3",
-        "--format",
-        format,
-        environment: cache
-      )
-      let second = try project.strata(
-        "status",
-        "--database",
-        "app.sqlite3",
-        "--format",
-        format,
-        environment: cache
-      )
+      // Without the cache, then the run that keeps the copy, then the one that reads it.
+      let runs = try [["STRATA_NO_CACHE": "1"], cache, cache].map { environment in
+        let result = try project.strata(
+          "status",
+          "--database",
+          "app.sqlite3",
+          "--format",
+          format,
+          environment: environment
+        )
+        return (result, try Self.copyInode(project))
+      }
+      let expected = runs[0].0
       #expect(expected.exitCode == 0)
-      for result in [first, second] {
+      for (result, _) in runs.dropFirst() {
         #expect(result.exitCode == 0)
         #expect(result.standardOutput == expected.standardOutput)
         #expect(result.standardError == expected.standardError)
       }
+      // A run that read the files would have written the copy again (a new file, renamed
+      // over the old one); the third read it instead.
+      #expect(runs[1].1 != nil)
+      #expect(runs[2].1 == runs[1].1)
     }
     #expect(Self.copies(project).count == 1)
+  }
+
+  /// The inode of the project's one kept copy, nil while there is none.
+  private static func copyInode(_ project: Project) throws -> Int? {
+    guard let name = copies(project).first else { return nil }
+    let path = project.dir.path("cache/strata/status/" + name).path
+    return try FileManager.default.attributesOfItem(atPath: path)[.systemFileNumber] as? Int
   }
 
   @Test func anEditThatKeepsTheSizeAndTheTimeIsStillReported() async throws {
