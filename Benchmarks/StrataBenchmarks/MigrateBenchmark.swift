@@ -115,6 +115,15 @@ enum MigrateBenchmark {
     // (docs/decisions.md): timed with the copy (each run after the first, as a developer meets
     // it) and with every file read (`STRATA_NO_CACHE=1`: the first run, or a folder just
     // edited). The copies go in the benchmark's folder, not the user's cache.
+    // Put back afterwards: the benchmarks run after this one see the environment as given.
+    let givenCacheHome = getenv("XDG_CACHE_HOME").map { String(cString: $0) }
+    defer {
+      if let givenCacheHome {
+        setenv("XDG_CACHE_HOME", givenCacheHome, 1)
+      } else {
+        unsetenv("XDG_CACHE_HOME")
+      }
+    }
     setenv("XDG_CACHE_HOME", folder.appendingPathComponent("cache").path, 1)
     Thread.sleep(forTimeInterval: 3.2)
     try Bench.run(
