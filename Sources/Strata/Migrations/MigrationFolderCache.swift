@@ -25,14 +25,15 @@ import Foundation
     self.identity = identity
   }
 
-  /// What one read did with the copy (tests check it; `status` has no use for it).
+  /// What one read did with the copy (tests check it; `status` has no use for it). Also
+  /// `DatabaseHistoryCache`'s.
   public enum Outcome: Sendable, Equatable {
-    /// The kept copy was the folder's: no migration file was read.
+    /// The kept copy was still the files': none of them was read.
     case used
-    /// The folder was read, and a copy kept for the next run.
+    /// The files were read, and a copy kept for the next run.
     case kept
-    /// The folder was read; no copy could be kept (it was being written, or is not one of the
-    /// kinds kept, or the copy could not be written).
+    /// The files were read; no copy could be kept (they were being written, or are not of a
+    /// kind kept, or the copy could not be written).
     case read
   }
 
@@ -72,7 +73,7 @@ import Foundation
     )
     guard let before, before.isSettled, Self.isKept(set),
       FolderSnapshot.take(folder: url.path, besides: besides)?.entries == before.entries,
-      write(MigrationCacheCodec.encode(set, key: key, snapshot: before))
+      CacheFile.write(MigrationCacheCodec.encode(set, key: key, snapshot: before), to: file)
     else { return (set, .read) }
     return (set, .kept)
   }
@@ -83,36 +84,6 @@ import Foundation
     case .diesel, .flyway, .sqlMigrate: return false
     default:
       return set.repeatables.isEmpty && set.migrations.allSatisfy { $0.version.integerValue != nil }
-    }
-  }
-
-  /// Writes the copy beside its final name and renames it over, so a reader sees a whole copy
-  /// or the one before; false when it cannot (the copy is only ever a saving).
-  private func write(_ bytes: [UInt8]) -> Bool {
-    let folder = file.deletingLastPathComponent()
-    let temporary = folder.appendingPathComponent(".\(file.lastPathComponent).\(getpid()).tmp")
-    do {
-      // The user's own: a copy holds the migrations' SQL.
-      try FileManager.default.createDirectory(
-        at: folder,
-        withIntermediateDirectories: true,
-        attributes: [.posixPermissions: 0o700]
-      )
-      guard
-        FileManager.default.createFile(
-          atPath: temporary.path,
-          contents: Data(bytes),
-          attributes: [.posixPermissions: 0o600]
-        )
-      else { return false }
-      guard rename(temporary.path, file.path) == 0 else {
-        try? FileManager.default.removeItem(at: temporary)
-        return false
-      }
-      return true
-    } catch {
-      try? FileManager.default.removeItem(at: temporary)
-      return false
     }
   }
 }

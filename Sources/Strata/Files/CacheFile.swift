@@ -1,0 +1,144 @@
+import Foundation
+
+/// The bytes of a file `status` keeps in the user's cache folder (`MigrationFolderCache`,
+/// `DatabaseHistoryCache`): a header naming the layout, the content, and a checksum of both
+/// (FNV-1a, 64 bits: there to catch a file cut short or garbled, not a forgery; the file lives
+/// in the user's own cache folder).
+///
+/// Numbers are little-endian; a string is its UTF-8 length (4 bytes) and its bytes.
+enum CacheFile {
+  struct Writer {
+    private(set) var bytes: [UInt8]
+
+    init(header: [UInt8]) { bytes = header }
+
+    mutating func integer(_ value: UInt64) {
+      withUnsafeBytes(of: value.littleEndian) { bytes.append(contentsOf: $0) }
+    }
+
+    mutating func string(_ text: String) {
+      let utf8 = text.utf8
+      withUnsafeBytes(of: UInt32(utf8.count).littleEndian) { bytes.append(contentsOf: $0) }
+      bytes.append(contentsOf: utf8)
+    }
+
+    /// Every entry's name, presence, device, inode, size, mode and times.
+    mutating func snapshot(_ snapshot: FolderSnapshot) {
+      integer(UInt64(snapshot.entries.count))
+      for entry in snapshot.entries {
+        string(entry.name)
+        integer(entry.exists ? 1 : 0)
+        integer(entry.device)
+        integer(entry.inode)
+        integer(UInt64(bitPattern: entry.size))
+        integer(UInt64(entry.mode))
+        for time in [entry.modified, entry.changed] {
+          integer(UInt64(bitPattern: time.seconds))
+          integer(UInt64(bitPattern: time.nanoseconds))
+        }
+      }
+    }
+
+    /// The bytes with their checksum after them.
+    func sealed() -> [UInt8] {
+      var out = self
+      out.integer(CacheFile.fnv1a(bytes))
+      return out.bytes
+    }
+  }
+
+  struct Reader {
+    private let bytes: ArraySlice<UInt8>
+    private var position: Int
+
+    /// A reader of the content of `bytes`, or nil unless they start with `header` and end
+    /// with the checksum of all before it.
+    init?(_ bytes: [UInt8], header: [UInt8]) {
+      guard bytes.count >= header.count + 8, bytes.starts(with: header) else { return nil }
+      var trailer = Reader(slice: bytes[(bytes.count - 8)...])
+      guard CacheFile.fnv1a(bytes[..<(bytes.count - 8)]) == trailer.integer() else { return nil }
+      self.init(slice: bytes[header.count..<(bytes.count - 8)])
+    }
+
+    private init(slice: ArraySlice<UInt8>) {
+      bytes = slice
+      position = slice.startIndex
+    }
+
+    var remaining: Int { bytes.endIndex - position }
+
+    mutating func integer() -> UInt64? {
+      guard remaining >= 8 else { return nil }
+      var value: UInt64 = 0
+      for offset in (0..<8).reversed() { value = value << 8 | UInt64(bytes[position + offset]) }
+      position += 8
+      return value
+    }
+
+    mutating func string() -> String? {
+      guard remaining >= 4 else { return nil }
+      var length = 0
+      for offset in (0..<4).reversed() { length = length << 8 | Int(bytes[position + offset]) }
+      guard remaining - 4 >= length else { return nil }
+      let start = position + 4
+      position = start + length
+      // Valid UTF-8 when written; the checksum has vouched for every byte since.
+      return String(decoding: bytes[start..<position], as: UTF8.self)
+    }
+
+    /// Whether what follows is `snapshot`, entry for entry.
+    mutating func matches(_ snapshot: FolderSnapshot) -> Bool {
+      guard let count = integer(), count == snapshot.entries.count else { return false }
+      for entry in snapshot.entries {
+        guard string() == entry.name, integer() == (entry.exists ? 1 : 0),
+          integer() == entry.device, integer() == entry.inode,
+          integer() == UInt64(bitPattern: entry.size), integer() == UInt64(entry.mode)
+        else { return false }
+        for time in [entry.modified, entry.changed] {
+          guard integer() == UInt64(bitPattern: time.seconds),
+            integer() == UInt64(bitPattern: time.nanoseconds)
+          else { return false }
+        }
+      }
+      return true
+    }
+  }
+
+  /// Writes `bytes` beside `file` and renames them over it, so a reader sees a whole file or
+  /// the one before; its folder is made when missing, the user's own (0700), the file 0600 (a
+  /// copy holds migrations' SQL, or a database's history). False when it cannot: a kept file
+  /// is only ever a saving.
+  static func write(_ bytes: [UInt8], to file: URL) -> Bool {
+    let folder = file.deletingLastPathComponent()
+    let temporary = folder.appendingPathComponent(".\(file.lastPathComponent).\(getpid()).tmp")
+    do {
+      try FileManager.default.createDirectory(
+        at: folder,
+        withIntermediateDirectories: true,
+        attributes: [.posixPermissions: 0o700]
+      )
+      guard
+        FileManager.default.createFile(
+          atPath: temporary.path,
+          contents: Data(bytes),
+          attributes: [.posixPermissions: 0o600]
+        )
+      else { return false }
+      guard rename(temporary.path, file.path) == 0 else {
+        try? FileManager.default.removeItem(at: temporary)
+        return false
+      }
+      return true
+    } catch {
+      try? FileManager.default.removeItem(at: temporary)
+      return false
+    }
+  }
+
+  /// FNV-1a, 64 bits.
+  private static func fnv1a(_ bytes: some Collection<UInt8>) -> UInt64 {
+    var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+    for byte in bytes { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
+    return hash
+  }
+}
