@@ -40,10 +40,13 @@ let package = Package(
         .yum(["zlib-devel"]),
       ]
     ),
+    // Linux's statfs(2), which the Glibc module leaves out (FolderSnapshot.isOnLocalDisk).
+    .systemLibrary(name: "StrataStatfs"),
     .target(
       name: "Strata",
       dependencies: [
         .target(name: "StrataSQLite", condition: .when(platforms: [.linux])),
+        .target(name: "StrataStatfs", condition: .when(platforms: [.linux])),
         "StrataZlib",
       ]
     ),

@@ -1,5 +1,9 @@
+import Dispatch
+import Foundation
+
 #if canImport(Glibc)
 import Glibc
+import StrataStatfs
 #elseif canImport(Darwin)
 import Darwin
 #endif
@@ -70,17 +74,21 @@ package struct FolderSnapshot: Sendable {
   /// by rules a snapshot of times cannot stand for.
   static func take(folder path: String, besides: [String] = []) -> FolderSnapshot? {
     let takenAt = Timestamp.now
-    guard let folder = opendir(path) else { return nil }
+    guard isOnLocalDisk(path), let folder = opendir(path) else { return nil }
     defer { closedir(folder) }
     let descriptor = dirfd(folder)
-    var entries: [Entry] = []
+    var names: [String] = []
     while let record = readdir(folder) {
       let name = withUnsafeBytes(of: record.pointee.d_name) { raw in
         String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
       }
       if name == "." || name == ".." { continue }
-      guard let entry = entry(name, in: descriptor), entry.exists,
-        entry.mode & UInt32(S_IFMT) == UInt32(S_IFREG)
+      names.append(name)
+    }
+    var entries: [Entry] = []
+    entries.reserveCapacity(names.count + besides.count)
+    for entry in statEntries(names, in: descriptor) {
+      guard let entry, entry.exists, entry.mode & UInt32(S_IFMT) == UInt32(S_IFREG)
       else { return nil }
       entries.append(entry)
     }
@@ -91,6 +99,45 @@ package struct FolderSnapshot: Sendable {
       entries.append(entry)
     }
     return FolderSnapshot(entries: entries, takenAt: takenAt)
+  }
+
+  /// Takes a snapshot of the files at `paths`, which may be missing (a database and the
+  /// journal files beside it). Nil when one is there but is not a regular file (a link is not
+  /// followed), or the first is not on a local disk.
+  static func take(files paths: [String]) -> FolderSnapshot? {
+    let takenAt = Timestamp.now
+    guard let first = paths.first, isOnLocalDisk(first) else { return nil }
+    var entries: [Entry] = []
+    for path in paths {
+      guard let entry = entry(path, in: AT_FDCWD),
+        !entry.exists || entry.mode & UInt32(S_IFMT) == UInt32(S_IFREG)
+      else { return nil }
+      entries.append(entry)
+    }
+    return FolderSnapshot(entries: entries, takenAt: takenAt)
+  }
+
+  /// Whether `path` (or, when it is missing, its folder) is on a file system whose times `stat`
+  /// gives as they are: not a network or user-space one, where a client may hold a file's
+  /// attributes for up to a minute after another machine wrote it (NFS's attribute cache), or
+  /// the file system may keep no change time at all.
+  static func isOnLocalDisk(_ path: String) -> Bool {
+    var info = statfs()
+    guard
+      statfs(path, &info) == 0
+        || statfs((path as NSString).deletingLastPathComponent, &info) == 0
+    else { return false }
+    #if canImport(Darwin)
+    return info.f_flags & UInt32(MNT_LOCAL) != 0
+    #else
+    // NFS, SMB, SMB2, CIFS, FUSE, 9P, Ceph, AFS, Coda, VirtualBox's shared folders, Lustre,
+    // GFS2, OCFS2.
+    let remote: Set<Int64> = [
+      0x6969, 0x517B, 0xFE53_4D42, 0xFF53_4D42, 0x6573_5546, 0x0102_1997, 0x00C3_6400,
+      0x5346_414F, 0x7375_7245, 0x786F_4256, 0x0BD0_0BD0, 0x0116_1970, 0x7461_636F,
+    ]
+    return !remote.contains(Int64(info.f_type))
+    #endif
   }
 
   /// Whether every entry last changed at least `settlingSeconds` before the snapshot was taken
@@ -107,6 +154,27 @@ package struct FolderSnapshot: Sendable {
   /// when it is not there or cannot be looked at.
   package static func file(atPath path: String) -> Entry? {
     entry(path, in: AT_FDCWD, followingLinks: true).flatMap { $0.exists ? $0 : nil }
+  }
+
+  /// The entries `names` of the folder open as `descriptor`, in order. A thousand `stat`
+  /// calls are most of a snapshot's time: a large folder's are shared among up to four
+  /// threads, each taking a run of the names.
+  private static func statEntries(_ names: [String], in descriptor: Int32) -> [Entry?] {
+    let chunks = min(4, ProcessInfo.processInfo.activeProcessorCount, names.count / 128 + 1)
+    guard chunks > 1 else { return names.map { entry($0, in: descriptor) } }
+    return [Entry?](unsafeUninitializedCapacity: names.count) { buffer, initialized in
+      guard let base = buffer.baseAddress else { return }
+      // Each chunk initializes only its own slots; `concurrentPerform` returns once every
+      // chunk has run.
+      nonisolated(unsafe) let slots = base
+      let size = (names.count + chunks - 1) / chunks
+      DispatchQueue.concurrentPerform(iterations: chunks) { chunk in
+        for index in chunk * size..<min(names.count, (chunk + 1) * size) {
+          (slots + index).initialize(to: entry(names[index], in: descriptor))
+        }
+      }
+      initialized = names.count
+    }
   }
 
   /// The entry `name` of the folder open as `descriptor` (a path, with `AT_FDCWD`), not
