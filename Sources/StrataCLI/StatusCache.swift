@@ -1,22 +1,41 @@
 import Foundation
 @_spi(StrataCLI) import Strata
 
-/// Where `status` keeps its copy of a migrations folder (`MigrationFolderCache`): one file
-/// per folder under `$XDG_CACHE_HOME/strata/status` (else `~/.cache`, `~/Library/Caches` on
-/// macOS), named by the folder's path; this build of strata is in the copy's key. `STRATA_NO_CACHE` set to anything
-/// but empty turns it off. Only `status` uses it: `migrate`, `rollback`, `validate` and every
-/// other command read every file every time (docs/decisions.md).
+/// Where `status` keeps its copies: of a migrations folder (`MigrationFolderCache`) and of a
+/// database's history (`DatabaseHistoryCache`), one file each under
+/// `$XDG_CACHE_HOME/strata/status` (else `~/.cache`, `~/Library/Caches` on macOS), named by
+/// the folder's or the database's path; this build of strata is in each copy's key.
+/// `STRATA_NO_CACHE` set to anything but empty turns both off. Only `status` uses them:
+/// `migrate`, `rollback`, `validate` and every other command read every file every time
+/// (docs/decisions.md).
 enum StatusCache {
   static func cache(for folder: URL, _ context: CommandContext) -> MigrationFolderCache? {
+    // Named by the folder alone: another build's copy is replaced, not kept beside it.
+    location(named: folder.path, context).map {
+      MigrationFolderCache(file: $0.file, identity: $0.build)
+    }
+  }
+
+  static func historyCache(
+    forDatabaseAt path: String,
+    _ context: CommandContext
+  ) -> DatabaseHistoryCache? {
+    location(named: "database\n" + path, context).map {
+      DatabaseHistoryCache(file: $0.file, identity: $0.build)
+    }
+  }
+
+  /// The copy's file, named by the SHA-256 of `name`, and this build; nil when copies are
+  /// off or there is nowhere to keep them.
+  private static func location(
+    named name: String,
+    _ context: CommandContext
+  ) -> (file: URL, build: String)? {
     let environment = context.environment
     if let off = environment["STRATA_NO_CACHE"], !off.isEmpty { return nil }
     guard let root = root(environment), let build = buildIdentity else { return nil }
-    // Named by the folder alone: another build's copy is replaced, not kept beside it.
-    let name = SHA256.hex(Array(folder.path.utf8))
-    return MigrationFolderCache(
-      file: URL(fileURLWithPath: root + "/strata/status/" + name),
-      identity: build
-    )
+    let file = URL(fileURLWithPath: root + "/strata/status/" + SHA256.hex(Array(name.utf8)))
+    return (file, build)
   }
 
   /// The user's cache folder: an absolute `XDG_CACHE_HOME`, else one under an absolute `HOME`.

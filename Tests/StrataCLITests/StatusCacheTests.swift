@@ -3,20 +3,28 @@ import Strata
 import StrataTestSupport
 import Testing
 
-/// `status` keeps a copy of a folder whose files have been still for a few seconds, and reads
-/// it instead of the files while none of them has changed: what it prints never differs.
+/// `status` keeps a copy of a folder whose files have been still for a few seconds, and of a
+/// database's history likewise, and reads them instead of the files and the database while
+/// none of those has changed: what it prints never differs.
 @Suite struct StatusCacheTests {
   static let files = [
     "0001_people.sql":
       "-- migrate:up\nCREATE TABLE people (name TEXT);\n-- migrate:down\nDROP TABLE people;\n",
-    "0002_pets.sql": "-- migrate:up\nCREATE TABLE pets (name TEXT);\n",
+    "0002_pets.sql":
+      "-- migrate:up\nCREATE TABLE pets (name TEXT);\n-- migrate:down\nDROP TABLE pets;\n",
   ]
 
   /// A migrated project whose files have been still long enough to be kept, and its own
   /// cache folder.
-  private static func settledProject() async throws -> (Project, [String: String]) {
+  private static func settledProject(
+    migrating: [String] = []
+  ) async throws -> (Project, [String: String]) {
     let project = try Project(files)
-    let migrate = try project.strata("migrate", "--database", "app.sqlite3")
+    let migrate = try StrataProcess.run(
+      ["migrate", "--database", "app.sqlite3"] + migrating,
+      in: project.dir.url,
+      environment: [:]
+    )
     try #require(migrate.exitCode == 0, "\(migrate.standardError)")
     // Waited without holding a thread (the other tests run meanwhile).
     try await Task.sleep(for: .milliseconds(3200))
@@ -43,7 +51,7 @@ import Testing
           format,
           environment: environment
         )
-        return (result, try Self.copyInode(project))
+        return (result, try Self.copyInodes(project))
       }
       let expected = runs[0].0
       #expect(expected.exitCode == 0)
@@ -52,19 +60,65 @@ import Testing
         #expect(result.standardOutput == expected.standardOutput)
         #expect(result.standardError == expected.standardError)
       }
-      // A run that read the files would have written the copy again (a new file, renamed
-      // over the old one); the third read it instead.
-      #expect(runs[1].1 != nil)
+      // A run that read the files or the database would have written its copy again (a new
+      // file, renamed over the old one); the third read both copies instead.
+      #expect(runs[1].1.count == 2)
       #expect(runs[2].1 == runs[1].1)
     }
-    #expect(Self.copies(project).count == 1)
+    // The folder's copy and the database's.
+    #expect(Self.copies(project).count == 2)
   }
 
-  /// The inode of the project's one kept copy, nil while there is none.
-  private static func copyInode(_ project: Project) throws -> Int? {
-    guard let name = copies(project).first else { return nil }
-    let path = project.dir.path("cache/strata/status/" + name).path
-    return try FileManager.default.attributesOfItem(atPath: path)[.systemFileNumber] as? Int
+  /// The inodes of the project's kept copies, by name.
+  private static func copyInodes(_ project: Project) throws -> [Int] {
+    try copies(project).sorted().map { name in
+      let path = project.dir.path("cache/strata/status/" + name).path
+      return try FileManager.default.attributesOfItem(atPath: path)[.systemFileNumber] as? Int
+        ?? -1
+    }
+  }
+
+  @Test func aMigrateOrARollbackSinceTheCopyIsShownAtOnce() async throws {
+    let (project, cache) = try await Self.settledProject(migrating: ["--to", "1"])
+    let status = { try project.strata("status", "--database", "app.sqlite3", environment: cache) }
+    #expect(try status().standardOutput.contains("1 applied, 1 pending"))
+    #expect(Self.copies(project).count == 2)
+    #expect(try status().standardOutput.contains("1 applied, 1 pending"))
+    #expect(try project.strata("migrate", "--database", "app.sqlite3").exitCode == 0)
+    let migrated = try status()
+    #expect(migrated.standardOutput.contains("2 applied\n"), "\(migrated.standardOutput)")
+    #expect(migrated.standardOutput.contains("(version 2)"))
+    #expect(try project.strata("rollback", "--database", "app.sqlite3").exitCode == 0)
+    let rolledBack = try status()
+    #expect(rolledBack.standardOutput.contains("1 applied, 1 pending"))
+  }
+
+  @Test func aRowEditedWithTheTimePutBackIsStillReported() async throws {
+    let (project, cache) = try await Self.settledProject()
+    let database = project.dir.path("app.sqlite3")
+    #expect(
+      try project.strata("status", "--database", "app.sqlite3", environment: cache).exitCode == 0
+    )
+    #expect(Self.copies(project).count == 2)
+    let date = try FileManager.default.attributesOfItem(atPath: database.path)[.modificationDate]
+    do {
+      // Another checksum of the same length: the file keeps its size.
+      let db = try Connection.open(at: database, access: .write)
+      try db.execute(
+        "UPDATE strata_migrations SET checksum = replace(checksum, substr(checksum, 1, 1), 'x') "
+          + "WHERE version = 2"
+      )
+    }
+    try FileManager.default.setAttributes([.modificationDate: date!], ofItemAtPath: database.path)
+    let result = try project.strata(
+      "status",
+      "--database",
+      "app.sqlite3",
+      "--check",
+      environment: cache
+    )
+    #expect(result.exitCode == 1)
+    #expect(result.standardOutput.contains("1 applied, 1 changed"), "\(result.standardOutput)")
   }
 
   @Test func anEditThatKeepsTheSizeAndTheTimeIsStillReported() async throws {
@@ -72,7 +126,7 @@ import Testing
     #expect(
       try project.strata("status", "--database", "app.sqlite3", environment: cache).exitCode == 0
     )
-    #expect(Self.copies(project).count == 1)
+    #expect(Self.copies(project).count == 2)
     let file = project.dir.path("migrations/0002_pets.sql")
     let date = try FileManager.default.attributesOfItem(atPath: file.path)[.modificationDate]
     try Data(Self.files["0002_pets.sql"]!.replacingOccurrences(of: "name", with: "nick").utf8)

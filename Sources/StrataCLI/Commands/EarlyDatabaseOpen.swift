@@ -2,7 +2,8 @@ import Dispatch
 @_spi(StrataCLI) import Strata
 
 /// The database `status` reads, opened and its history read on another thread while the
-/// migrations folder is read.
+/// migrations folder is read; or, while the database is as it was, its history from the copy
+/// `status` keeps (`DatabaseHistoryCache`), opening nothing.
 ///
 /// SQLite reads and parses the whole schema at a connection's first statement; on a database
 /// of a thousand migrations that is about half the work of reading their files, and here it
@@ -14,7 +15,8 @@ import Dispatch
 final class EarlyDatabaseOpen: @unchecked Sendable {
   /// What the worker read.
   struct Opened {
-    let connection: Connection
+    /// Nil when the history came from the copy `status` keeps (`DatabaseHistoryCache`).
+    let connection: Connection?
     let history: RecordedHistory
     /// Whether the database file was there when it was opened (if not, the connection is an
     /// empty in-memory database, as `DatabaseSession.open` gives a reader).
@@ -25,17 +27,24 @@ final class EarlyDatabaseOpen: @unchecked Sendable {
   /// Written once, by the worker, before `finished` is signalled; read only after waiting.
   private var result: Result<Opened, any Error>?
 
-  /// Starts opening the database at `path` on another thread.
-  init(at path: String, _ open: @escaping @Sendable () throws -> Connection) {
+  /// Starts opening the database at `path` on another thread, or reading its history from
+  /// `cache` while the database is unchanged.
+  init(
+    at path: String,
+    cache: DatabaseHistoryCache?,
+    _ open: @escaping @Sendable () throws -> Connection
+  ) {
     DispatchQueue.global(qos: .userInitiated).async { [self] in
       result = Result {
         let existed = databaseFileKind(at: path) != .missing
-        let connection = try open()
-        return Opened(
-          connection: connection,
-          history: try RecordedHistory.read(connection, includingRepeatables: true),
-          existed: existed
-        )
+        var connection: Connection?
+        let read = {
+          let opened = try open()
+          connection = opened
+          return try RecordedHistory.read(opened, includingRepeatables: true)
+        }
+        let history = try cache.map { try $0.history(ofDatabaseAt: path, read: read).0 } ?? read()
+        return Opened(connection: connection, history: history, existed: existed)
       }
       finished.signal()
     }

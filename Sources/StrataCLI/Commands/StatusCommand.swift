@@ -17,8 +17,9 @@ enum StatusCommand: Command {
       with the schema the migrations produce (replayed in memory) and shows whether it is
       current; --check then exits 1 when it is missing, differs, or cannot be compared.
       'strata schema' rewrites it. Runs over --databases leave the schema file out.
-      Keeps a copy of the folder it read in the user's cache folder and reads that instead
-      while no file in the folder has changed; STRATA_NO_CACHE=1 turns it off.
+      Keeps a copy of the folder it read, and of the database's history, in the user's cache
+      folder, and reads those instead while no file in the folder and none of the database's
+      files has changed; STRATA_NO_CACHE=1 turns them off.
       """,
     options: CommonOptions.databaseOptions + [check] + CommonOptions.schemaFileOptions
       + CommonOptions.fleetOptions
@@ -137,7 +138,11 @@ enum StatusCommand: Command {
       !isWALDatabase(at: location.url.path)
     else { return nil }
     let busyTimeout = arguments[CommonOptions.busyTimeout]
-    return EarlyDatabaseOpen(at: location.url.path) {
+    let path = location.url.path
+    return EarlyDatabaseOpen(
+      at: path,
+      cache: StatusCache.historyCache(forDatabaseAt: path, context)
+    ) {
       try DatabaseSession.open(
         location,
         forWriting: false,
