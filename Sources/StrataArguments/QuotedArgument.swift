@@ -14,6 +14,11 @@ public func quotedArgument(_ text: String) -> String {
 ///   forward, and SQL shown in a dry run uses them for layout. An argument in quotes keeps
 ///   them escaped, so that what was typed is visible.
 public func escapingControls(_ text: String, keepingTabs: Bool = false) -> String {
+  // Printable ASCII, most of what is shown, checked over its bytes in place.
+  let printable = text.utf8.withContiguousStorageIfAvailable { bytes in
+    bytes.allSatisfy { $0 >= 0x20 && $0 < 0x7F }
+  }
+  if printable == true { return text }
   guard text.unicodeScalars.contains(where: isHiddenControl) else { return text }
   var shown = ""
   for scalar in text.unicodeScalars {

@@ -68,47 +68,117 @@ extension Schema {
   indent: String = "",
   droppingEmptyColumns: Bool = true
 ) -> [String] {
-  let columnCount = rows.map(\.count).max() ?? 0
-  let used = (0..<columnCount).filter { column in
-    !droppingEmptyColumns || rows.dropFirst().contains { column < $0.count && !$0[column].isEmpty }
-  }
-  let trimmed = rows.map { row in used.map { $0 < row.count ? row[$0] : "" } }
-  // Measured once per cell (a status of 1,000 migrations has 4,000), in characters.
-  let counts = trimmed.map { $0.map(characterCount) }
-  let widths = used.indices.map { column in counts.map { $0[column] }.max() ?? 0 }
-  let indentIsASCII = isPlainASCII(indent)
-  return trimmed.indices.map { index in
-    let row = trimmed[index]
-    if indentIsASCII, row.allSatisfy(isPlainASCII) {
-      return asciiLine(row, widths: widths, indent: indent)
+  let table = MeasuredTable(rows, indent: indent, droppingEmptyColumns: droppingEmptyColumns)
+  return table.rows.indices.map { index in
+    if table.isASCII[index] {
+      var bytes: [UInt8] = []
+      table.appendASCIILine(index, to: &bytes)
+      return String(decoding: bytes, as: UTF8.self)
     }
+    return table.line(index)
+  }
+}
+
+/// `alignedRows`' lines, each ended by a line feed, in one string: built in one buffer (a
+/// status of 1,000 migrations is one block, not 1,000 lines joined).
+@_spi(StrataCLI) public func alignedBlock(
+  _ rows: [[String]],
+  indent: String = "",
+  droppingEmptyColumns: Bool = true
+) -> String {
+  let table = MeasuredTable(rows, indent: indent, droppingEmptyColumns: droppingEmptyColumns)
+  var bytes: [UInt8] = []
+  bytes.reserveCapacity(table.rows.count * (table.lineWidth + 1))
+  for index in table.rows.indices {
+    if table.isASCII[index] {
+      table.appendASCIILine(index, to: &bytes)
+    } else {
+      bytes += table.line(index).utf8
+    }
+    bytes.append(0x0A)
+  }
+  return String(decoding: bytes, as: UTF8.self)
+}
+
+/// The rows of an aligned table with each cell measured once (a status of 1,000 migrations
+/// has 4,000), in characters: the one layout behind `alignedRows` and `alignedBlock`.
+private struct MeasuredTable {
+  /// The rows with only the columns shown, each as wide as the widest row.
+  let rows: [[String]]
+  /// Each cell's width in characters, row after row.
+  let counts: [Int]
+  let widths: [Int]
+  /// Rows laid out as bytes: plain ASCII, indent included.
+  let isASCII: [Bool]
+  let indent: String
+
+  init(_ given: [[String]], indent: String, droppingEmptyColumns: Bool) {
+    let columnCount = given.map(\.count).max() ?? 0
+    let used = (0..<columnCount).filter { column in
+      !droppingEmptyColumns
+        || given.dropFirst().contains { column < $0.count && !$0[column].isEmpty }
+    }
+    // Copied only when a column goes or a row is short.
+    rows =
+      used.count == columnCount && given.allSatisfy({ $0.count == columnCount })
+      ? given : given.map { row in used.map { $0 < row.count ? row[$0] : "" } }
+    let indentIsASCII = isPlainASCII(indent)
+    var counts: [Int] = []
+    counts.reserveCapacity(rows.count * used.count)
+    var widths = [Int](repeating: 0, count: used.count)
+    var isASCII: [Bool] = []
+    isASCII.reserveCapacity(rows.count)
+    for row in rows {
+      var ascii = indentIsASCII
+      for (column, cell) in row.enumerated() {
+        let plain = isPlainASCII(cell)
+        let count = plain ? cell.utf8.count : cell.count
+        ascii = ascii && plain
+        counts.append(count)
+        widths[column] = max(widths[column], count)
+      }
+      isASCII.append(ascii)
+    }
+    self.counts = counts
+    self.widths = widths
+    self.isASCII = isASCII
+    self.indent = indent
+  }
+
+  /// The longest a line can be, in bytes of an ASCII row.
+  var lineWidth: Int { indent.utf8.count + widths.reduce(0, +) + 2 * widths.count }
+
+  /// An ASCII row laid out as bytes: one character per byte, so a trailing space byte is a
+  /// trailing space.
+  func appendASCIILine(_ index: Int, to bytes: inout [UInt8]) {
+    let start = bytes.count
+    bytes += indent.utf8
+    let row = rows[index]
+    for (column, cell) in row.enumerated() {
+      bytes += cell.utf8
+      if column < row.count - 1 {
+        bytes += repeatElement(0x20, count: max(widths[column] - cell.utf8.count, 0) + 2)
+      }
+    }
+    while bytes.count > start, bytes.last == 0x20 { bytes.removeLast() }
+  }
+
+  /// Any row, laid out as characters.
+  func line(_ index: Int) -> String {
+    let row = rows[index]
     var line = indent
-    line.reserveCapacity(indent.utf8.count + widths.reduce(0, +) + 2 * widths.count)
+    line.reserveCapacity(lineWidth)
     for (column, cell) in row.enumerated() {
       line += cell
       if column < row.count - 1 {
-        line += String(repeating: " ", count: max(widths[column] - counts[index][column], 0) + 2)
+        let count = counts[index * widths.count + column]
+        line += String(repeating: " ", count: max(widths[column] - count, 0) + 2)
       }
     }
     // A trailing space byte first: `last` works out the whole last character.
     while line.utf8.last == 0x20, line.last == " " { line.removeLast() }
     return line
   }
-}
-
-/// An ASCII row laid out as bytes: one character per byte, so a trailing space byte is a
-/// trailing space.
-private func asciiLine(_ row: [String], widths: [Int], indent: String) -> String {
-  var bytes: [UInt8] = Array(indent.utf8)
-  bytes.reserveCapacity(bytes.count + widths.reduce(0, +) + 2 * widths.count)
-  for (column, cell) in row.enumerated() {
-    bytes += cell.utf8
-    if column < row.count - 1 {
-      bytes += repeatElement(0x20, count: max(widths[column] - cell.utf8.count, 0) + 2)
-    }
-  }
-  while bytes.last == 0x20 { bytes.removeLast() }
-  return String(decoding: bytes, as: UTF8.self)
 }
 
 /// ASCII without a carriage return (with a line feed after it, the two are one character).
@@ -118,11 +188,6 @@ private func isPlainASCII(_ text: String) -> Bool {
     bytes.allSatisfy { $0 < 0x80 && $0 != 0x0D }
   }
   return inPlace ?? text.utf8.allSatisfy { $0 < 0x80 && $0 != 0x0D }
-}
-
-/// `text.count`, without walking the characters of a text that is plain ASCII.
-private func characterCount(_ text: String) -> Int {
-  isPlainASCII(text) ? text.utf8.count : text.count
 }
 
 /// "1 row", "3 rows", "rows unknown".

@@ -2,9 +2,9 @@ import Testing
 
 @_spi(StrataCLI) @testable import Strata
 
-/// The table layout has a fast path for ASCII rows; every row lays out as the plain rule says
-/// (pad each cell but the last to its column's width in characters, two spaces apart, no
-/// trailing spaces), whatever its characters.
+/// The table layout has a fast path for ASCII rows, and a block form (`alignedBlock`); every
+/// row lays out as the plain rule says (pad each cell but the last to its column's width in
+/// characters, two spaces apart, no trailing spaces), whatever its characters.
 @Suite struct AlignedRowsTests {
   /// The rule, written the slow way.
   static func reference(_ rows: [[String]], indent: String, dropping: Bool) -> [String] {
@@ -44,8 +44,15 @@ import Testing
       let indent = ["", "  ", "é "].randomElement(using: &generator)!
       let dropping = Bool.random(using: &generator)
       let laidOut = alignedRows(rows, indent: indent, droppingEmptyColumns: dropping)
+      let expected = Self.reference(rows, indent: indent, dropping: dropping)
       #expect(
-        laidOut == Self.reference(rows, indent: indent, dropping: dropping),
+        laidOut == expected,
+        "rows \(rows.map { $0.map { Array($0.unicodeScalars) } }), indent '\(indent)'"
+      )
+      // The block `status` prints: the same lines, each ended by a line feed.
+      let block = alignedBlock(rows, indent: indent, droppingEmptyColumns: dropping)
+      #expect(
+        block == expected.map { $0 + "\n" }.joined(),
         "rows \(rows.map { $0.map { Array($0.unicodeScalars) } }), indent '\(indent)'"
       )
     }
