@@ -92,13 +92,8 @@ package struct FolderSnapshot: Sendable {
       else { return nil }
       entries.append(entry)
     }
-    for other in besides {
-      guard let entry = entry(other, in: AT_FDCWD),
-        !entry.exists || entry.mode & UInt32(S_IFMT) == UInt32(S_IFREG)
-      else { return nil }
-      entries.append(entry)
-    }
-    return FolderSnapshot(entries: entries, takenAt: takenAt)
+    guard let others = regularOrMissing(besides) else { return nil }
+    return FolderSnapshot(entries: entries + others, takenAt: takenAt)
   }
 
   /// Takes a snapshot of the files at `paths`, which may be missing (a database and the
@@ -106,7 +101,14 @@ package struct FolderSnapshot: Sendable {
   /// followed), or the first is not on a local disk.
   static func take(files paths: [String]) -> FolderSnapshot? {
     let takenAt = Timestamp.now
-    guard let first = paths.first, isOnLocalDisk(first) else { return nil }
+    guard let first = paths.first, isOnLocalDisk(first), let entries = regularOrMissing(paths)
+    else { return nil }
+    return FolderSnapshot(entries: entries, takenAt: takenAt)
+  }
+
+  /// The files at `paths`, each missing or a regular file (a link is not followed); nil when
+  /// one is anything else or cannot be looked at.
+  private static func regularOrMissing(_ paths: [String]) -> [Entry]? {
     var entries: [Entry] = []
     for path in paths {
       guard let entry = entry(path, in: AT_FDCWD),
@@ -114,7 +116,7 @@ package struct FolderSnapshot: Sendable {
       else { return nil }
       entries.append(entry)
     }
-    return FolderSnapshot(entries: entries, takenAt: takenAt)
+    return entries
   }
 
   /// Whether `path` (or, when it is missing, its folder) is on a file system whose times `stat`
