@@ -100,8 +100,8 @@ import Testing
       try project.strata("status", "--database", "app.sqlite3", environment: cache).exitCode == 0
     )
     #expect(Self.copies(project).count == 2)
-    let date = try FileManager.default.attributesOfItem(atPath: database.path)[.modificationDate]
-    do {
+    let before = try FileManager.default.attributesOfItem(atPath: database.path)
+    try keepingModificationTime(ofFileAt: database.path) {
       // Another checksum of the same length: the file keeps its size.
       let db = try Connection.open(at: database, access: .write)
       try db.execute(
@@ -109,7 +109,14 @@ import Testing
           + "WHERE version = 2"
       )
     }
-    try FileManager.default.setAttributes([.modificationDate: date!], ofItemAtPath: database.path)
+    let after = try FileManager.default.attributesOfItem(atPath: database.path)
+    #expect(after[.size] as? Int == before[.size] as? Int)
+    #expect(after[.modificationDate] as? Date == before[.modificationDate] as? Date)
+    try Self.expectChanged(project, cache)
+  }
+
+  /// `status --check` sees migration 2 changed (and exits 1), whatever the copies held.
+  private static func expectChanged(_ project: Project, _ cache: [String: String]) throws {
     let result = try project.strata(
       "status",
       "--database",
@@ -132,15 +139,7 @@ import Testing
     try Data(Self.files["0002_pets.sql"]!.replacingOccurrences(of: "name", with: "nick").utf8)
       .write(to: file)
     try FileManager.default.setAttributes([.modificationDate: date!], ofItemAtPath: file.path)
-    let result = try project.strata(
-      "status",
-      "--database",
-      "app.sqlite3",
-      "--check",
-      environment: cache
-    )
-    #expect(result.exitCode == 1)
-    #expect(result.standardOutput.contains("1 applied, 1 changed"), "\(result.standardOutput)")
+    try Self.expectChanged(project, cache)
   }
 
   @Test func aFileAddedSinceTheCopyIsPending() async throws {

@@ -87,16 +87,19 @@ import Testing
     try migrate()
     try await settle()
     #expect(try read().1 == .kept)
-    let date = try FileManager.default.attributesOfItem(atPath: database.path)[.modificationDate]
+    let before = try FileManager.default.attributesOfItem(atPath: database.path)
     let old = try fresh().rows[1].checksum
     let edited = String(old.reversed())
     #expect(edited.utf8.count == old.utf8.count && edited != old)
-    do {
+    try keepingModificationTime(ofFileAt: database.path) {
       let db = try Connection.open(at: database, access: .write)
       try db.execute("UPDATE strata_migrations SET checksum = '\(edited)' WHERE version = 2")
     }
-    try FileManager.default.setAttributes([.modificationDate: date!], ofItemAtPath: database.path)
-    #expect(try FileManager.default.attributesOfItem(atPath: database.path)[.size] != nil)
+    // The size and the modification time are as the copy recorded them: only the change
+    // time says the file was written.
+    let after = try FileManager.default.attributesOfItem(atPath: database.path)
+    #expect(after[.size] as? Int == before[.size] as? Int)
+    #expect(after[.modificationDate] as? Date == before[.modificationDate] as? Date)
     let (history, outcome) = try read()
     #expect(outcome == .read)
     #expect(history.rows[1].checksum == edited)
