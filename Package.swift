@@ -67,8 +67,13 @@ let package = Package(
       swiftSettings: [
         .unsafeFlags(["-static-stdlib"], .when(platforms: [.linux], configuration: .release))
       ],
+      // Linked at a fixed address too (`-no-pie`, as Go links dbmate): the loader then has no
+      // 78,000 relocations to apply at every start (docs/decisions.md, same entry).
       linkerSettings: [
-        .unsafeFlags(["-static-stdlib"], .when(platforms: [.linux], configuration: .release))
+        .unsafeFlags(
+          ["-static-stdlib", "-Xclang-linker", "-no-pie"],
+          .when(platforms: [.linux], configuration: .release)
+        )
       ]
     ),
     // The same tool, dynamically linked, for the build plugin, which apps use by version.
