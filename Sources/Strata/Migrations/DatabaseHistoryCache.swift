@@ -53,7 +53,7 @@ import Foundation
 /// snapshot, strata's history rows and the repeatable migrations applied.
 enum HistoryCacheCodec {
   /// Changed whenever the layout or anything read into it changes.
-  static let header = Array("strata database history cache 1\n".utf8)
+  static let header = Array("strata database history cache 2\n".utf8)
 
   static func encode(
     _ history: RecordedHistory,
@@ -87,7 +87,7 @@ enum HistoryCacheCodec {
   /// The history kept in `bytes`, or nil unless the copy is whole and was made with `key` of
   /// database files whose snapshot was `snapshot`.
   static func decode(_ bytes: [UInt8], key: String, snapshot: FolderSnapshot) -> RecordedHistory? {
-    guard var input = CacheFile.Reader(bytes, header: header), input.string() == key,
+    guard var input = CacheFile.Reader(bytes, header: header), input.string(equals: key),
       input.matches(snapshot), let count = input.integer(), count <= UInt64(input.remaining)
     else { return nil }
     var rows: [AppliedMigration] = []

@@ -2,7 +2,7 @@
 /// and the migrations.
 enum MigrationCacheCodec {
   /// Changed whenever the layout or anything read into it changes.
-  static let header = Array("strata migration folder cache 1\n".utf8)
+  static let header = Array("strata migration folder cache 2\n".utf8)
 
   static func encode(_ set: MigrationSet, key: String, snapshot: FolderSnapshot) -> [UInt8] {
     var out = CacheFile.Writer(header: header)
@@ -15,9 +15,16 @@ enum MigrationCacheCodec {
       out.integer(UInt64(bitPattern: migration.version.integerValue ?? 0))
       out.string(migration.name)
       out.string(migration.checksum)
-      out.script(migration.up)
-      out.integer(migration.down == nil ? 0 : 1)
-      if let down = migration.down { out.script(down) }
+      out.script(migration.up, file: migration.up.file)
+      // A down part in the up part's own file (dbmate's markers) keeps no second copy of its
+      // name: 2 says "the up part's file", 1 that the file's name follows, 0 that there is none.
+      if let down = migration.down {
+        let sameFile = down.file == migration.up.file
+        out.integer(sameFile ? 2 : 1)
+        out.script(down, file: sameFile ? nil : down.file)
+      } else {
+        out.integer(0)
+      }
     }
     return out.sealed()
   }
@@ -25,7 +32,7 @@ enum MigrationCacheCodec {
   /// The migrations kept in `bytes`, or nil unless the copy is whole and was made with `key`
   /// of a folder whose snapshot was `snapshot`.
   static func decode(_ bytes: [UInt8], key: String, snapshot: FolderSnapshot) -> MigrationSet? {
-    guard var input = CacheFile.Reader(bytes, header: header), input.string() == key,
+    guard var input = CacheFile.Reader(bytes, header: header), input.string(equals: key),
       input.matches(snapshot)
     else { return nil }
     guard let directory = input.string(), let formatName = input.string(),
@@ -36,12 +43,12 @@ enum MigrationCacheCodec {
     migrations.reserveCapacity(Int(total))
     for _ in 0..<total {
       guard let number = input.integer(), let name = input.string(),
-        let checksum = input.string(), let up = input.script(), let hasDown = input.integer(),
-        hasDown <= 1
+        let checksum = input.string(), let up = input.script(), let downKind = input.integer(),
+        downKind <= 2
       else { return nil }
       var down: MigrationScript?
-      if hasDown == 1 {
-        guard let script = input.script() else { return nil }
+      if downKind > 0 {
+        guard let script = input.script(file: downKind == 2 ? up.file : nil) else { return nil }
         down = script
       }
       migrations.append(
@@ -60,17 +67,19 @@ enum MigrationCacheCodec {
 }
 
 extension CacheFile.Writer {
-  fileprivate mutating func script(_ script: MigrationScript) {
+  /// `file` nil: the script's file is taken from elsewhere and not written.
+  fileprivate mutating func script(_ script: MigrationScript, file: String?) {
     string(script.sql)
-    string(script.file)
+    if let file { string(file) }
     integer(UInt64(bitPattern: Int64(script.firstLine)))
     integer(script.isTransactional ? 1 : 0)
   }
 }
 
 extension CacheFile.Reader {
-  fileprivate mutating func script() -> MigrationScript? {
-    guard let sql = string(), let file = string(), let line = integer(),
+  /// `file` nil: the script's file follows in the copy.
+  fileprivate mutating func script(file known: String? = nil) -> MigrationScript? {
+    guard let sql = string(), let file = known ?? string(), let line = integer(),
       let transactional = integer(), transactional <= 1
     else { return nil }
     return MigrationScript(

@@ -141,9 +141,14 @@ import Testing
     try await writeSettled(Self.dbmate)
     #expect(try read().1 == .kept)
     let whole = try Data(contentsOf: cache.file)
-    var garbled = whole
-    garbled[whole.count / 2] ^= 0x20
-    for bytes in [whole.prefix(whole.count - 3), garbled, Data()] {
+    // A bit flipped in the middle, in the last byte the checksum covers (past its last whole
+    // word unless the length is a multiple of 8) and in the checksum itself.
+    let garbled = [whole.count / 2, whole.count - 9, whole.count - 1].map { offset in
+      var bytes = whole
+      bytes[offset] ^= 0x80
+      return bytes
+    }
+    for bytes in [whole.prefix(whole.count - 3), Data()] + garbled {
       try bytes.write(to: cache.file)
       let (set, outcome) = try read()
       #expect(outcome == .kept)
