@@ -15,13 +15,13 @@ enum MigrationCacheCodec {
       out.integer(UInt64(bitPattern: migration.version.integerValue ?? 0))
       out.string(migration.name)
       out.string(migration.checksum)
-      out.script(migration.up, file: migration.up.file)
+      out.script(migration.up, withFile: true)
       // A down part in the up part's own file (dbmate's markers) keeps no second copy of its
       // name: 2 says "the up part's file", 1 that the file's name follows, 0 that there is none.
       if let down = migration.down {
         let sameFile = down.file == migration.up.file
         out.integer(sameFile ? 2 : 1)
-        out.script(down, file: sameFile ? nil : down.file)
+        out.script(down, withFile: !sameFile)
       } else {
         out.integer(0)
       }
@@ -67,17 +67,17 @@ enum MigrationCacheCodec {
 }
 
 extension CacheFile.Writer {
-  /// `file` nil: the script's file is taken from elsewhere and not written.
-  fileprivate mutating func script(_ script: MigrationScript, file: String?) {
+  /// `withFile` false: the reader takes the script's file from elsewhere.
+  fileprivate mutating func script(_ script: MigrationScript, withFile: Bool) {
     string(script.sql)
-    if let file { string(file) }
+    if withFile { string(script.file) }
     integer(UInt64(bitPattern: Int64(script.firstLine)))
     integer(script.isTransactional ? 1 : 0)
   }
 }
 
 extension CacheFile.Reader {
-  /// `file` nil: the script's file follows in the copy.
+  /// `known` nil: the script's file follows in the copy.
   fileprivate mutating func script(file known: String? = nil) -> MigrationScript? {
     guard let sql = string(), let file = known ?? string(), let line = integer(),
       let transactional = integer(), transactional <= 1
