@@ -150,7 +150,7 @@ enum CacheFile {
   /// FNV-1a's steps taken a 64-bit word at a time, each product rotated so that its high bits
   /// reach the low ones of the next (a copy of a large folder is half a megabyte, checked at
   /// every `status`: a byte at a time was a twentieth of its instructions).
-  private static func checksum(_ bytes: ArraySlice<UInt8>) -> UInt64 {
+  static func checksum(_ bytes: ArraySlice<UInt8>) -> UInt64 {
     let prime: UInt64 = 0x100_0000_01b3
     var hash: UInt64 = 0xcbf2_9ce4_8422_2325
     bytes.withUnsafeBytes { raw in

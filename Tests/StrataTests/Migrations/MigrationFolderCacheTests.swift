@@ -141,9 +141,11 @@ import Testing
     try await writeSettled(Self.dbmate)
     #expect(try read().1 == .kept)
     let whole = try Data(contentsOf: cache.file)
-    // A bit flipped in the middle, in the last byte the checksum covers (past its last whole
-    // word unless the length is a multiple of 8) and in the checksum itself.
-    let garbled = [whole.count / 2, whole.count - 9, whole.count - 1].map { offset in
+    // A bit flipped in the middle, in each of the last 16 bytes the checksum covers (its last
+    // whole word and the bytes after it, whatever the length) and in the checksum itself.
+    let offsets =
+      [whole.count / 2] + Array((whole.count - 24)..<(whole.count - 8)) + [whole.count - 1]
+    let garbled = offsets.map { offset in
       var bytes = whole
       bytes[offset] ^= 0x80
       return bytes
