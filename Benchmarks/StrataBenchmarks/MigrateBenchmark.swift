@@ -2,8 +2,9 @@ import Foundation
 
 /// 1,000 small migrations: strata against the same SQL piped into the sqlite3 CLI, per file
 /// and in one transaction, and against `dbmate up`, into a new database and into an existing
-/// empty file; then `strata status` on the migrated
-/// database against `dbmate status` on its own, each printing its whole list (to /dev/null).
+/// empty file (dbmate as it comes, and at strata's `synchronous = FULL`); then `strata status`
+/// on the migrated database against `dbmate status` on its own, each printing its whole list
+/// (to /dev/null).
 enum MigrateBenchmark {
   static let count = 1_000
   static let runs = 9
@@ -81,36 +82,15 @@ enum MigrateBenchmark {
     }
     // The same on an existing (empty) file, which strata migrates in place with SQLite's own
     // syncs at every commit: a file that does not exist yet is built beside its name instead.
-    let (strataExisting, dbmateExisting) = try Bench.pairedMedians(
-      runs: Peers.dbmate == nil ? 1 : runs
-    ) { run in
-      for name in ["existing\(run).sqlite3", "dbmate-existing\(run).sqlite3"] {
-        FileManager.default.createFile(
-          atPath: folder.appendingPathComponent(name).path,
-          contents: Data()
-        )
-      }
-      return (
-        try Bench.run(
-          Bench.strata,
-          [
-            "migrate", "--database", "existing\(run).sqlite3", "--migrations", "migrations",
-            "--quiet",
-          ],
-          in: folder
-        ),
-        try Peers.dbmate.map {
-          try Bench.run(
-            $0,
-            [
-              "--url", "sqlite:dbmate-existing\(run).sqlite3", "--migrations-dir", "migrations",
-              "--no-dump-schema", "up",
-            ],
-            in: folder
-          )
-        } ?? 0
-      )
-    }
+    // dbmate's SQLite driver (mattn/go-sqlite3) sets `synchronous = NORMAL` unless told
+    // otherwise, which skips one of the journal's two syncs at each commit; strata keeps
+    // SQLite's `FULL`. The second pairing gives dbmate `FULL` too (`?_sync=FULL`), the same
+    // four syncs a commit (counted with `strace -c`).
+    let (strataExisting, dbmateExisting) = try existingFilePair(folder, dbmateQuery: "")
+    let (strataExistingAgain, dbmateFull) = try existingFilePair(
+      folder,
+      dbmateQuery: "?_sync=FULL"
+    )
     // `status` keeps a copy of a folder whose files have been still for 3 seconds, and of a
     // database's history likewise (docs/decisions.md): timed with the copies (each run after
     // the first, as a developer meets it) and with every file and the database read
@@ -173,6 +153,12 @@ enum MigrateBenchmark {
       "dbmate up, existing empty file",
       dbmateExisting
     )
+    pair(
+      "strata migrate, existing empty file",
+      strataExistingAgain,
+      "the same, dbmate at synchronous FULL",
+      dbmateFull
+    )
     pair("strata status on the migrated database", strataStatus, "dbmate status", dbmateStatus)
     pair("strata status, every file read", uncachedStatus, "dbmate status", dbmateUncached)
     // The same with another build of strata (`STRATA_BENCH_OTHER_STRATA`): a dynamically
@@ -195,6 +181,45 @@ enum MigrateBenchmark {
       )
     }
     pair("strata status, other build", linkedStatus, "dbmate status", dbmateAgain)
+  }
+
+  /// `strata migrate` and `dbmate up` into existing empty files, in turns; `dbmateQuery` goes
+  /// after dbmate's database URL (its driver's settings).
+  private static func existingFilePair(
+    _ folder: URL,
+    dbmateQuery: String
+  ) throws -> (
+    Double, Double
+  ) {
+    let tag = dbmateQuery.isEmpty ? "existing" : "existing-full"
+    return try Bench.pairedMedians(runs: Peers.dbmate == nil ? 1 : runs) { run in
+      for name in ["\(tag)\(run).sqlite3", "dbmate-\(tag)\(run).sqlite3"] {
+        FileManager.default.createFile(
+          atPath: folder.appendingPathComponent(name).path,
+          contents: Data()
+        )
+      }
+      return (
+        try Bench.run(
+          Bench.strata,
+          [
+            "migrate", "--database", "\(tag)\(run).sqlite3", "--migrations", "migrations",
+            "--quiet",
+          ],
+          in: folder
+        ),
+        try Peers.dbmate.map {
+          try Bench.run(
+            $0,
+            [
+              "--url", "sqlite:dbmate-\(tag)\(run).sqlite3\(dbmateQuery)", "--migrations-dir",
+              "migrations", "--no-dump-schema", "up",
+            ],
+            in: folder
+          )
+        } ?? 0
+      )
+    }
   }
 
   /// `strata status` and `dbmate status` on the migrated databases, in turns (21 runs).

@@ -42,16 +42,20 @@ struct MigrationPartRunner {
   let baseline: ForeignKeyBaseline
   /// The folder's format: which parts may manage their own transaction (OwnTransaction.swift).
   let format: MigrationFormat
+  /// Kept between `runAlone`'s commits when given (a run of parts one transaction each).
+  let lock: MigrationRunLock?
 
   init(
     _ connection: Connection,
     baseline: ForeignKeyBaseline = ForeignKeyBaseline(),
-    format: MigrationFormat = .dbmate
+    format: MigrationFormat = .dbmate,
+    lock: MigrationRunLock? = nil
   ) throws {
     self.connection = connection
     self.history = try HistoryWriter(connection)
     self.baseline = baseline
     self.format = format
+    self.lock = lock
   }
 
   /// Runs `part` in a transaction of its own, or, for `transaction:false`, its statements on
@@ -62,12 +66,17 @@ struct MigrationPartRunner {
     let started = ContinuousClock.now
     let ran: Bool
     if let own = try OwnTransaction.find(in: part, format: format) {
+      lock?.release()
       ran = try runAsWritten(part, own, started: started)
     } else if part.script.isTransactional {
       ran = try Migrator.withForeignKeyBaseline(connection, baseline) {
-        try connection.transaction(.immediate) { try runInTransaction(part, started: started) }
+        try connection.transaction(.immediate) {
+          try lock?.hold()
+          return try runInTransaction(part, started: started)
+        }
       }
     } else {
+      lock?.release()
       baseline.before = nil
       ran = try runOutsideTransaction(part, started: started)
     }

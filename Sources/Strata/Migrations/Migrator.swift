@@ -195,6 +195,17 @@ public struct Migrator: Sendable {
     dryRun: Bool = false,
     allowChanged: Bool = false
   ) throws -> MigrationReport {
+    try rollback(connection, target, dryRun: dryRun, allowChanged: allowChanged, willRun: nil)
+  }
+
+  /// `rollback(_:_:dryRun:allowChanged:)`, calling `willRun` before each part (not in a dry run).
+  func rollback(
+    _ connection: Connection,
+    _ target: RollbackTarget,
+    dryRun: Bool,
+    allowChanged: Bool,
+    willRun: WillRun?
+  ) throws -> MigrationReport {
     try Self.refuseOpenTransaction(connection)
     if !dryRun { try rewriteNumberedRows(connection) }
     let plan = try self.plan(connection)
@@ -243,7 +254,7 @@ public struct Migrator: Sendable {
       )
     }
     let baseline = ForeignKeyBaseline()
-    let done = try runEach(toRevert, connection, baseline: baseline)
+    let done = try runEach(toRevert, connection, baseline: baseline, willRun: willRun)
     return MigrationReport(
       fromVersion: plan.currentVersion,
       toVersion: try databaseVersion(connection),
@@ -284,7 +295,8 @@ public struct Migrator: Sendable {
   }
 
   /// Runs each part in a transaction of its own (or none, for `transaction:false`); the parts
-  /// that ran before a failure stay done.
+  /// that ran before a failure stay done. The database's lock is kept from one commit to the
+  /// next (`MigrationRunLock`).
   private func runEach(
     _ parts: [MigrationPart],
     _ connection: Connection,
@@ -293,11 +305,15 @@ public struct Migrator: Sendable {
   ) throws -> [MigrationStep] {
     var steps: [MigrationStep] = []
     try reportingState(connection, completed: { steps }) {
+      // Given up after the foreign keys' setting is restored, and before a failure is read.
+      let lock = MigrationRunLock(connection)
+      defer { lock.release() }
       try Self.withForeignKeysDeferred(connection) {
         let runner = try MigrationPartRunner(
           connection,
           baseline: baseline,
-          format: migrations.format
+          format: migrations.format,
+          lock: lock
         )
         for (index, part) in parts.enumerated() {
           try willRun?(part, index + 1, parts.count)

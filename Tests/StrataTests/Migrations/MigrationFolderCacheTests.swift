@@ -95,10 +95,19 @@ import Testing
     try await writeSettled(Self.dbmate)
     #expect(try read().1 == .kept)
     let file = folder.appendingPathComponent("0001_people.sql")
-    let date = try FileManager.default.attributesOfItem(atPath: file.path)[.modificationDate]
+    let before = try FileManager.default.attributesOfItem(atPath: file.path)
     let edited = Self.dbmate["0001_people.sql"]!.replacingOccurrences(of: "name", with: "nick")
-    try Data(edited.utf8).write(to: file)
-    try FileManager.default.setAttributes([.modificationDate: date!], ofItemAtPath: file.path)
+    // Written in place (not a new file moved over it): the same inode, the same size, the
+    // modification time put back to the nanosecond; only the change time says it was written.
+    try keepingModificationTime(ofFileAt: file.path) {
+      let handle = try FileHandle(forWritingTo: file)
+      try handle.write(contentsOf: Data(edited.utf8))
+      try handle.close()
+    }
+    let after = try FileManager.default.attributesOfItem(atPath: file.path)
+    #expect(after[.size] as? Int == before[.size] as? Int)
+    #expect(after[.modificationDate] as? Date == before[.modificationDate] as? Date)
+    #expect(after[.systemFileNumber] as? Int == before[.systemFileNumber] as? Int)
     let (set, outcome) = try read()
     #expect(outcome == .read)
     #expect(set.migrations == (try fresh()).migrations)
