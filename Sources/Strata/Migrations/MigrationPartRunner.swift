@@ -71,7 +71,7 @@ struct MigrationPartRunner {
     } else if part.script.isTransactional {
       ran = try Migrator.withForeignKeyBaseline(connection, baseline) {
         try connection.transaction(.immediate) {
-          try lock?.hold()
+          lock?.hold()
           return try runInTransaction(part, started: started)
         }
       }

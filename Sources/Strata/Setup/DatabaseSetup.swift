@@ -66,8 +66,9 @@ public struct DatabaseSetup: Sendable {
   public var migrateOptions = MigrateOptions()
   /// Called as the setup goes (`SetupProgress`: the step, each migration, rows seeded), on the
   /// thread doing the work and only a few times per file while seeding, so it costs nothing
-  /// measurable; hop to the main actor to update a screen. Between two migrations the run
-  /// holds the database's lock, so it must not open the database itself. Nil for none.
+  /// measurable; hop to the main actor to update a screen. A rollback-journal database stays
+  /// locked from the first migration to the last, so reading it from here (another connection,
+  /// the app's queue included) waits out its busy timeout and fails. Nil for none.
   public var progress: (@Sendable (SetupProgress) -> Void)?
 
   /// A setup of `database` from `migrations`, with an optional template and seeds folder; the

@@ -41,10 +41,16 @@ import Testing
     let fixture = try existingFile(Self.three)
     let db = try fixture.open()
     var between: [Bool] = []
+    var journalKept: [Bool] = []
     let report = try fixture.migrator().migrate(db, options: MigrateOptions()) { _, number, _ in
-      if number > 1 { between.append(anotherConnectionCanWrite(fixture.database)) }
+      guard number > 1 else { return }
+      // The saving itself: one journal, kept from commit to commit (unheld, SQLite deletes it
+      // at each one).
+      journalKept.append(journalExists(fixture))
+      between.append(anotherConnectionCanWrite(fixture.database))
     }
     #expect(report.steps.map(\.version) == [1, 2, 3])
+    #expect(journalKept == [true, true])
     #expect(between == [false, false])
     // Given back: the journal SQLite kept open is gone, the connection locks as it did, and
     // another connection writes at once.
@@ -59,7 +65,13 @@ import Testing
     files["0002_b.sql"] = "-- migrate:up\nCREATE TABLE b (x);\nINSERT INTO nowhere VALUES (1);\n"
     let fixture = try existingFile(files)
     let db = try fixture.open()
-    #expect(throws: MigrationError.self) { try fixture.migrator().migrate(db) }
+    var heldBeforeTheFailure: Bool?
+    #expect(throws: MigrationError.self) {
+      try fixture.migrator().migrate(db, options: MigrateOptions()) { _, number, _ in
+        if number == 2 { heldBeforeTheFailure = !anotherConnectionCanWrite(fixture.database) }
+      }
+    }
+    #expect(heldBeforeTheFailure == true)
     #expect(!journalExists(fixture))
     #expect(anotherConnectionCanWrite(fixture.database))
     #expect(try MigrationFixture.tables(db) == ["a"])
@@ -88,12 +100,52 @@ import Testing
     #expect(try MigrationFixture.tables(db) == ["a", "b", "c"])
   }
 
-  @Test func aConnectionThatWasExclusiveStaysSo() throws {
+  /// A part with a `BEGIN` and `COMMIT` of its own runs unlocked too; the next part holds again.
+  @Test func aPartWithItsOwnTransactionRunsUnlocked() throws {
+    let fixture = try existingFile([
+      "0001_a.up.sql": "CREATE TABLE a (x);\n",
+      "0002_b.up.sql": "BEGIN;\nCREATE TABLE b (x);\nCOMMIT;\n",
+      "0003_c.up.sql": "CREATE TABLE c (x);\n",
+      "0004_d.up.sql": "CREATE TABLE d (x);\n",
+    ])
+    let db = try fixture.open()
+    var free: [Int: Bool] = [:]
+    try fixture.migrator().migrate(db, options: MigrateOptions()) { _, number, _ in
+      free[number] = anotherConnectionCanWrite(fixture.database)
+    }
+    #expect(free == [1: true, 2: false, 3: true, 4: false])
+    #expect(anotherConnectionCanWrite(fixture.database))
+    #expect(try MigrationFixture.tables(db) == ["a", "b", "c", "d"])
+  }
+
+  /// Only the database being migrated is held: an attached one a migration writes to is free
+  /// again after each commit, as SQLite leaves it.
+  @Test func anAttachedDatabaseIsNeverHeld() throws {
+    let fixture = try existingFile([
+      "0001_a.sql": "-- migrate:up\nCREATE TABLE a (x);\nINSERT INTO archive.log VALUES (1);\n",
+      "0002_b.sql": "-- migrate:up\nCREATE TABLE b (x);\nINSERT INTO archive.log VALUES (2);\n",
+    ])
+    let archive = fixture.dir.path("archive.sqlite3")
+    try Connection.open(at: archive, access: .create).execute("CREATE TABLE log (n)")
+    let db = try fixture.open()
+    try db.execute("ATTACH '\(archive.path)' AS archive")
+    var archiveFree: [Bool] = []
+    try fixture.migrator().migrate(db, options: MigrateOptions()) { _, number, _ in
+      if number == 2 { archiveFree.append(anotherConnectionCanWrite(archive)) }
+    }
+    #expect(archiveFree == [true])
+    #expect(anotherConnectionCanWrite(archive))
+    #expect(!FileManager.default.fileExists(atPath: archive.path + "-journal"))
+    #expect(try db.rows("SELECT n FROM archive.log").map { $0[0].integerValue } == [1, 2])
+  }
+
+  @Test(arguments: ["PRAGMA locking_mode = EXCLUSIVE", "PRAGMA main.locking_mode = EXCLUSIVE"])
+  func aConnectionThatWasExclusiveStaysSo(_ pragma: String) throws {
     let fixture = try existingFile(Self.three)
     let db = try fixture.open()
-    try db.execute("PRAGMA locking_mode = EXCLUSIVE")
+    try db.execute(pragma)
     try fixture.migrator().migrate(db)
-    #expect(try db.scalar("PRAGMA locking_mode")?.textValue == "exclusive")
+    #expect(try db.scalar("PRAGMA main.locking_mode")?.textValue == "exclusive")
     #expect(!anotherConnectionCanWrite(fixture.database))
   }
 
