@@ -58,37 +58,18 @@ enum MigrateBenchmark {
     }
     // dbmate runs each migration in its own transaction, as strata does by default; it is
     // paired with a strata run of its own so that both see the disk at the same moments.
-    let (strataAgain, dbmateUp) = try Bench.pairedMedians(runs: Peers.dbmate == nil ? 1 : runs) {
-      run in
-      (
-        try Bench.run(
-          Bench.strata,
-          [
-            "migrate", "--database", "again\(run).sqlite3", "--migrations", "migrations", "--quiet",
-          ],
-          in: folder
-        ),
-        try Peers.dbmate.map {
-          try Bench.run(
-            $0,
-            [
-              "--url", "sqlite:dbmate\(run).sqlite3", "--migrations-dir", "migrations",
-              "--no-dump-schema", "up",
-            ],
-            in: folder
-          )
-        } ?? 0
-      )
-    }
+    let (strataAgain, dbmateUp) = try dbmatePair(folder, tag: "new")
     // The same on an existing (empty) file, which strata migrates in place with SQLite's own
     // syncs at every commit: a file that does not exist yet is built beside its name instead.
     // dbmate's SQLite driver (mattn/go-sqlite3) sets `synchronous = NORMAL` unless told
     // otherwise, which skips one of the journal's two syncs at each commit; strata keeps
     // SQLite's `FULL`. The second pairing gives dbmate `FULL` too (`?_sync=FULL`), the same
     // four syncs a commit (counted with `strace -c`).
-    let (strataExisting, dbmateExisting) = try existingFilePair(folder, dbmateQuery: "")
-    let (strataExistingAgain, dbmateFull) = try existingFilePair(
+    let (strataExisting, dbmateExisting) = try dbmatePair(folder, tag: "existing", existing: true)
+    let (strataExistingAgain, dbmateFull) = try dbmatePair(
       folder,
+      tag: "existing-full",
+      existing: true,
       dbmateQuery: "?_sync=FULL"
     )
     // `status` keeps a copy of a folder whose files have been still for 3 seconds, and of a
@@ -175,7 +156,7 @@ enum MigrateBenchmark {
         ),
         try Bench.run(
           dbmate,
-          ["--url", "sqlite:dbmate0.sqlite3", "--migrations-dir", "migrations", "status"],
+          ["--url", "sqlite:dbmate-new0.sqlite3", "--migrations-dir", "migrations", "status"],
           in: folder
         )
       )
@@ -183,37 +164,37 @@ enum MigrateBenchmark {
     pair("strata status, other build", linkedStatus, "dbmate status", dbmateAgain)
   }
 
-  /// `strata migrate` and `dbmate up` into existing empty files, in turns; `dbmateQuery` goes
-  /// after dbmate's database URL (its driver's settings).
-  private static func existingFilePair(
+  /// `strata migrate` into `<tag><run>.sqlite3` and `dbmate up` into `dbmate-<tag><run>.sqlite3`,
+  /// in turns: new databases, or `existing` empty files made first; `dbmateQuery` goes after
+  /// dbmate's database URL (its driver's settings).
+  private static func dbmatePair(
     _ folder: URL,
-    dbmateQuery: String
-  ) throws -> (
-    Double, Double
-  ) {
-    let tag = dbmateQuery.isEmpty ? "existing" : "existing-full"
-    return try Bench.pairedMedians(runs: Peers.dbmate == nil ? 1 : runs) { run in
-      for name in ["\(tag)\(run).sqlite3", "dbmate-\(tag)\(run).sqlite3"] {
-        FileManager.default.createFile(
-          atPath: folder.appendingPathComponent(name).path,
-          contents: Data()
-        )
+    tag: String,
+    existing: Bool = false,
+    dbmateQuery: String = ""
+  ) throws -> (strata: Double, dbmate: Double) {
+    try Bench.pairedMedians(runs: Peers.dbmate == nil ? 1 : runs) { run in
+      let (strataFile, dbmateFile) = ("\(tag)\(run).sqlite3", "dbmate-\(tag)\(run).sqlite3")
+      if existing {
+        for name in [strataFile, dbmateFile] {
+          _ = FileManager.default.createFile(
+            atPath: folder.appendingPathComponent(name).path,
+            contents: Data()
+          )
+        }
       }
       return (
         try Bench.run(
           Bench.strata,
-          [
-            "migrate", "--database", "\(tag)\(run).sqlite3", "--migrations", "migrations",
-            "--quiet",
-          ],
+          ["migrate", "--database", strataFile, "--migrations", "migrations", "--quiet"],
           in: folder
         ),
         try Peers.dbmate.map {
           try Bench.run(
             $0,
             [
-              "--url", "sqlite:dbmate-\(tag)\(run).sqlite3\(dbmateQuery)", "--migrations-dir",
-              "migrations", "--no-dump-schema", "up",
+              "--url", "sqlite:\(dbmateFile)\(dbmateQuery)", "--migrations-dir", "migrations",
+              "--no-dump-schema", "up",
             ],
             in: folder
           )
@@ -234,7 +215,7 @@ enum MigrateBenchmark {
         try Peers.dbmate.map {
           try Bench.run(
             $0,
-            ["--url", "sqlite:dbmate0.sqlite3", "--migrations-dir", "migrations", "status"],
+            ["--url", "sqlite:dbmate-new0.sqlite3", "--migrations-dir", "migrations", "status"],
             in: folder
           )
         } ?? 0
