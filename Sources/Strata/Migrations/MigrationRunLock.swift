@@ -25,9 +25,7 @@ final class MigrationRunLock {
 
   init(_ connection: Connection) {
     self.connection = connection
-    wasExclusive =
-      (try? connection.scalar("PRAGMA main.locking_mode"))?.textValue?.lowercased()
-      == "exclusive"
+    wasExclusive = (try? connection.scalar("PRAGMA main.locking_mode"))?.textValue == "exclusive"
   }
 
   /// Keeps the lock from the next commit on, when the database has a rollback journal. Called
@@ -38,7 +36,7 @@ final class MigrationRunLock {
   func hold() {
     guard !isHeld, !wasExclusive,
       let journal = (try? connection.scalar("PRAGMA main.journal_mode"))?.textValue,
-      ["delete", "truncate", "persist"].contains(journal.lowercased()),
+      ["delete", "truncate", "persist"].contains(journal),
       (try? connection.execute("PRAGMA main.locking_mode = EXCLUSIVE")) != nil
     else { return }
     isHeld = true

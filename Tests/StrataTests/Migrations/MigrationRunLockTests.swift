@@ -4,6 +4,35 @@ import Testing
 
 @testable import Strata
 
+/// Whether a second connection can write the file at once (no busy wait).
+private func canWriteAtOnce(_ database: URL) -> Bool {
+  do {
+    let other = try Connection.open(at: database, access: .write, busyTimeout: 0)
+    try other.execute("BEGIN IMMEDIATE; CREATE TABLE IF NOT EXISTS probe (x); COMMIT")
+    try other.execute("DROP TABLE probe")
+    return true
+  } catch {
+    return false
+  }
+}
+
+/// What a run's `willRun` finds just before each part, by part number: whether a second
+/// connection could write the file at once, and whether SQLite's journal was there.
+private final class BeforeEachPart {
+  let database: URL
+  private(set) var writable: [Int: Bool] = [:]
+  private(set) var journalThere: [Int: Bool] = [:]
+
+  init(_ database: URL) { self.database = database }
+
+  var willRun: Migrator.WillRun {
+    { [self] _, number, _ in
+      journalThere[number] = FileManager.default.fileExists(atPath: database.path + "-journal")
+      writable[number] = canWriteAtOnce(database)
+    }
+  }
+}
+
 /// A run of migrations keeps the database's lock from one commit to the next, and gives it
 /// back whole: when the run ends, fails, or reaches a part that runs outside strata's
 /// transactions.
@@ -21,42 +50,37 @@ import Testing
     return fixture
   }
 
-  /// Whether a second connection can write the file at once (no busy wait).
-  func anotherConnectionCanWrite(_ database: URL) -> Bool {
-    do {
-      let other = try Connection.open(at: database, access: .write, busyTimeout: 0)
-      try other.execute("BEGIN IMMEDIATE; CREATE TABLE IF NOT EXISTS probe (x); COMMIT")
-      try other.execute("DROP TABLE probe")
-      return true
-    } catch {
-      return false
-    }
-  }
-
   func journalExists(_ fixture: MigrationFixture) -> Bool {
     FileManager.default.fileExists(atPath: fixture.database.path + "-journal")
+  }
+
+  /// `migrate` with `probe` before each part.
+  @discardableResult
+  private func migrate(
+    _ fixture: MigrationFixture,
+    _ db: Connection,
+    _ probe: BeforeEachPart
+  ) throws
+    -> MigrationReport
+  {
+    try fixture.migrator().migrate(db, options: MigrateOptions(), willRun: probe.willRun)
   }
 
   @Test func noOneElseWritesBetweenTwoMigrationsAndTheLockIsBackAfterTheRun() throws {
     let fixture = try existingFile(Self.three)
     let db = try fixture.open()
-    var between: [Bool] = []
-    var journalKept: [Bool] = []
-    let report = try fixture.migrator().migrate(db, options: MigrateOptions()) { _, number, _ in
-      guard number > 1 else { return }
-      // The saving itself: one journal, kept from commit to commit (unheld, SQLite deletes it
-      // at each one).
-      journalKept.append(journalExists(fixture))
-      between.append(anotherConnectionCanWrite(fixture.database))
-    }
+    let probe = BeforeEachPart(fixture.database)
+    let report = try migrate(fixture, db, probe)
     #expect(report.steps.map(\.version) == [1, 2, 3])
-    #expect(journalKept == [true, true])
-    #expect(between == [false, false])
+    #expect(probe.writable == [1: true, 2: false, 3: false])
+    // The saving itself: one journal, kept from commit to commit (unheld, SQLite deletes it at
+    // each one).
+    #expect(probe.journalThere == [1: false, 2: true, 3: true])
     // Given back: the journal SQLite kept open is gone, the connection locks as it did, and
     // another connection writes at once.
     #expect(!journalExists(fixture))
     #expect(try db.scalar("PRAGMA locking_mode")?.textValue == "normal")
-    #expect(anotherConnectionCanWrite(fixture.database))
+    #expect(canWriteAtOnce(fixture.database))
     #expect(try MigrationFixture.tables(db) == ["a", "b", "c"])
   }
 
@@ -65,15 +89,11 @@ import Testing
     files["0002_b.sql"] = "-- migrate:up\nCREATE TABLE b (x);\nINSERT INTO nowhere VALUES (1);\n"
     let fixture = try existingFile(files)
     let db = try fixture.open()
-    var heldBeforeTheFailure: Bool?
-    #expect(throws: MigrationError.self) {
-      try fixture.migrator().migrate(db, options: MigrateOptions()) { _, number, _ in
-        if number == 2 { heldBeforeTheFailure = !anotherConnectionCanWrite(fixture.database) }
-      }
-    }
-    #expect(heldBeforeTheFailure == true)
+    let probe = BeforeEachPart(fixture.database)
+    #expect(throws: MigrationError.self) { try migrate(fixture, db, probe) }
+    #expect(probe.writable == [1: true, 2: false])
     #expect(!journalExists(fixture))
-    #expect(anotherConnectionCanWrite(fixture.database))
+    #expect(canWriteAtOnce(fixture.database))
     #expect(try MigrationFixture.tables(db) == ["a"])
     let versions = try db.rows("SELECT version FROM strata_migrations").map { $0[0].integerValue }
     #expect(versions == [1])
@@ -89,14 +109,12 @@ import Testing
       "0004_c.sql": "-- migrate:up\nCREATE TABLE c (x);\n",
     ])
     let db = try fixture.open()
-    var free: [Int: Bool] = [:]
-    try fixture.migrator().migrate(db, options: MigrateOptions()) { _, number, _ in
-      free[number] = anotherConnectionCanWrite(fixture.database)
-    }
-    #expect(free == [1: true, 2: false, 3: true, 4: true])
+    let probe = BeforeEachPart(fixture.database)
+    try migrate(fixture, db, probe)
+    #expect(probe.writable == [1: true, 2: false, 3: true, 4: true])
     #expect(try db.scalar("PRAGMA journal_mode")?.textValue == "wal")
     #expect(try db.scalar("PRAGMA locking_mode")?.textValue == "normal")
-    #expect(anotherConnectionCanWrite(fixture.database))
+    #expect(canWriteAtOnce(fixture.database))
     #expect(try MigrationFixture.tables(db) == ["a", "b", "c"])
   }
 
@@ -109,12 +127,10 @@ import Testing
       "0004_d.up.sql": "CREATE TABLE d (x);\n",
     ])
     let db = try fixture.open()
-    var free: [Int: Bool] = [:]
-    try fixture.migrator().migrate(db, options: MigrateOptions()) { _, number, _ in
-      free[number] = anotherConnectionCanWrite(fixture.database)
-    }
-    #expect(free == [1: true, 2: false, 3: true, 4: false])
-    #expect(anotherConnectionCanWrite(fixture.database))
+    let probe = BeforeEachPart(fixture.database)
+    try migrate(fixture, db, probe)
+    #expect(probe.writable == [1: true, 2: false, 3: true, 4: false])
+    #expect(canWriteAtOnce(fixture.database))
     #expect(try MigrationFixture.tables(db) == ["a", "b", "c", "d"])
   }
 
@@ -129,12 +145,10 @@ import Testing
     try Connection.open(at: archive, access: .create).execute("CREATE TABLE log (n)")
     let db = try fixture.open()
     try db.execute("ATTACH '\(archive.path)' AS archive")
-    var archiveFree: [Bool] = []
-    try fixture.migrator().migrate(db, options: MigrateOptions()) { _, number, _ in
-      if number == 2 { archiveFree.append(anotherConnectionCanWrite(archive)) }
-    }
-    #expect(archiveFree == [true])
-    #expect(anotherConnectionCanWrite(archive))
+    let probe = BeforeEachPart(archive)
+    try migrate(fixture, db, probe)
+    #expect(probe.writable == [1: true, 2: true])
+    #expect(canWriteAtOnce(archive))
     #expect(!FileManager.default.fileExists(atPath: archive.path + "-journal"))
     #expect(try db.rows("SELECT n FROM archive.log").map { $0[0].integerValue } == [1, 2])
   }
@@ -146,26 +160,25 @@ import Testing
     try db.execute(pragma)
     try fixture.migrator().migrate(db)
     #expect(try db.scalar("PRAGMA main.locking_mode")?.textValue == "exclusive")
-    #expect(!anotherConnectionCanWrite(fixture.database))
+    #expect(!canWriteAtOnce(fixture.database))
   }
 
   @Test func aRollbackKeepsItToo() throws {
     let fixture = try existingFile(Self.three)
     let db = try fixture.open()
     try fixture.migrator().migrate(db)
-    var between: [Bool] = []
+    let probe = BeforeEachPart(fixture.database)
     let report = try fixture.migrator().rollback(
       db,
       .steps(3),
       dryRun: false,
-      allowChanged: false
-    ) { _, number, _ in
-      if number > 1 { between.append(anotherConnectionCanWrite(fixture.database)) }
-    }
+      allowChanged: false,
+      willRun: probe.willRun
+    )
     #expect(report.steps.count == 3)
-    #expect(between == [false, false])
+    #expect(probe.writable == [1: true, 2: false, 3: false])
     #expect(!journalExists(fixture))
-    #expect(anotherConnectionCanWrite(fixture.database))
+    #expect(canWriteAtOnce(fixture.database))
     #expect(try MigrationFixture.tables(db).isEmpty)
   }
 }
