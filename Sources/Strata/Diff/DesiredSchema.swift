@@ -127,7 +127,7 @@ public struct DesiredSchema: Sendable {
     guard let bytes = readFile(atPath: url.path) else {
       throw unreadable("it cannot be read (check its permissions)")
     }
-    guard let text = String(validating: bytes, as: UTF8.self) else {
+    guard let text = utf8Text(bytes) else {
       throw unreadable("it is not UTF-8 text")
     }
     try self.init(sql: text, file: shown, configuration: configuration)

@@ -14,7 +14,7 @@ enum FlywayScript {
   ///   strata does not evaluate), another key (Flyway refuses it too) or a value that is not
   ///   true or false.
   static func options(conf bytes: [UInt8], file: String) throws -> Options {
-    guard let text = String(validating: bytes, as: UTF8.self) else {
+    guard let text = utf8Text(bytes) else {
       throw MigrationError.unreadable(file: file, reason: "not UTF-8 text")
     }
     var options = Options()

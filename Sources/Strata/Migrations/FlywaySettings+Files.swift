@@ -47,7 +47,7 @@ extension FlywaySettings {
   ///
   /// - Throws: `MigrationError` for invalid UTF-8, a TOML syntax error or a refused setting.
   static func settings(of file: ConfigFile) throws -> FlywaySettings {
-    guard let text = String(validating: file.bytes, as: UTF8.self) else {
+    guard let text = utf8Text(file.bytes) else {
       throw MigrationError.unreadable(file: file.shown, reason: "not UTF-8 text")
     }
     let entries =

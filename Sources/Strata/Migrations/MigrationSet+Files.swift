@@ -75,9 +75,7 @@ extension MigrationSet {
       case .failure(let failure):
         throw MigrationError.unreadable(file: file.shown, reason: failure.reason)
       }
-      // ASCII is UTF-8: most files are decided without building a String.
-      guard bytes.allSatisfy({ $0 < 0x80 }) || String(validating: bytes, as: UTF8.self) != nil
-      else {
+      guard isUTF8(bytes) else {
         throw MigrationError.unreadable(file: file.shown, reason: "not UTF-8 text")
       }
       if let nul = bytes.firstIndex(of: 0) {

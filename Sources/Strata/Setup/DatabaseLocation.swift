@@ -34,7 +34,9 @@ public struct DatabaseLocation: Hashable, Sendable {
 
   /// The user's documents directory.
   ///
-  /// On Apple platforms, `FileManager`'s `.documentDirectory` (the app's sandbox). On Linux,
+  /// On Apple platforms, `FileManager`'s `.documentDirectory` (the app's sandbox), except on
+  /// tvOS, where an app has no persistent Documents folder: there the Caches folder, which the
+  /// system may purge when space runs low (keep what must last in iCloud). On Linux,
   /// the XDG rule, since Foundation there ignores `$HOME` and misreads `user-dirs.dirs`:
   /// `$XDG_DOCUMENTS_DIR`, else that line of `$XDG_CONFIG_HOME/user-dirs.dirs` (default
   /// `~/.config`) with quotes removed and `$HOME` expanded, else `$HOME/Documents`. A relative
@@ -46,6 +48,11 @@ public struct DatabaseLocation: Hashable, Sendable {
   ///   absolute path.
   public static func documentsDirectory(environment: [String: String]) throws -> URL {
     #if os(Linux)
+    return try xdgDocumentsDirectory(environment: environment)
+    #elseif os(tvOS)
+    if let url = FileManager.default.urls(for: .cachesDirectory, in: .userDomainMask).first {
+      return url
+    }
     return try xdgDocumentsDirectory(environment: environment)
     #else
     if let url = FileManager.default.urls(for: .documentDirectory, in: .userDomainMask).first {
@@ -80,7 +87,7 @@ public struct DatabaseLocation: Hashable, Sendable {
       ?? home + "/.config"
     let dirsFile = configHome + "/user-dirs.dirs"
     // Read only when it is a regular file: a named pipe there must not block strata.
-    if let bytes = readFile(atPath: dirsFile), let text = String(validating: bytes, as: UTF8.self) {
+    if let bytes = readFile(atPath: dirsFile), let text = utf8Text(bytes) {
       for rawLine in text.split(whereSeparator: \.isNewline) {
         let line = rawLine.trimmingCharacters(in: .whitespaces)
         guard line.hasPrefix("XDG_DOCUMENTS_DIR=") else { continue }
