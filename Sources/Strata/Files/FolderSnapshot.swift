@@ -124,14 +124,18 @@ package struct FolderSnapshot: Sendable {
   /// attributes for up to a minute after another machine wrote it (NFS's attribute cache), or
   /// the file system may keep no change time at all.
   static func isOnLocalDisk(_ path: String) -> Bool {
-    var info = statfs()
-    guard
-      statfs(path, &info) == 0
-        || statfs((path as NSString).deletingLastPathComponent, &info) == 0
-    else { return false }
+    let folder = (path as NSString).deletingLastPathComponent
     #if canImport(Darwin)
-    return info.f_flags & UInt32(MNT_LOCAL) != 0
+    // The volume's own answer: `statfs` is a required-reason API on Apple platforms (disk
+    // space, docs/apple-platforms.md), and this question needs none.
+    for candidate in [path, folder] {
+      let values = try? URL(fileURLWithPath: candidate).resourceValues(forKeys: [.volumeIsLocalKey])
+      if let isLocal = values?.volumeIsLocal { return isLocal }
+    }
+    return false
     #else
+    var info = statfs()
+    guard statfs(path, &info) == 0 || statfs(folder, &info) == 0 else { return false }
     // NFS, SMB, SMB2, CIFS, FUSE, 9P, Ceph, AFS, Coda, VirtualBox's shared folders, Lustre,
     // GFS2, OCFS2.
     let remote: Set<Int64> = [
@@ -213,7 +217,7 @@ package struct FolderSnapshot: Sendable {
     return Entry(
       name: name,
       exists: true,
-      device: UInt64(info.st_dev),
+      device: UInt64(truncatingIfNeeded: info.st_dev),
       inode: UInt64(info.st_ino),
       size: Int64(info.st_size),
       mode: UInt32(info.st_mode),

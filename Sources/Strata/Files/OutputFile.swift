@@ -85,7 +85,7 @@ enum OutputFile {
     init?(_ path: String) {
       var info = stat()
       guard stat(path, &info) == 0 else { return nil }
-      device = UInt64(info.st_dev)
+      device = UInt64(truncatingIfNeeded: info.st_dev)
       inode = UInt64(info.st_ino)
       size = Int64(info.st_size)
       #if canImport(Darwin)
@@ -112,6 +112,7 @@ enum OutputFile {
     switch databaseFileKind(at: path) {
     case .missing: return nil
     case .directory: throw DatabaseOpenError.isDirectory(path: path)
+    case .protectedDataUnavailable: throw DatabaseOpenError.protectedDataUnavailable(path: path)
     case .notSQLite:
       let reason = isRegularFile(path) ? "is not a template strata built" : "is not a regular file"
       throw OutputFileError.notReplaceable(path: path, reason: reason)
