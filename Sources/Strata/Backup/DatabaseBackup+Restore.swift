@@ -69,6 +69,8 @@ extension DatabaseBackup {
     switch databaseFileKind(at: backup.path) {
     case .missing: throw BackupError.missing(path: backup.path)
     case .sqlite: break
+    case .protectedDataUnavailable:
+      throw DatabaseOpenError.protectedDataUnavailable(path: backup.path)
     case .directory, .empty, .notSQLite: throw BackupError.notADatabase(path: backup.path)
     }
     try checkDatabasePath(database)

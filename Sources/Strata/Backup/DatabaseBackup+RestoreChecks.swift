@@ -62,6 +62,9 @@ extension DatabaseBackup {
     case .missing: return .missing
     case .directory: throw DatabaseOpenError.isDirectory(path: database.path)
     case .notSQLite: return .unreadable(reason: header)
+    // Intact, only locked away for now: never set aside as unreadable and replaced.
+    case .protectedDataUnavailable:
+      throw DatabaseOpenError.protectedDataUnavailable(path: database.path)
     case .empty, .sqlite: break
     }
     do {

@@ -18,7 +18,7 @@ enum Durability {
     let descriptor = open(path, O_WRONLY | O_NOFOLLOW | O_CLOEXEC)
     guard descriptor >= 0 else { throw failure(errno) }
     defer { close(descriptor) }
-    guard fsync(descriptor) == 0 else { throw failure(errno) }
+    guard flushToStorage(descriptor) == 0 else { throw failure(errno) }
   }
 
   /// Flushes `folder`'s entries (a name just linked or renamed into it) to disk.
@@ -27,7 +27,22 @@ enum Durability {
     guard descriptor >= 0 else { throw failure(errno) }
     defer { close(descriptor) }
     // Some file systems cannot sync a directory (EINVAL): nothing more can be done there.
-    guard fsync(descriptor) == 0 || errno == EINVAL else { throw failure(errno) }
+    guard flushToStorage(descriptor) == 0 || errno == EINVAL else { throw failure(errno) }
+  }
+
+  /// Flushes `descriptor`'s data to the storage itself, so that it survives a power cut: 0, or
+  /// -1 with `errno` set.
+  ///
+  /// On Apple platforms `fsync` only hands the data to the drive, whose cache may still lose
+  /// it; `F_FULLFSYNC` asks the drive to write its cache out, as SQLite's `PRAGMA fullfsync`
+  /// does (docs/RELIABILITY.md, "Power cuts, per platform"). Some file systems (network ones,
+  /// FAT) refuse it: `fsync` then, the most they offer. On Linux `fsync` already flushes the
+  /// drive's cache (when the drive honours flush requests).
+  static func flushToStorage(_ descriptor: Int32) -> Int32 {
+    #if canImport(Darwin)
+    if fcntl(descriptor, F_FULLFSYNC) == 0 { return 0 }
+    #endif
+    return fsync(descriptor)
   }
 
   private static func failure(_ code: Int32) -> FileSyncError {

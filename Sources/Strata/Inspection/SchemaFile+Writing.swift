@@ -88,7 +88,9 @@ extension SchemaFile {
     if failure == nil, let code = writeAll(descriptor, data) {
       failure = Self.failure(code, folder: folder)
     }
-    if failure == nil, fsync(descriptor) != 0 { failure = Self.failure(errno, folder: folder) }
+    if failure == nil, Durability.flushToStorage(descriptor) != 0 {
+      failure = Self.failure(errno, folder: folder)
+    }
     close(descriptor)
     if let failure {
       unlink(path)

@@ -93,7 +93,14 @@ extension Connection {
   func fencedError(code: Int32, message: String, sql: String?) -> SQLiteError {
     guard let denial = authorizer?.denial,
       code & 0xFF == SQLITE_AUTH || message.hasPrefix("not authorized")
-    else { return SQLiteError(extendedCode: code, message: message, sql: sql) }
+    else {
+      return SQLiteError(
+        extendedCode: code,
+        message: message,
+        sql: sql,
+        systemErrorCode: systemErrorCode(for: code)
+      )
+    }
     authorizer?.denial = nil
     return SQLiteError(extendedCode: SQLITE_AUTH, message: denial, sql: sql)
   }

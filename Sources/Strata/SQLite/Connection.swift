@@ -99,7 +99,8 @@ public final class Connection {
     guard rc == SQLITE_OK else {
       let error = SQLiteError(
         extendedCode: sqlite3_extended_errcode(db),
-        message: String(cString: sqlite3_errmsg(db))
+        message: String(cString: sqlite3_errmsg(db)),
+        systemErrorCode: sqlite3_system_errno(db)
       )
       sqlite3_close_v2(db)
       throw error
@@ -112,6 +113,11 @@ public final class Connection {
     if foreignKeys {
       sqlite3_exec(db, "PRAGMA foreign_keys = ON", nil, nil, nil)
     }
+    // A commit and a checkpoint reach the storage itself, not just the drive's cache: on Apple
+    // platforms `fsync` stops at the cache, and only F_FULLFSYNC survives a power cut
+    // (docs/RELIABILITY.md, "Power cuts, per platform"). SQLite ignores both elsewhere, where
+    // `fsync` already flushes the cache; set everywhere, so every platform runs one code path.
+    sqlite3_exec(db, "PRAGMA fullfsync = ON; PRAGMA checkpoint_fullfsync = ON", nil, nil, nil)
   }
 
   /// Opens the database file at `url`, as `init(path:mode:busyTimeout:foreignKeys:)` opens its
@@ -242,6 +248,13 @@ public final class Connection {
 
   func error(sql: String?) -> SQLiteError {
     fencedError(code: sqlite3_extended_errcode(handle), message: lastErrorMessage, sql: sql)
+  }
+
+  /// The system's error number behind an I/O or open failure `code`, or 0 for any other code
+  /// (SQLite keeps the last one, which would be stale there).
+  func systemErrorCode(for code: Int32) -> Int32 {
+    let primary = code & 0xFF
+    return primary == SQLITE_IOERR || primary == SQLITE_CANTOPEN ? sqlite3_system_errno(handle) : 0
   }
 
 }

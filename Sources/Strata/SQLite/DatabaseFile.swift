@@ -25,6 +25,10 @@ package enum DatabaseFileKind: Equatable, Sendable {
   /// A file with other content, or not a regular file (a FIFO, a device): never overwritten,
   /// never opened.
   case notSQLite
+  /// A regular file the system refuses to open or read although its permissions allow it: on
+  /// Apple platforms, protected by Data Protection while the device is locked. Never taken
+  /// for a file that is not SQLite: it is intact and reads again once the device is unlocked.
+  case protectedDataUnavailable
 }
 
 /// The 16 bytes every SQLite database file starts with.
@@ -45,7 +49,10 @@ package func databaseFileKind(at path: String) -> DatabaseFileKind {
   default: return .notSQLite
   }
   if info.st_size == 0 { return .empty }
-  guard let head = readDatabaseHeader(at: path, count: 16) else { return .notSQLite }
+  var systemError: Int32 = 0
+  guard let head = readDatabaseHeader(at: path, count: 16, systemError: &systemError) else {
+    return systemError == EPERM ? .protectedDataUnavailable : .notSQLite
+  }
   return head == sqliteHeader ? .sqlite : .notSQLite
 }
 
@@ -68,11 +75,26 @@ package func isWALDatabase(at path: String) -> Bool {
 /// file is closed while another connection holds locks, keeps the descriptor open until those
 /// locks are released. The read takes no lock and does not touch `-journal`, `-wal` or `-shm`.
 func readDatabaseHeader(at path: String, count: Int) -> [UInt8]? {
-  withSQLiteFile(at: path) { file, read in
-    var bytes = [UInt8](repeating: 0, count: count)
-    let rc = bytes.withUnsafeMutableBytes { read(file, $0.baseAddress, Int32(count), 0) }
-    return rc == SQLITE_OK ? bytes : nil
-  } ?? nil
+  var systemError: Int32 = 0
+  return readDatabaseHeader(at: path, count: count, systemError: &systemError)
+}
+
+/// `readDatabaseHeader(at:count:)`, setting `systemError` to the system's error number when
+/// opening or reading failed (`EPERM`: refused by Data Protection, see
+/// `DatabaseFileKind.protectedDataUnavailable`).
+func readDatabaseHeader(at path: String, count: Int, systemError: inout Int32) -> [UInt8]? {
+  var openFailure: Int32 = 0
+  var readFailure: Int32 = 0
+  let head =
+    withSQLiteFile(at: path, openError: &openFailure) { file, read -> [UInt8]? in
+      var bytes = [UInt8](repeating: 0, count: count)
+      let rc = bytes.withUnsafeMutableBytes { read(file, $0.baseAddress, Int32(count), 0) }
+      // SQLite's unix layer leaves the failed read's errno as it found it.
+      if rc != SQLITE_OK, rc & 0xFF == SQLITE_IOERR { readFailure = errno }
+      return rc == SQLITE_OK ? bytes : nil
+    } ?? nil
+  systemError = openFailure != 0 ? openFailure : readFailure
+  return head
 }
 
 /// Copying a database file failed; `reason` says why, in a few words.
@@ -138,11 +160,28 @@ func withSQLiteFile<T>(
   writable: Bool = false,
   _ body: (UnsafeMutablePointer<sqlite3_file>, ReadMethod) -> T
 ) -> T? {
+  var openError: Int32 = 0
+  return withSQLiteFile(at: path, writable: writable, openError: &openError, body)
+}
+
+/// `withSQLiteFile(at:writable:_:)`, setting `openError` to the system's error number when
+/// SQLite could not open the file (Apple's SQLite reports a file Data Protection refuses as
+/// SQLITE_AUTH: `EPERM` then).
+func withSQLiteFile<T>(
+  at path: String,
+  writable: Bool = false,
+  openError: inout Int32,
+  _ body: (UnsafeMutablePointer<sqlite3_file>, ReadMethod) -> T
+) -> T? {
   Connection.configured
   var db: OpaquePointer?
   defer { sqlite3_close_v2(db) }
   let flags = (writable ? SQLITE_OPEN_READWRITE : SQLITE_OPEN_READONLY) | SQLITE_OPEN_NOMUTEX
-  guard sqlite3_open_v2(path, &db, flags, nil) == SQLITE_OK, let db else { return nil }
+  let rc = sqlite3_open_v2(path, &db, flags, nil)
+  guard rc == SQLITE_OK, let db else {
+    openError = rc & 0xFF == SQLITE_AUTH ? EPERM : db.map { sqlite3_system_errno($0) } ?? 0
+    return nil
+  }
   var pointer: UnsafeMutableRawPointer?
   guard sqlite3_file_control(db, "main", SQLITE_FCNTL_FILE_POINTER, &pointer) == SQLITE_OK,
     let file = pointer?.assumingMemoryBound(to: sqlite3_file.self),

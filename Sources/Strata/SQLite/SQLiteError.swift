@@ -16,15 +16,25 @@ public struct SQLiteError: Error, Hashable, Sendable {
   public let message: String
   /// The SQL that failed, if any. Bound values are deliberately not kept.
   public let sql: String?
+  /// The operating system's error number behind an I/O or open failure
+  /// (`sqlite3_system_errno`), or 0: what tells a file the system will not let anyone read now
+  /// (Data Protection, `EPERM`) from a damaged one.
+  public let systemErrorCode: Int32
 
   /// The primary result code, such as 19 (SQLITE_CONSTRAINT).
   public var code: Int32 { extendedCode & 0xFF }
 
   /// An error with SQLite's extended result code, its message, and the statement that failed.
-  public init(extendedCode: Int32, message: String, sql: String? = nil) {
+  public init(
+    extendedCode: Int32,
+    message: String,
+    sql: String? = nil,
+    systemErrorCode: Int32 = 0
+  ) {
     self.extendedCode = extendedCode
     self.message = message
     self.sql = sql
+    self.systemErrorCode = systemErrorCode
   }
 
   /// The database is locked by another connection (SQLITE_BUSY).
@@ -56,6 +66,15 @@ public struct SQLiteError: Error, Hashable, Sendable {
   /// a transaction (SQLITE_READONLY_ROLLBACK): only a connection that may write can roll it
   /// back.
   package var isHotJournal: Bool { extendedCode == SQLITE_READONLY | (3 << 8) }
+  /// The system refused to open or read the file although its permissions allow it: on Apple
+  /// platforms, a file protected by Data Protection while the device is locked (or before its
+  /// first unlock). Apple's SQLite reports the refused open as SQLITE_AUTH; a refused read or
+  /// open elsewhere is an I/O or open error whose system error is `EPERM`. The file is not
+  /// damaged: it reads again once the device is unlocked.
+  public var isProtectedDataUnavailable: Bool {
+    (code == SQLITE_AUTH && sql == nil)
+      || ((code == SQLITE_IOERR || code == SQLITE_CANTOPEN) && systemErrorCode == EPERM)
+  }
 }
 
 extension SQLiteError: CustomStringConvertible {
@@ -81,7 +100,8 @@ extension SQLiteError: RemedialError {
 
   /// The help, with its remedy said by `say`.
   package func help(saying say: (Remedy) -> String) -> String {
-    switch code {
+    if isProtectedDataUnavailable { return protectedDataHelp }
+    return switch code {
     case SQLITE_BUSY, SQLITE_LOCKED:
       "Another connection holds the database's lock: \(say(.waitForLock))."
     case SQLITE_FULL:
@@ -102,3 +122,11 @@ extension SQLiteError: RemedialError {
     }
   }
 }
+
+/// The help for a file the system will not let anyone read now, in every error that can meet
+/// one: said once.
+let protectedDataHelp =
+  "The file is intact but encrypted by Data Protection until the device is unlocked: open it "
+  + "once protected data is available (on iOS, `UIApplication.isProtectedDataAvailable` or "
+  + "`protectedDataDidBecomeAvailableNotification`), or give its folder a protection class that "
+  + "allows the access you need (`DatabaseSetup.fileProtection`). Never delete or reset it."

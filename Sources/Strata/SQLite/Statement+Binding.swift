@@ -79,10 +79,12 @@ extension Connection {
   /// The error for a result code returned by a call on this connection.
   func error(code: Int32, sql: String?) -> SQLiteError {
     let extended = sqlite3_extended_errcode(handle)
+    let chosen = (extended & 0xFF) == (code & 0xFF) ? extended : code
     return SQLiteError(
-      extendedCode: (extended & 0xFF) == (code & 0xFF) ? extended : code,
+      extendedCode: chosen,
       message: lastErrorMessage,
-      sql: sql
+      sql: sql,
+      systemErrorCode: systemErrorCode(for: chosen)
     )
   }
 }

@@ -6,6 +6,10 @@ public enum DatabaseOpenError: StrataError, Equatable {
   case isDirectory(path: String)
   /// The file exists and is not an SQLite database.
   case notADatabase(path: String)
+  /// The system will not let anyone open or read the file now, although its permissions allow
+  /// it: Data Protection keeps it encrypted while the device is locked (or before its first
+  /// unlock after a restart). The file is intact: an app must wait, never reset it.
+  case protectedDataUnavailable(path: String)
   /// A read was asked for and there is no file.
   case missing(path: String)
   /// The folder that should hold a new database does not exist.
@@ -59,6 +63,9 @@ public enum DatabaseOpenError: StrataError, Equatable {
     case .notADatabase(let path):
       "\(path) is not an SQLite database (it does not start with the SQLite header); "
         + "strata left it untouched"
+    case .protectedDataUnavailable(let path):
+      "cannot read \(path) now: the system keeps it encrypted until the device is unlocked "
+        + "(Data Protection); it is intact, and nothing was changed"
     case .missing(let path):
       "no database at \(path)"
     case .folderMissing(let path, let folder):
@@ -128,6 +135,8 @@ extension DatabaseOpenError: RemedialError {
     case .notADatabase:
       sentence(say(.checkDatabasePath)) + ": it must name an SQLite file, or a path where none "
         + "exists yet."
+    case .protectedDataUnavailable:
+      protectedDataHelp
     case .missing:
       sentence(say(.checkDatabasePath)) + ", or \(say(.createDatabase))."
     case .folderMissing(_, let folder):
@@ -249,6 +258,8 @@ private func openChecked(
     throw DatabaseOpenError.isDirectory(path: path)
   case .notSQLite:
     throw DatabaseOpenError.notADatabase(path: path)
+  case .protectedDataUnavailable:
+    throw DatabaseOpenError.protectedDataUnavailable(path: path)
   case .missing:
     switch access {
     case .read, .write:
@@ -286,6 +297,9 @@ private func openChecked(
       return try connect(path, mode: mode, busyTimeout: busyTimeout, configuration: configuration)
     }
   } catch let error as SQLiteError {
+    if error.isProtectedDataUnavailable {
+      throw DatabaseOpenError.protectedDataUnavailable(path: path)
+    }
     if error.isNotADatabase { throw DatabaseOpenError.notADatabase(path: path) }
     if error.isHotJournal { throw DatabaseOpenError.hotJournal(path: path) }
     let folder = resolvingSymlinks(url).deletingLastPathComponent().path

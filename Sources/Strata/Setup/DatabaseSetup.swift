@@ -31,6 +31,11 @@ public struct DatabaseSetup: Sendable {
   public var createsFolder = true
   /// How long to wait for another process's write lock, in milliseconds.
   public var busyTimeout = Connection.defaultBusyTimeout
+  /// The Data Protection class given to the database's folder on every run (so the database
+  /// and every file SQLite creates beside it get it) and to the template's copy before it takes
+  /// the database's name; nil (the default) keeps the system's. Apple platforms only: elsewhere
+  /// it changes nothing. See `FileProtection` for what each class means for background work.
+  public var fileProtection: FileProtection?
   /// Read migration and seed files that are symbolic links out of their folder (refused by
   /// default: a link to a `.env` would print its secrets).
   public var followsSymlinks = false
@@ -198,6 +203,7 @@ public struct DatabaseSetup: Sendable {
     switch databaseFileKind(at: path) {
     case .directory: throw DatabaseOpenError.isDirectory(path: path)
     case .notSQLite: throw DatabaseOpenError.notADatabase(path: path)
+    case .protectedDataUnavailable: throw DatabaseOpenError.protectedDataUnavailable(path: path)
     case .missing, .empty, .sqlite: break
     }
     var templateCopied = false
@@ -210,6 +216,7 @@ public struct DatabaseSetup: Sendable {
     }
     // Before the template is copied: a read-only folder fails here, with nothing created.
     try checkWritableFolder(for: database)
+    try protect(database.deletingLastPathComponent())
     TemplateInstaller.removeLeftovers(of: database)
     if databaseFileKind(at: path) == .missing {
       if let template {
@@ -219,7 +226,10 @@ public struct DatabaseSetup: Sendable {
           template,
           at: database,
           busyTimeout: busyTimeout,
-          prepare: { try Self.stampHistory($0, configuration: connectionConfiguration) }
+          prepare: { copy in
+            try protect(copy)
+            try Self.stampHistory(copy, configuration: connectionConfiguration)
+          }
         )
       }
     }
@@ -304,6 +314,21 @@ public struct DatabaseSetup: Sendable {
       appliedVersions: report.steps.map(\.version),
       seedFilesLoaded: seeded
     )
+  }
+
+  /// Gives `url` the setup's `fileProtection`, if any.
+  private func protect(_ url: URL) throws {
+    guard let fileProtection else { return }
+    do {
+      try fileProtection.apply(to: url)
+    } catch {
+      throw SetupError.protectionNotSet(
+        path: url.path,
+        protection: fileProtection,
+        reason: error.localizedDescription,
+        underlying: UnderlyingError(error)
+      )
+    }
   }
 
   /// The template's history must agree with the files: same checksums, no unknown versions.

@@ -24,6 +24,15 @@ public enum SetupError: StrataError, Equatable {
   case databaseIsNewer(path: String, versions: [MigrationVersion], newestKnown: MigrationVersion?)
   /// Copying the template failed; no database was created. `underlying`: the system's error.
   case copyFailed(path: String, reason: String, underlying: UnderlyingError? = nil)
+  /// The Data Protection class (`DatabaseSetup.fileProtection`) could not be given to the
+  /// database's folder or the template's copy; no database was created or changed.
+  /// `underlying`: the system's error.
+  case protectionNotSet(
+    path: String,
+    protection: FileProtection,
+    reason: String,
+    underlying: UnderlyingError? = nil
+  )
   /// Building a template could not write its output; an older template there is unchanged.
   /// `underlying`: the system's error.
   case templateNotWritten(path: String, reason: String, underlying: UnderlyingError? = nil)
@@ -58,6 +67,9 @@ public enum SetupError: StrataError, Equatable {
         + "the database was written by a newer version of the app; it was not changed"
     case .copyFailed(let path, let reason, _):
       "could not copy the template to \(path): \(reason); no database was created"
+    case .protectionNotSet(let path, let protection, let reason, _):
+      "could not give \(path) the file protection \(protection.rawValue): \(reason); no "
+        + "database was created or changed"
     case .templateNotWritten(let path, let reason, _):
       "could not write the template \(path): \(reason); an existing template there is unchanged"
     case .seedingFailed(let path, let created, let version, let error):
@@ -74,7 +86,7 @@ public enum SetupError: StrataError, Equatable {
     switch self {
     case .seedingFailed(_, _, _, let error): error
     case .templateInvalid(_, _, let underlying), .copyFailed(_, _, let underlying),
-      .templateNotWritten(_, _, let underlying):
+      .templateNotWritten(_, _, let underlying), .protectionNotSet(_, _, _, let underlying):
       underlying?.error
     case .resourceMissing, .folderFlattened, .dryRunNotSupported, .templateMissing,
       .templateDisagrees, .templateStale, .databaseIsNewer:
@@ -115,6 +127,10 @@ extension SetupError: RemedialError {
       "\(error.help(saying: say)) " + sentence(say(.fixSeedFile)) + "."
     case .copyFailed, .templateNotWritten:
       "Check that the folder is writable and has free space, then try again."
+    case .protectionNotSet:
+      "Check that the folder is the app's own (its container or an App Group's) and writable, "
+        + "and that the device supports the class; or leave DatabaseSetup.fileProtection nil "
+        + "to keep the system's default."
     }
   }
 

@@ -21,6 +21,7 @@ enum TemplateInstaller {
     case .missing: throw SetupError.templateMissing(path: path)
     case .directory: throw SetupError.templateInvalid(path: path, reason: "it is a directory")
     case .empty: throw SetupError.templateInvalid(path: path, reason: "the file is empty")
+    case .protectedDataUnavailable: throw DatabaseOpenError.protectedDataUnavailable(path: path)
     case .notSQLite:
       var info = stat()
       let regular = stat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFREG
