@@ -21,8 +21,27 @@ extension CommonOptions {
       environment: context.environment.forDefaultLocation,
       currentDirectory: context.currentDirectory
     )
+    if let note = documentsPromptNote(for: location, onMacOS: isMacOS) {
+      context.printError(note)
+    }
     try checkDatabasePath(location.url)
     return location
+  }
+
+  #if os(macOS)
+  static let isMacOS = true
+  #else
+  static let isMacOS = false
+  #endif
+
+  /// On macOS, the default database lives in `~/Documents`, which the system guards: the first
+  /// time a terminal's program touches it, macOS asks the user to allow it. Said before strata
+  /// touches it, so the prompt never comes without a reason; nil when a path was given.
+  static func documentsPromptNote(for location: DatabaseLocation, onMacOS: Bool) -> String? {
+    guard onMacOS, location.isDefault else { return nil }
+    return "Note: no --database or STRATA_DATABASE was given, so strata uses "
+      + "\(location.url.path); macOS may ask to let your terminal use the Documents folder "
+      + "for it. Pass --database PATH to use another place."
   }
 
   /// A path option given as an empty string (`--database=`) is a usage error.
