@@ -38,7 +38,12 @@ enum Bench {
     let errorLog = FileManager.default.temporaryDirectory
       .appendingPathComponent("strata-bench-stderr-\(UUID().uuidString)")
     defer { try? FileManager.default.removeItem(at: errorLog) }
+    // An opaque pointer on Apple platforms, a struct on glibc: both start empty.
+    #if canImport(Darwin)
+    var actions: posix_spawn_file_actions_t? = nil
+    #else
     var actions = posix_spawn_file_actions_t()
+    #endif
     posix_spawn_file_actions_init(&actions)
     defer { posix_spawn_file_actions_destroy(&actions) }
     posix_spawn_file_actions_addopen(&actions, 0, input?.path ?? "/dev/null", O_RDONLY, 0)
@@ -60,7 +65,7 @@ enum Bench {
     defer { argv.forEach { free($0) } }
     var pid = pid_t()
     let start = DispatchTime.now().uptimeNanoseconds
-    let spawned = posix_spawn(&pid, executable, &actions, nil, argv, environ)
+    let spawned = posix_spawn(&pid, executable, &actions, nil, argv, processEnvironment)
     guard spawned == 0 else {
       throw BenchError("cannot start \(executable): \(String(cString: strerror(spawned)))")
     }
@@ -134,4 +139,14 @@ enum Bench {
 struct BenchError: Error, CustomStringConvertible {
   let description: String
   init(_ description: String) { self.description = description }
+}
+
+/// This process's environment for `posix_spawn`: `environ` on glibc; Apple platforms hand it
+/// out through `_NSGetEnviron()` instead.
+var processEnvironment: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>? {
+  #if canImport(Darwin)
+  _NSGetEnviron().pointee
+  #else
+  environ
+  #endif
 }

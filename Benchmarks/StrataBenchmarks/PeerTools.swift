@@ -54,7 +54,12 @@ enum Peers {
       throw BenchError("cannot enter \(directory.path)")
     }
     defer { _ = FileManager.default.changeCurrentDirectoryPath(previous) }
+    // An opaque pointer on Apple platforms, a struct on glibc: both start empty.
+    #if canImport(Darwin)
+    var actions: posix_spawn_file_actions_t? = nil
+    #else
     var actions = posix_spawn_file_actions_t()
+    #endif
     posix_spawn_file_actions_init(&actions)
     defer { posix_spawn_file_actions_destroy(&actions) }
     posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
@@ -63,7 +68,7 @@ enum Peers {
     let argv = words.map { strdup($0) } + [nil]
     defer { argv.forEach { free($0) } }
     let start = DispatchTime.now().uptimeNanoseconds
-    let spawned = posix_spawn(&pid, "/bin/sh", &actions, nil, argv, environ)
+    let spawned = posix_spawn(&pid, "/bin/sh", &actions, nil, argv, processEnvironment)
     guard spawned == 0 else { throw BenchError("cannot start /bin/sh: \(spawned)") }
     var status: Int32 = 0
     var usage = rusage()
@@ -73,6 +78,11 @@ enum Peers {
       throw BenchError("`\(command)` failed (status \(status))")
     }
     // Linux folds the peak of every descendant the shell waited for into the shell's own.
-    return (seconds, max(usage.ru_maxrss, 0))
+    // Linux counts it in KiB, Apple platforms in bytes.
+    #if canImport(Darwin)
+    return (seconds, max(Int(usage.ru_maxrss) / 1024, 0))
+    #else
+    return (seconds, max(Int(usage.ru_maxrss), 0))
+    #endif
   }
 }
