@@ -12,13 +12,13 @@ public final class FieldsApp: Sendable {
     documents: URL,
     migrations: URL? = nil,
     seeds: URL? = nil
-  ) throws -> FieldsApp {
+  ) async throws -> FieldsApp {
     let setup = DatabaseSetup(
       database: documents.appendingPathComponent("fields.sqlite3"),
       migrations: try migrations ?? DatabaseSetup.resource("migrations", in: .module),
       seeds: try seeds ?? DatabaseSetup.resource("seeds", in: .module)
     )
-    return FieldsApp(queue: try setup.open())
+    return FieldsApp(queue: try await setup.open())
   }
 
   /// The bundle holding this app's `migrations` and `seeds` (its tests copy them to play an

@@ -25,7 +25,7 @@ public final class PeopleStore: Sendable {
     migrations: URL? = nil,
     seeds: URL? = nil,
     settings: URL? = nil
-  ) throws -> PeopleStore {
+  ) async throws -> PeopleStore {
     var setup = DatabaseSetup(
       database: documents.appendingPathComponent("test.db"),
       migrations: try migrations ?? DatabaseSetup.resource("migrations", in: .module),
@@ -33,7 +33,7 @@ public final class PeopleStore: Sendable {
       seeds: try seeds ?? DatabaseSetup.resource("seeds", in: .module)
     )
     setup.settingsFile = settings  // strata.toml: which seed files may be reloaded
-    return PeopleStore(queue: try setup.open())
+    return PeopleStore(queue: try await setup.open())
   }
   // end example
 

@@ -25,14 +25,14 @@ public final class StudentStore: Sendable {
     documents: URL,
     migrations: URL? = nil,
     seeds: URL? = nil
-  ) throws -> StudentStore {
+  ) async throws -> StudentStore {
     // example: student-launch
     let setup = DatabaseSetup(
       database: documents.appendingPathComponent("students.sqlite3"),
       migrations: try migrations ?? DatabaseSetup.resource("migrations", in: .module),
       seeds: try seeds ?? DatabaseSetup.resource("seeds", in: .module)
     )
-    return StudentStore(queue: try setup.open())
+    return StudentStore(queue: try await setup.open())
     // end example
   }
 

@@ -4,25 +4,25 @@ import Strata
 import Testing
 
 @Suite struct FieldsAppTests {
-  @Test func fieldsSavedOnBackgroundAreThereAtTheNextLaunch() throws {
+  @Test func fieldsSavedOnBackgroundAreThereAtTheNextLaunch() async throws {
     let scenario = try AppScenario()
-    let first = try FieldsApp.launch(documents: scenario.documents)
+    let first = try await FieldsApp.launch(documents: scenario.documents)
     #expect(try first.loadFields() == [nil, nil, nil, nil])
     #expect(try first.labels() == ["Name", "Street", "City", "Phone"])
     try first.saveOnBackground(["Ann", "1 Main St", nil, "555-0100"])
     first.queue.close()
     let before = try scenario.files(named: "fields.sqlite3")
 
-    let second = try FieldsApp.launch(documents: scenario.documents)
+    let second = try await FieldsApp.launch(documents: scenario.documents)
     #expect(second.queue.setupReport?.changedAnything == false)
     #expect(try second.loadFields() == ["Ann", "1 Main St", nil, "555-0100"])
     second.queue.close()
     #expect(try scenario.files(named: "fields.sqlite3") == before)
   }
 
-  @Test func anUpdateKeepsTheSavedFieldsAndTakesTheNewLabels() throws {
+  @Test func anUpdateKeepsTheSavedFieldsAndTakesTheNewLabels() async throws {
     let scenario = try AppScenario()
-    let first = try FieldsApp.launch(documents: scenario.documents)
+    let first = try await FieldsApp.launch(documents: scenario.documents)
     try first.saveOnBackground(["Ann", nil, "Oslo", nil])
     first.queue.close()
     let migrations = try scenario.update(
@@ -45,7 +45,7 @@ import Testing
       in: seeds
     )
 
-    let updated = try FieldsApp.launch(
+    let updated = try await FieldsApp.launch(
       documents: scenario.documents,
       migrations: migrations,
       seeds: seeds

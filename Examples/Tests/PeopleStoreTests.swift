@@ -6,7 +6,7 @@ import Testing
 @Suite struct PeopleStoreTests {
   @Test func firstLaunchCopiesTheTemplateAndLoadsTheKeylessTableOnce() async throws {
     let scenario = try AppScenario()
-    let store = try PeopleStore.launch(documents: scenario.documents)
+    let store = try await PeopleStore.launch(documents: scenario.documents)
     #expect(store.queue.setupReport?.templateCopied == true)
     #expect(
       try await store.people() == [Person(name: "Peter", age: 22), Person(name: "Mary", age: 31)]
@@ -15,7 +15,7 @@ import Testing
 
   @Test func tasksShareTheQueue() async throws {
     let scenario = try AppScenario()
-    let store = try PeopleStore.launch(documents: scenario.documents)
+    let store = try await PeopleStore.launch(documents: scenario.documents)
     try await withThrowingTaskGroup(of: Void.self) { group in
       for index in 0..<20 {
         group.addTask {
@@ -31,12 +31,12 @@ import Testing
 
   @Test func aSecondLaunchWritesNothingAndLoadsNoPersonTwice() async throws {
     let scenario = try AppScenario()
-    let first = try PeopleStore.launch(documents: scenario.documents)
+    let first = try await PeopleStore.launch(documents: scenario.documents)
     try await first.add(Person(name: "Lin", age: nil))
     first.queue.close()
     let before = try scenario.files(named: "test.db")
 
-    let second = try PeopleStore.launch(documents: scenario.documents)
+    let second = try await PeopleStore.launch(documents: scenario.documents)
     #expect(second.queue.setupReport?.changedAnything == false)
     #expect(try await second.people().map(\.name) == ["Peter", "Mary", "Lin"])
     second.queue.close()
@@ -45,7 +45,7 @@ import Testing
 
   @Test func anUpdateRefusesAChangedKeylessFileUntilItIsMarkedToBeReloaded() async throws {
     let scenario = try AppScenario()
-    let first = try PeopleStore.launch(documents: scenario.documents)
+    let first = try await PeopleStore.launch(documents: scenario.documents)
     try await first.add(Person(name: "Lin", age: nil))
     first.queue.close()
     let migrations = try scenario.update(
@@ -66,8 +66,8 @@ import Testing
     // Without a word, a changed file for a table without a key is refused: strata cannot
     // tell the bundled people from the user's. No seed row is written; the migration before
     // the seed step committed, and the error says so.
-    #expect {
-      _ = try PeopleStore.launch(
+    await #expect {
+      _ = try await PeopleStore.launch(
         documents: scenario.documents,
         migrations: migrations,
         seeds: seeds
@@ -88,7 +88,7 @@ import Testing
       to: "strata.toml",
       in: settings.deletingLastPathComponent()
     )
-    let updated = try PeopleStore.launch(
+    let updated = try await PeopleStore.launch(
       documents: scenario.documents,
       migrations: migrations,
       seeds: seeds,

@@ -4,9 +4,9 @@ import StudentStoreExample
 import Testing
 
 @Suite struct StudentStoreTests {
-  @Test func firstLaunchLoadsTheBundledStudentsAndTheStoreWorks() throws {
+  @Test func firstLaunchLoadsTheBundledStudentsAndTheStoreWorks() async throws {
     let scenario = try AppScenario()
-    let store = try StudentStore.launch(documents: scenario.documents)
+    let store = try await StudentStore.launch(documents: scenario.documents)
     #expect(store.queue.setupReport?.created == true)
     #expect(try store.studentsByName().map(\.stuID) == ["S001", "S002", "S003"])
 
@@ -19,22 +19,22 @@ import Testing
     #expect(try store.studentsByAge().map(\.stuID) == ["S001", "S002", "S004"])
   }
 
-  @Test func aSecondLaunchFindsEverythingUpToDateAndWritesNothing() throws {
+  @Test func aSecondLaunchFindsEverythingUpToDateAndWritesNothing() async throws {
     let scenario = try AppScenario()
-    let first = try StudentStore.launch(documents: scenario.documents)
+    let first = try await StudentStore.launch(documents: scenario.documents)
     try first.save(Student(stuID: "S004", stuName: "Abe Moss", stuAge: 25))
     first.queue.close()
     let before = try scenario.files(named: "students.sqlite3")
 
-    let second = try StudentStore.launch(documents: scenario.documents)
+    let second = try await StudentStore.launch(documents: scenario.documents)
     #expect(second.queue.setupReport?.changedAnything == false)
     second.queue.close()
     #expect(try scenario.files(named: "students.sqlite3") == before)
   }
 
-  @Test func anUpdateAppliesItsMigrationAndSyncsTheSeedsAroundTheUsersEdits() throws {
+  @Test func anUpdateAppliesItsMigrationAndSyncsTheSeedsAroundTheUsersEdits() async throws {
     let scenario = try AppScenario()
-    let first = try StudentStore.launch(documents: scenario.documents)
+    let first = try await StudentStore.launch(documents: scenario.documents)
     try first.save(Student(stuID: "S002", stuName: "Bo Chen", stuAge: 30))  // the user's edit
     try first.delete(stuID: "S003")  // the user's deletion
     first.queue.close()
@@ -62,7 +62,7 @@ import Testing
       in: seeds
     )
 
-    let updated = try StudentStore.launch(
+    let updated = try await StudentStore.launch(
       documents: scenario.documents,
       migrations: migrations,
       seeds: seeds
