@@ -7,7 +7,9 @@ let package = Package(
     .macOS(.v13), .iOS(.v16), .tvOS(.v16), .watchOS(.v9), .visionOS(.v1),
   ],
   products: [
-    .library(name: "Strata", targets: ["Strata"]),
+    // `import Strata`. Named apart from the `strata` executable by more than case: on a
+    // case-insensitive file system (a Mac's default) some build systems put both at one path.
+    .library(name: "StrataLibrary", targets: ["Strata"]),
     .executable(name: "strata", targets: ["StrataTool"]),
     .executable(name: "strata-bench", targets: ["StrataBenchmarks"]),
     .executable(name: "strata-fuzz", targets: ["StrataFuzz"]),
@@ -48,7 +50,10 @@ let package = Package(
         .target(name: "StrataSQLite", condition: .when(platforms: [.linux])),
         .target(name: "StrataStatfs", condition: .when(platforms: [.linux])),
         "StrataZlib",
-      ]
+      ],
+      // The privacy manifest App Store Connect reads from every SDK an app links
+      // (docs/apple-platforms.md); `.ci/privacy-manifest-check` keeps it true to the code.
+      resources: [.copy("Resources/PrivacyInfo.xcprivacy")]
     ),
     // The CLI's own argument parser: a library so that the fuzzer can reach it.
     .target(name: "StrataArguments"),
@@ -105,7 +110,7 @@ let package = Package(
     .testTarget(name: "StrataTests", dependencies: ["Strata", "StrataTestSupport"]),
     .testTarget(
       name: "StrataCLITests",
-      dependencies: ["Strata", "StrataArguments", "StrataTestSupport"]
+      dependencies: ["Strata", "StrataArguments", "StrataCLI", "StrataTestSupport"]
     ),
     // Every seed input and every input a fuzzer ever crashed on, through the fuzz checks.
     .testTarget(

@@ -8,7 +8,21 @@ import Testing
     let folder = try TemporaryDirectory()
     let result = try StrataProcess.run(["--version"], in: folder.url)
     #expect(result.exitCode == 0)
-    #expect(result.standardOutput.trimmingCharacters(in: .whitespacesAndNewlines) == "0.1.0")
+    #expect(result.standardOutput.trimmingCharacters(in: .whitespacesAndNewlines) == "0.2.0")
+  }
+
+  /// The version `--version` prints is CHANGELOG.md's newest, so a tag made from it names
+  /// what the changelog describes.
+  @Test func versionIsTheChangelogsNewest() throws {
+    let folder = try TemporaryDirectory()
+    let result = try StrataProcess.run(["--version"], in: folder.url)
+    let changelog = URL(fileURLWithPath: #filePath)
+      .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+      .appendingPathComponent("CHANGELOG.md")
+    let text = try String(contentsOf: changelog, encoding: .utf8)
+    let newest = text.split(separator: "\n").first { $0.hasPrefix("## ") }
+    let version = result.standardOutput.trimmingCharacters(in: .whitespacesAndNewlines)
+    #expect(newest?.hasPrefix("## \(version) ") == true, "\(String(describing: newest))")
   }
 
   @Test(arguments: [
