@@ -157,9 +157,22 @@ let package = Package(
       path: "Examples/FieldsApp",
       resources: [.copy("migrations"), .copy("seeds")]
     ),
+    // The Xcode-shaped app (Examples/XcodeApp): its launch code and bundled folders as the app
+    // target has them, its template built by the plugin; the SwiftUI entry point is Xcode's.
+    .target(
+      name: "PeopleAppExample",
+      dependencies: ["Strata"],
+      path: "Examples/XcodeApp/PeopleApp",
+      exclude: ["PeopleApp.swift"],
+      resources: [.copy("migrations"), .copy("seeds")],
+      plugins: ["StrataTemplatePlugin"]
+    ),
     .testTarget(
       name: "ExamplesTests",
-      dependencies: ["StudentStoreExample", "PeopleStoreExample", "FieldsAppExample", "Strata"],
+      dependencies: [
+        "StudentStoreExample", "PeopleStoreExample", "FieldsAppExample", "PeopleAppExample",
+        "Strata",
+      ],
       path: "Examples/Tests"
     ),
   ],

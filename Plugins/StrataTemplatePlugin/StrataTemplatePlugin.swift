@@ -5,55 +5,58 @@ import PackagePlugin
 /// time (docs/build-plugin.md).
 ///
 /// - A target without a committed template gets one built: `strata template` writes
-///   `template.sqlite3` into the plugin's work folder, and SwiftPM bundles it as a resource
-///   (`Bundle.module`, at the bundle's top level). A changed migration file rebuilds it.
-/// - A target that commits its template (`seeds/template.sqlite3` or `template.sqlite3`) gets
-///   it checked: `strata template --check` fails the build, naming what is stale and the
-///   command that rebuilds it.
+///   `template.sqlite3` into the plugin's work folder, and the build bundles it as a resource,
+///   at the bundle's top level (`Bundle.module` of a package target). A changed migration file
+///   rebuilds it.
+/// - A target that commits its template (`seeds/template.sqlite3` or `template.sqlite3` beside
+///   its `migrations` folder) gets it checked: `strata template --check` fails the build,
+///   naming what is stale and the command that rebuilds it.
+///
+/// The two entry points below only turn their build system's view of the target into
+/// `TemplateInputs.TargetFile`s: everything else (`TemplateInputs`, `TemplateCommands`) is
+/// shared, and the SwiftPM one is what `swift build` and `.ci/plugin-check` run.
 @main
 struct StrataTemplatePlugin: BuildToolPlugin {
+  /// A package target: its listed files (a `.copy("migrations")` resource is listed as the
+  /// folder itself, a `.process("migrations")` one as each file in it), under its folder.
   func createBuildCommands(context: PluginContext, target: Target) throws -> [Command] {
     guard let module = target as? SourceModuleTarget else { return [] }
     // `directoryURL` needs tools version 6.1; this package is 6.0.
     let folder = URL(fileURLWithPath: "\(module.directory)", isDirectory: true)
-    let migrations = folder.appending(path: "migrations")
-    return try TemplateCommands(
+    return try TemplateCommands.commands(
+      for: module.sourceFiles.map {
+        TemplateInputs.TargetFile($0.url, isBundled: $0.type == .resource)
+      },
+      under: folder,
+      fallback: folder.appendingPathComponent(TemplateInputs.folderName, isDirectory: true),
       strata: try context.tool(named: "StrataPluginTool").url,
-      migrations: migrations,
-      committedTemplate: TemplateCommands.committedTemplate(in: folder),
       workFolder: context.pluginWorkDirectoryURL,
       target: target.name
-    ).commands()
+    )
   }
 }
 
+// Compiled only by Xcode, which alone has XcodeProjectPlugin: keep it to the adapter.
 #if canImport(XcodeProjectPlugin)
 import XcodeProjectPlugin
 
 extension StrataTemplatePlugin: XcodeBuildToolPlugin {
-  /// An Xcode app target: its `migrations` folder is the folder (a folder reference added to
-  /// the target) that holds its migration files.
+  /// An Xcode app target (Build Phases > Run Build Tool Plug-ins): its input files, under the
+  /// project's folder. A folder reference is listed as the folder itself; a synchronized
+  /// folder (Xcode 16) as each file in it, unless its Build Rules apply once to the folder.
+  /// Xcode copies a member file it does not compile into the bundle, so every file but a
+  /// source or a header counts as bundled.
   func createBuildCommands(context: XcodePluginContext, target: XcodeTarget) throws -> [Command] {
-    let files = target.inputFiles.map(\.url)
-    guard
-      let migrations = files.lazy
-        .map({ $0.deletingLastPathComponent() })
-        .first(where: { $0.lastPathComponent == "migrations" })
-    else {
-      Diagnostics.error(
-        "\(target.displayName): strata's template plugin found no migrations folder among the "
-          + "target's files; add the migrations folder to the target (as a folder reference)"
-      )
-      return []
-    }
-    let committed = files.first { $0.lastPathComponent == "template.sqlite3" }
-    return try TemplateCommands(
+    try TemplateCommands.commands(
+      for: target.inputFiles.map {
+        TemplateInputs.TargetFile($0.url, isBundled: $0.type != .source && $0.type != .header)
+      },
+      under: context.xcodeProject.directoryURL,
+      fallback: nil,
       strata: try context.tool(named: "StrataPluginTool").url,
-      migrations: migrations,
-      committedTemplate: committed,
       workFolder: context.pluginWorkDirectoryURL,
       target: target.displayName
-    ).commands()
+    )
   }
 }
 #endif

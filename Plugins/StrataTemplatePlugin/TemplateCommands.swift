@@ -14,11 +14,67 @@ struct TemplateCommands {
   /// The target's name, for messages.
   let target: String
 
-  /// The templates a target may commit, where `strata template` and `DatabaseSetup` look.
-  static func committedTemplate(in folder: URL) -> URL? {
-    ["seeds/template.sqlite3", "template.sqlite3"]
-      .map { folder.appending(path: $0) }
-      .first { FileManager.default.fileExists(atPath: $0.path) }
+  /// The commands for a target whose files are `files` (under `root`: the target's folder, or
+  /// the Xcode project's), shared by the SwiftPM and the Xcode entry points: the migrations
+  /// folder and the committed template are found by `TemplateInputs`, and a folder whose files
+  /// are bundled loose (not as a folder) is warned about, as the app would fail to find it at
+  /// launch. `fallback`: the folder to use when none is among the files (SwiftPM's
+  /// `<target>/migrations`, which the plugin always read).
+  static func commands(
+    for files: [TemplateInputs.TargetFile],
+    under root: URL,
+    fallback: URL?,
+    strata: URL,
+    workFolder: URL,
+    target: String
+  ) throws -> [Command] {
+    let migrations: URL
+    switch TemplateInputs.migrationsFolder(among: files, under: root) {
+    case .found(let folder, let listing):
+      migrations = folder
+      if case .flattened(let loose) = listing {
+        Diagnostics.warning(flattenedWarning(folder, loose: loose, target: target))
+      }
+    case .notFound:
+      guard let fallback else {
+        Diagnostics.error(
+          "\(target): strata's template plugin found no \(TemplateInputs.folderName) folder "
+            + "among the target's files; add the folder to the target as a folder reference "
+            + "(or, in a synchronized folder, set its Build Rules to Apply Once to Folder)"
+        )
+        return []
+      }
+      migrations = fallback
+    case .ambiguous(let folders):
+      Diagnostics.error(
+        "\(target): strata's template plugin found more than one \(TemplateInputs.folderName) "
+          + "folder among the target's files (" + folders.map(\.path).joined(separator: ", ")
+          + "); it builds one template per target: keep one in the target"
+      )
+      return []
+    }
+    return try TemplateCommands(
+      strata: strata,
+      migrations: migrations,
+      committedTemplate: TemplateInputs.committedTemplate(besides: migrations, among: files) {
+        FileManager.default.fileExists(atPath: $0.path)
+      },
+      workFolder: workFolder,
+      target: target
+    ).commands()
+  }
+
+  /// What a target whose migration files are bundled one by one is told: they land loose in
+  /// the bundle, where `DatabaseSetup.resource("migrations", …)` finds no folder
+  /// (`SetupError.folderFlattened`). The template is still built.
+  static func flattenedWarning(_ folder: URL, loose: [String], target: String) -> String {
+    let shown = loose.prefix(3).joined(separator: ", ") + (loose.count > 3 ? ", …" : "")
+    return "\(target): the files of \(folder.path) (\(shown)) are bundled one by one, so they "
+      + "land loose at the top of the bundle, without their \(folder.lastPathComponent) folder, "
+      + "and DatabaseSetup.resource(\"\(folder.lastPathComponent)\", in: bundle) will not find "
+      + "it at launch. Bundle the folder itself: in Package.swift, .copy instead of .process; in "
+      + "Xcode, a folder reference, or in a synchronized folder select the folder and set File "
+      + "inspector > Build Rules to Apply Once to Folder"
   }
 
   func commands() throws -> [Command] {
