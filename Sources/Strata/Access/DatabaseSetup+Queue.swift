@@ -6,8 +6,8 @@ extension DatabaseSetup {
   /// setup's report stays in `DatabaseQueue.setupReport`.
   ///
   /// ```swift
-  /// let queue = try setup.open()
-  /// let people = try queue.read { db in try db.fetchRows("SELECT * FROM person_info") }
+  /// let queue = try await setup.open()
+  /// let people = try await queue.read { db in try db.fetchRows("SELECT * FROM person_info") }
   /// ```
   ///
   /// - Throws: what `run()` throws; `DatabaseOpenError` when the database cannot be opened

@@ -14,7 +14,7 @@ import Foundation
 ///     return .text(text.precomposedStringWithCanonicalMapping)
 ///   }
 /// }
-/// try setup.run()
+/// try await setup.run()
 /// ```
 public struct ConnectionConfiguration: Sendable {
   /// The extensions loaded into each connection, in order.

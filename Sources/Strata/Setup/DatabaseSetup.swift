@@ -11,7 +11,7 @@ import Foundation
 ///   template: try DatabaseSetup.resource(
 ///     "template", withExtension: "sqlite3", subdirectory: "seeds", in: .module))
 /// setup.settingsFile = try DatabaseSetup.resource("strata", withExtension: "toml", in: .module)
-/// let report = try setup.run()
+/// let report = try await setup.run()   // off the main thread, cancellable
 /// ```
 ///
 /// Safe when two processes call it at once (an app and its extension): one copies the
