@@ -2,14 +2,19 @@ import Foundation
 import StrataTestSupport
 import Testing
 
+@testable import Strata
+
 /// A database the system refuses to open although its permissions allow it, as iOS refuses a
 /// file protected by Data Protection while the device is locked (`EPERM`), simulated by a
 /// preloaded library (`ProtectedFileShim`) around the real `strata`. The error says the file is
 /// intact and locked away, never "not an SQLite database" (an app that resets a database on
 /// that error would delete the user's data); the file is left byte for byte as it was, and no
 /// copy of it is set aside as damaged.
+#if os(Linux)
 @Suite(.canBuildExtensions, .notUnderSanitizer) struct ProtectedDataTests {
-  private static func project() throws -> (TemporaryDirectory, URL, [String: String]) {
+  private static func project(
+    readsOnly: Bool = false
+  ) throws -> (TemporaryDirectory, URL, [String: String]) {
     let folder = try TemporaryDirectory()
     _ = try folder.write(
       "migrations/0001_create_person_info.sql",
@@ -29,7 +34,12 @@ import Testing
     let library = try ProtectedFileShim.build(in: folder)
     let database = folder.path("app.sqlite3")
     try FileManager.default.copyItem(at: database, to: folder.path("backup.sqlite3"))
-    return (folder, database, ProtectedFileShim.environment(library: library, refusing: database))
+    let environment = ProtectedFileShim.environment(
+      library: library,
+      refusing: database,
+      readsOnly: readsOnly
+    )
+    return (folder, database, environment)
   }
 
   @Test(arguments: [
@@ -43,15 +53,30 @@ import Testing
     ["restore", "backup.sqlite3", "--database", "app.sqlite3", "--force"],
   ])
   func aRefusedFileIsReportedAsLockedAwayAndLeftAlone(arguments: [String]) throws {
-    let (folder, database, environment) = try Self.project()
+    try Self.check(arguments, readsOnly: false)
+  }
+
+  /// The file opens but every read is refused, as when the device locks while it is open.
+  @Test(arguments: [
+    ["migrate", "--database", "app.sqlite3"],
+    ["init", "--database", "app.sqlite3"],
+    ["inspect", "--database", "app.sqlite3"],
+  ])
+  func aFileWhoseReadsAreRefusedIsReportedTheSameWay(arguments: [String]) throws {
+    try Self.check(arguments, readsOnly: true)
+  }
+
+  private static func check(_ arguments: [String], readsOnly: Bool) throws {
+    let (folder, database, environment) = try Self.project(readsOnly: readsOnly)
     _ = try folder.write("seeds/person_info.csv", "name,age\nPeter,22\n")
     let before = try Data(contentsOf: database)
     let entriesBefore = try FileManager.default.contentsOfDirectory(atPath: folder.url.path)
       .sorted()
     let run = try StrataProcess.run(arguments, in: folder.url, environment: environment)
     #expect(run.exitCode != 0)
-    #expect(run.standardError.contains("Data Protection"), "\(run.standardError)")
+    #expect(run.standardError.contains(systemRefusalReason), "\(run.standardError)")
     #expect(run.standardError.contains("intact"), "\(run.standardError)")
+    #expect(run.standardError.contains("never delete or reset it"), "\(run.standardError)")
     #expect(!run.standardError.contains("not an SQLite database"), "\(run.standardError)")
     #expect(try Data(contentsOf: database) == before)
     let entriesAfter = try FileManager.default.contentsOfDirectory(atPath: folder.url.path)
@@ -73,3 +98,4 @@ import Testing
     #expect(other.exitCode == 0, "\(other.standardError)")
   }
 }
+#endif

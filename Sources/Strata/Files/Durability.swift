@@ -41,6 +41,8 @@ enum Durability {
   static func flushToStorage(_ descriptor: Int32) -> Int32 {
     #if canImport(Darwin)
     if fcntl(descriptor, F_FULLFSYNC) == 0 { return 0 }
+    // Only a file system that cannot do it falls back; an I/O error is the answer.
+    guard errno == ENOTSUP || errno == EINVAL || errno == ENOTTY else { return -1 }
     #endif
     return fsync(descriptor)
   }

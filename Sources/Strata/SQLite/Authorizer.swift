@@ -94,11 +94,14 @@ extension Connection {
     guard let denial = authorizer?.denial,
       code & 0xFF == SQLITE_AUTH || message.hasPrefix("not authorized")
     else {
+      // SQLITE_AUTH that no authorizer gave is the system's refusal: Apple's SQLite reports a
+      // file the system will not open (Data Protection, the sandbox) so, as EPERM.
+      let refusedBySystem = code & 0xFF == SQLITE_AUTH && !message.hasPrefix("not authorized")
       return SQLiteError(
         extendedCode: code,
         message: message,
         sql: sql,
-        systemErrorCode: systemErrorCode(for: code)
+        systemErrorCode: refusedBySystem ? EPERM : systemErrorCode(for: code)
       )
     }
     authorizer?.denial = nil

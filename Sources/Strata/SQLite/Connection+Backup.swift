@@ -37,7 +37,11 @@ extension Connection {
     } while true
     let finished = sqlite3_backup_finish(backup)
     guard rc == SQLITE_DONE else {
-      throw SQLiteError(extendedCode: rc, message: String(cString: sqlite3_errstr(rc)))
+      throw SQLiteError(
+        extendedCode: rc,
+        message: String(cString: sqlite3_errstr(rc)),
+        systemErrorCode: max(systemErrorCode(for: rc), destination.systemErrorCode(for: rc))
+      )
     }
     guard finished == SQLITE_OK else { throw destination.error(sql: nil) }
   }

@@ -100,7 +100,8 @@ public final class Connection {
       let error = SQLiteError(
         extendedCode: sqlite3_extended_errcode(db),
         message: String(cString: sqlite3_errmsg(db)),
-        systemErrorCode: sqlite3_system_errno(db)
+        // Apple's SQLite reports the system's refusal to open the file as SQLITE_AUTH.
+        systemErrorCode: rc & 0xFF == SQLITE_AUTH ? EPERM : sqlite3_system_errno(db)
       )
       sqlite3_close_v2(db)
       throw error

@@ -89,8 +89,16 @@ func readDatabaseHeader(at path: String, count: Int, systemError: inout Int32) -
     withSQLiteFile(at: path, openError: &openFailure) { file, read -> [UInt8]? in
       var bytes = [UInt8](repeating: 0, count: count)
       let rc = bytes.withUnsafeMutableBytes { read(file, $0.baseAddress, Int32(count), 0) }
-      // SQLite's unix layer leaves the failed read's errno as it found it.
-      if rc != SQLITE_OK, rc & 0xFF == SQLITE_IOERR { readFailure = errno }
+      // A file shorter than `count` is a short read (no system error); any other I/O error
+      // carries the errno the unix layer kept for this file, never a stale global one.
+      if rc & 0xFF == SQLITE_IOERR, rc != SQLITE_IOERR | (2 << 8),  // SQLITE_IOERR_SHORT_READ
+        let control = file.pointee.pMethods?.pointee.xFileControl
+      {
+        var lastErrno: Int32 = 0
+        if control(file, SQLITE_FCNTL_LAST_ERRNO, &lastErrno) == SQLITE_OK {
+          readFailure = lastErrno
+        }
+      }
       return rc == SQLITE_OK ? bytes : nil
     } ?? nil
   systemError = openFailure != 0 ? openFailure : readFailure
@@ -223,7 +231,8 @@ package func emptyDatabaseFile(at path: String, busyTimeout: Int) -> String? {
     }
     defer { _ = unlock(file, SQLITE_LOCK_NONE) }
     var rc = truncate(file, 0)
-    if rc == SQLITE_OK { rc = sync(file, SQLITE_SYNC_NORMAL) }
+    // FULL: on Apple platforms F_FULLFSYNC, past the drive's cache (no-op difference on Linux).
+    if rc == SQLITE_OK { rc = sync(file, SQLITE_SYNC_FULL) }
     return rc == SQLITE_OK ? nil : "emptying it failed (SQLite error \(rc))"
   } ?? "SQLite cannot open it for writing"
 }

@@ -66,14 +66,15 @@ public struct SQLiteError: Error, Hashable, Sendable {
   /// a transaction (SQLITE_READONLY_ROLLBACK): only a connection that may write can roll it
   /// back.
   package var isHotJournal: Bool { extendedCode == SQLITE_READONLY | (3 << 8) }
-  /// The system refused to open or read the file although its permissions allow it: on Apple
-  /// platforms, a file protected by Data Protection while the device is locked (or before its
-  /// first unlock). Apple's SQLite reports the refused open as SQLITE_AUTH; a refused read or
-  /// open elsewhere is an I/O or open error whose system error is `EPERM`. The file is not
-  /// damaged: it reads again once the device is unlocked.
+  /// The system refused to open or read the file although its permissions allow it (`EPERM`):
+  /// on iOS, a file protected by Data Protection while the device is locked (or before its
+  /// first unlock); on macOS also Privacy & Security or the sandbox; on Linux a security
+  /// module or an on-access scanner. Apple's SQLite reports a refused open as SQLITE_AUTH
+  /// (kept here with `EPERM`, told apart from a fence's refusal); a refused read is an I/O
+  /// error whose system error is `EPERM`. The file is not damaged.
   public var isProtectedDataUnavailable: Bool {
-    (code == SQLITE_AUTH && sql == nil)
-      || ((code == SQLITE_IOERR || code == SQLITE_CANTOPEN) && systemErrorCode == EPERM)
+    systemErrorCode == EPERM
+      && (code == SQLITE_AUTH || code == SQLITE_IOERR || code == SQLITE_CANTOPEN)
   }
 }
 
@@ -123,10 +124,33 @@ extension SQLiteError: RemedialError {
   }
 }
 
-/// The help for a file the system will not let anyone read now, in every error that can meet
-/// one: said once.
-let protectedDataHelp =
-  "The file is intact but encrypted by Data Protection until the device is unlocked: open it "
-  + "once protected data is available (on iOS, `UIApplication.isProtectedDataAvailable` or "
-  + "`protectedDataDidBecomeAvailableNotification`), or give its folder a protection class that "
-  + "allows the access you need (`DatabaseSetup.fileProtection`). Never delete or reset it."
+/// Why the system refuses a file whose permissions allow it (`EPERM`), as this platform has it:
+/// said by every error that can meet one.
+let systemRefusalReason: String = {
+  #if os(macOS)
+  "the system refuses it (EPERM) although its permissions allow it: Data Protection while the "
+    + "Mac is locked, Privacy & Security (Files and Folders, Full Disk Access) or the app's "
+    + "sandbox"
+  #elseif canImport(Darwin)
+  "the system keeps it encrypted until the device is unlocked (Data Protection)"
+  #else
+  "the system refuses it (EPERM) although its permissions allow it: a security module "
+    + "(SELinux, AppArmor), an on-access scanner or an immutable file"
+  #endif
+}()
+
+/// The help for a file the system will not let anyone read now: said once, per platform.
+let protectedDataHelp: String = {
+  #if os(macOS)
+  "The file is intact: never delete or reset it. Allow access (System Settings, Privacy & "
+    + "Security), use a folder the app may use, or open it once the Mac is unlocked."
+  #elseif canImport(Darwin)
+  "The file is intact: never delete or reset it. Open it once protected data is available "
+    + "(`UIApplication.shared.isProtectedDataAvailable`, "
+    + "`protectedDataDidBecomeAvailableNotification`), or give its folder a protection class that "
+    + "allows the access you need (`DatabaseSetup.fileProtection`)."
+  #else
+  "The file is intact: never delete or reset it. Find what refuses it (the audit log of "
+    + "SELinux or AppArmor, a scanner's log, `lsattr`), then try again."
+  #endif
+}()

@@ -5,12 +5,14 @@ import Foundation
 extension DatabaseSetup {
   /// `data.sqlite3` (or `name`) in the app's Application Support folder, inside `subfolder`
   /// (created, with Application Support itself, when missing): the place Apple's guidance gives
-  /// for data the user should not see or delete in the Files app.
+  /// for data the user should not see or delete in the Files app. On tvOS, where Application
+  /// Support does not last either, the Caches folder (which the system may purge).
   ///
   /// - Parameters:
   ///   - name: the database file's name.
-  ///   - subfolder: a folder of the app's own inside Application Support (on macOS that folder
-  ///     is shared by every app of the user: name it after the app's bundle identifier).
+  ///   - subfolder: a folder of the app's own inside Application Support; by default the app's
+  ///     bundle identifier (else the program's name), since on macOS (unsandboxed) and Linux the
+  ///     folder is the user's, shared by every app.
   ///   - excludedFromBackup: keep the subfolder out of iCloud and computer backups, for a
   ///     database the app can rebuild (from the server, from its bundle); user data should be
   ///     backed up, so the default is false.
@@ -18,21 +20,28 @@ extension DatabaseSetup {
   ///   excluded from backup.
   public static func applicationSupportDatabase(
     named name: String = DatabaseLocation.defaultFileName,
-    subfolder: String = "Database",
+    subfolder: String? = nil,
     excludedFromBackup: Bool = false
   ) throws -> URL {
     let manager = FileManager.default
+    let subfolder =
+      subfolder ?? Bundle.main.bundleIdentifier ?? ProcessInfo.processInfo.processName
+    #if os(tvOS)
+    let directory = FileManager.SearchPathDirectory.cachesDirectory
+    #else
+    let directory = FileManager.SearchPathDirectory.applicationSupportDirectory
+    #endif
     var folder: URL
     do {
       folder = try manager.url(
-        for: .applicationSupportDirectory,
+        for: directory,
         in: .userDomainMask,
         appropriateFor: nil,
         create: true
       ).appendingPathComponent(subfolder, isDirectory: true)
     } catch {
       throw DatabaseOpenError.folderNotCreated(
-        path: name,
+        path: "Application Support/\(subfolder)/\(name)",
         folder: "Application Support",
         reason: error.localizedDescription,
         underlying: UnderlyingError(error)
@@ -64,8 +73,9 @@ extension DatabaseSetup {
   /// migrates (docs/library.md, "An app and its extensions").
   ///
   /// - Throws: `DatabaseOpenError.noDefaultLocation` when the system gives no container for
-  ///   `group` (the entitlement is missing or names another group), or on a platform without
-  ///   App Groups (Linux).
+  ///   `group` (on iOS and its kin: the entitlement is missing or names another group; macOS
+  ///   always gives a path, so there the container must exist or be creatable), or on a
+  ///   platform without App Groups (Linux).
   public static func appGroupDatabase(
     named name: String = DatabaseLocation.defaultFileName,
     group: String
@@ -79,6 +89,16 @@ extension DatabaseSetup {
       throw DatabaseOpenError.noDefaultLocation(
         reason: "the system gives this app no container for the App Group \(group) (its "
           + "App Groups entitlement is missing or names another group)"
+      )
+    }
+    // macOS hands out a path for any group, entitled or not: one that cannot be made is the
+    // same refusal.
+    do {
+      try FileManager.default.createDirectory(at: container, withIntermediateDirectories: true)
+    } catch {
+      throw DatabaseOpenError.noDefaultLocation(
+        reason: "the container of the App Group \(group) (\(container.path)) cannot be used "
+          + "(\(error.localizedDescription)); check the app's App Groups entitlement"
       )
     }
     return container.appendingPathComponent(name)

@@ -31,11 +31,21 @@ public struct DatabaseSetup: Sendable {
   public var createsFolder = true
   /// How long to wait for another process's write lock, in milliseconds.
   public var busyTimeout = Connection.defaultBusyTimeout
-  /// The Data Protection class given to the database's folder on every run (so the database
-  /// and every file SQLite creates beside it get it) and to the template's copy before it takes
-  /// the database's name; nil (the default) keeps the system's. Apple platforms only: elsewhere
-  /// it changes nothing. See `FileProtection` for what each class means for background work.
+  /// The Data Protection class given, on every run, to the database's folder (so every file
+  /// SQLite creates there gets it), to the database and its `-wal`, `-shm` and `-journal` when
+  /// they exist (each only when its class differs), and to the template's copy before it takes
+  /// the database's name; nil (the default) keeps the system's. Keep the database in a folder
+  /// of its own (`applicationSupportDatabase`): the folder's class is every new file's there.
+  /// Apple platforms only: elsewhere it changes nothing. See `FileProtection`.
   public var fileProtection: FileProtection?
+  /// Puts the database in WAL mode (once: it stays in the file), before this run's migrations
+  /// of an existing file (a new one is switched once built), so that readers in other
+  /// processes (an app extension) never wait for a write and a write never waits for them.
+  /// Off by default: the journal mode the file has.
+  public var usesWriteAheadLog = false
+  /// Told each path `fileProtection` is given to, in order (tests: the folder first, the copy
+  /// before it is linked).
+  var protectionApplied: (@Sendable (URL) -> Void)?
   /// Read migration and seed files that are symbolic links out of their folder (refused by
   /// default: a link to a `.env` would print its secrets).
   public var followsSymlinks = false
@@ -217,6 +227,10 @@ public struct DatabaseSetup: Sendable {
     // Before the template is copied: a read-only folder fails here, with nothing created.
     try checkWritableFolder(for: database)
     try protect(database.deletingLastPathComponent())
+    for suffix in ["", "-wal", "-shm", "-journal"] where fileProtection != nil {
+      let file = URL(fileURLWithPath: path + suffix)
+      if pathStatus(atPath: file.path) == .regular { try protect(file) }
+    }
     TemplateInstaller.removeLeftovers(of: database)
     if databaseFileKind(at: path) == .missing {
       if let template {
@@ -271,6 +285,7 @@ public struct DatabaseSetup: Sendable {
         busyTimeout: busyTimeout,
         configuration: connectionConfiguration
       )
+    if usesWriteAheadLog { try Self.useWriteAheadLog(connection, path: path) }
     let plan = try migrator.plan(connection)
     let unknown = plan.migrations(in: .unknown).map(\.version)
     if !unknown.isEmpty, !migrateOptions.allowUnknown {
@@ -314,81 +329,5 @@ public struct DatabaseSetup: Sendable {
       appliedVersions: report.steps.map(\.version),
       seedFilesLoaded: seeded
     )
-  }
-
-  /// Gives `url` the setup's `fileProtection`, if any.
-  private func protect(_ url: URL) throws {
-    guard let fileProtection else { return }
-    do {
-      try fileProtection.apply(to: url)
-    } catch {
-      throw SetupError.protectionNotSet(
-        path: url.path,
-        protection: fileProtection,
-        reason: error.localizedDescription,
-        underlying: UnderlyingError(error)
-      )
-    }
-  }
-
-  /// The template's history must agree with the files: same checksums, no unknown versions.
-  static func checkTemplate(
-    _ template: URL,
-    against set: MigrationSet,
-    configuration: ConnectionConfiguration
-  ) throws {
-    try TemplateInstaller.verify(template, configuration: configuration)
-    let plan: MigrationPlan
-    do {
-      plan = try Migrator(set).plan(configuration.open(path: template.path, mode: .immutable))
-    } catch let error as SQLiteError {
-      throw SetupError.templateInvalid(
-        path: template.path,
-        reason: error.message,
-        underlying: UnderlyingError(error)
-      )
-    }
-    let problems = Migrator(set).problems(in: plan).filter {
-      if case .outOfOrder = $0 { return false }
-      return true
-    }
-    if let problem = problems.first {
-      throw SetupError.templateDisagrees(path: template.path, problem: problem.message)
-    }
-  }
-
-  /// Gives the copy's history rows the time this database got them.
-  static func stampHistory(_ copy: URL, configuration: ConnectionConfiguration) throws {
-    let connection = try configuration.open(path: copy.path, mode: .readWrite)
-    guard try History.exists(connection) else { return }
-    try connection.run(
-      "UPDATE strata_migrations SET applied_at = ? WHERE applied_at = ?",
-      [.text(utcTimestamp(Date())), .text(TemplateBuilder.templateTimestamp)]
-    )
-  }
-}
-
-/// What `DatabaseSetup.run()` (and `strata init`) did.
-public struct SetupReport: Hashable, Sendable, Codable {
-  /// The database file's path.
-  public let database: String
-  /// This call created the file (from the template or empty).
-  public let created: Bool
-  /// This call copied the template.
-  public let templateCopied: Bool
-  /// The template copied, if any.
-  public let template: String?
-  /// The version before this call (the template's version when it was just copied).
-  public let fromVersion: MigrationVersion
-  /// The version now.
-  public let version: MigrationVersion
-  /// The migrations this call applied.
-  public let appliedVersions: [MigrationVersion]
-  /// The seed files this call loaded.
-  public let seedFilesLoaded: [String]
-
-  /// False when the call found everything up to date and wrote nothing.
-  public var changedAnything: Bool {
-    created || !appliedVersions.isEmpty || !seedFilesLoaded.isEmpty
   }
 }

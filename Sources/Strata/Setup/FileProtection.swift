@@ -17,20 +17,23 @@ public enum FileProtection: String, Hashable, Sendable, CaseIterable {
   case completeUnlessOpen
   /// Readable once the device was unlocked after it started (iOS's default for app files).
   case completeUntilFirstUserAuthentication
-  /// Always readable.
-  case none
+  /// Always readable (Apple's `FileProtectionType.none`; named apart from `Optional.none`, which
+  /// `fileProtection = .none` would otherwise mean).
+  case unprotected
 
-  /// Gives the file or folder at `url` this class. A folder's class becomes that of every file
-  /// created in it afterwards (the database, `-journal`, `-wal`, `-shm`), so a setup sets the
-  /// folder first and the template's copy before the copy gets the database's name.
+  /// Gives the file or folder at `url` this class, unless it has it already or its volume has
+  /// no Data Protection (a Mac's external disk, Linux): then nothing is written. A folder's
+  /// class becomes that of every file created in it afterwards.
   ///
   /// - Throws: the system's error (`CocoaError`) when the class cannot be set.
   func apply(to url: URL) throws {
     #if canImport(Darwin)
-    try FileManager.default.setAttributes(
-      [.protectionKey: fileProtectionType],
-      ofItemAtPath: url.path
-    )
+    let volume = try? url.resourceValues(forKeys: [.volumeSupportsFileProtectionKey])
+    if volume?.volumeSupportsFileProtection == false { return }
+    let manager = FileManager.default
+    let current = try? manager.attributesOfItem(atPath: url.path)[.protectionKey]
+    if let current = current as? FileProtectionType, current == fileProtectionType { return }
+    try manager.setAttributes([.protectionKey: fileProtectionType], ofItemAtPath: url.path)
     #endif
   }
 
@@ -40,7 +43,7 @@ public enum FileProtection: String, Hashable, Sendable, CaseIterable {
     case .complete: .complete
     case .completeUnlessOpen: .completeUnlessOpen
     case .completeUntilFirstUserAuthentication: .completeUntilFirstUserAuthentication
-    case .none: .none
+    case .unprotected: .none
     }
   }
   #endif

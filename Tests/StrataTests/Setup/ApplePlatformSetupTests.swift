@@ -80,18 +80,68 @@ import Testing
     #endif
   }
 
-  /// The protection class is given to the folder and the template's copy; on Linux, where
-  /// there is no Data Protection, asking for one changes nothing and the launch succeeds.
+  /// The protection class goes to the folder first, then to the template's copy while it is
+  /// still beside the database's name (before it is linked into place), and on a later launch
+  /// to the database itself and its `-wal`/`-shm`. On Linux, which has no Data Protection, the
+  /// class itself changes nothing; where it goes, and when, is the same code on every platform.
   @Test(arguments: FileProtection.allCases)
-  func aProtectionClassIsAcceptedAtLaunch(protection: FileProtection) throws {
+  func aProtectionClassGoesToTheFolderThenTheCopyBeforeItIsLinked(
+    protection: FileProtection
+  ) throws {
     let folder = try TemporaryDirectory()
-    var setup = DatabaseSetup(
-      database: folder.path("data/app.sqlite3"),
-      migrations: try Self.migrations(in: folder)
-    )
+    let template = folder.path("template.sqlite3")
+    let migrations = try Self.migrations(in: folder)
+    try TemplateBuilder.build(try MigrationSet(directory: migrations), to: template)
+    let database = folder.path("data/app.sqlite3")
+    let seen = SeenPaths()
+    var setup = DatabaseSetup(database: database, migrations: migrations, template: template)
     setup.fileProtection = protection
+    setup.usesWriteAheadLog = true
+    setup.protectionApplied = { url in
+      seen.append(url.path, databaseExists: FileManager.default.fileExists(atPath: database.path))
+    }
     let report = try setup.run()
-    #expect(report.created && report.version == 1)
+    #expect(report.created && report.templateCopied && report.version == 1)
+    let first = seen.paths
+    #expect(first.count == 2, "\(first)")
+    #expect(first.first?.path == folder.path("data").path)
+    let copy = try #require(first.last)
+    #expect(copy.path != database.path)
+    #expect(
+      URL(fileURLWithPath: copy.path).deletingLastPathComponent().path == folder.path("data").path
+    )
+    #expect(!copy.databaseExisted, "the copy was protected after it took the database's name")
+    // A later launch: the database and its WAL files (the first launch switched it to WAL).
+    seen.removeAll()
+    let queue = try DatabaseQueue(url: database)
+    try setup.run()
+    queue.close()
+    #expect(
+      seen.paths.map(\.path) == [
+        folder.path("data").path, database.path, database.path + "-wal", database.path + "-shm",
+      ]
+    )
+  }
+
+  /// `usesWriteAheadLog` switches an existing rollback-journal database to WAL before the run's
+  /// migrations, and a new one once built; the switch stays in the file.
+  @Test func usesWriteAheadLogPutsTheDatabaseInWALMode() throws {
+    let folder = try TemporaryDirectory()
+    let migrations = try Self.migrations(in: folder)
+    let database = folder.path("app.sqlite3")
+    try DatabaseSetup(database: database, migrations: migrations).run()
+    let before = try Connection(path: database.path)
+    #expect(try before.scalar("PRAGMA journal_mode")?.textValue == "delete")
+    var setup = DatabaseSetup(database: database, migrations: migrations)
+    setup.usesWriteAheadLog = true
+    try setup.run()
+    let after = try Connection(path: database.path)
+    #expect(try after.scalar("PRAGMA journal_mode")?.textValue == "wal")
+    let fresh = folder.path("fresh.sqlite3")
+    var new = DatabaseSetup(database: fresh, migrations: migrations)
+    new.usesWriteAheadLog = true
+    #expect(try new.run().created)
+    #expect(try Connection(path: fresh.path).scalar("PRAGMA journal_mode")?.textValue == "wal")
   }
 
   /// A refused open or read is told apart from a damaged file by the system's error, never by
@@ -107,7 +157,12 @@ import Testing
       message: "disk I/O error",
       systemErrorCode: EPERM
     )
-    let appleOpen = SQLiteError(extendedCode: 23, message: "authorization denied")
+    // As `Connection` and `fencedError` build Apple's SQLITE_AUTH for a refused file.
+    let appleOpen = SQLiteError(
+      extendedCode: 23,
+      message: "authorization denied",
+      systemErrorCode: EPERM
+    )
     let fence = SQLiteError(extendedCode: 23, message: "not authorized", sql: "DROP TABLE t")
     let missing = SQLiteError(extendedCode: 14, message: "unable to open", systemErrorCode: ENOENT)
     let notADatabase = SQLiteError(extendedCode: 26, message: "file is not a database")
@@ -117,9 +172,34 @@ import Testing
     #expect(!fence.isProtectedDataUnavailable)
     #expect(!missing.isProtectedDataUnavailable)
     #expect(!notADatabase.isProtectedDataUnavailable)
-    #expect(refusedRead.help.contains("Never delete or reset it"))
+    #expect(refusedRead.help.contains("never delete or reset it"))
     let error = DatabaseOpenError.protectedDataUnavailable(path: "/a/app.sqlite3")
     #expect(error.message.contains("intact"))
     #expect(!error.message.contains("not an SQLite database"))
+  }
+}
+
+/// The paths a setup protected, and whether the database existed at each moment.
+private final class SeenPaths: @unchecked Sendable {
+  struct Seen { let path: String; let databaseExisted: Bool }
+  private let lock = NSLock()
+  private var seen: [Seen] = []
+
+  func append(_ path: String, databaseExists: Bool) {
+    lock.lock()
+    seen.append(Seen(path: path, databaseExisted: databaseExists))
+    lock.unlock()
+  }
+
+  var paths: [Seen] {
+    lock.lock()
+    defer { lock.unlock() }
+    return seen
+  }
+
+  func removeAll() {
+    lock.lock()
+    seen.removeAll()
+    lock.unlock()
   }
 }
