@@ -32,6 +32,13 @@ public enum DatabaseAccessError: StrataError, Equatable {
   case ownedByQueue(sql: String, reason: String)
   /// A `Database` was used after the `read` or `write` closure that received it returned.
   case outsideAccess(path: String)
+  /// The queue is suspended (`DatabaseQueue.suspend()`, as the app goes to the background):
+  /// the access was refused before it touched the file, or `suspend()` stopped it while it ran
+  /// (a write rolled back). Nothing was written.
+  case suspended(path: String)
+  /// `write` was called on a queue opened by `DatabaseQueue.readOnly(url:)` (an extension's),
+  /// which never writes; the file was not touched.
+  case readOnlyQueue(path: String)
 
   /// What went wrong, with the statement, and that nothing was written.
   public var message: String {
@@ -72,6 +79,13 @@ public enum DatabaseAccessError: StrataError, Equatable {
     case .outsideAccess(let path):
       "the database \(path) was used outside the read or write closure that received it; "
         + "nothing was run"
+    case .suspended(let path):
+      "the database \(path) is suspended (DatabaseQueue.suspend(), so that the app holds no "
+        + "lock on it in the background): the access was refused, or stopped while it ran; "
+        + "nothing was written (a write that was running was rolled back)"
+    case .readOnlyQueue(let path):
+      "the database \(path) was opened read-only (DatabaseQueue.readOnly(url:)), which never "
+        + "writes; the write did not run and nothing was written"
     }
   }
 
@@ -97,6 +111,11 @@ public enum DatabaseAccessError: StrataError, Equatable {
         + "and the connection's settings to the queue."
     case .outsideAccess:
       "Use the db a closure receives only inside that closure; call read or write again later."
+    case .suspended:
+      "Call resume() when the app returns to the foreground, then try the access again."
+    case .readOnlyQueue:
+      "Write through the app's own queue (DatabaseSetup.open()); a read-only queue, such as an "
+        + "extension's, only reads."
     case .argumentStyle(_, _, let named):
       named
         ? "Pass the arguments as an array, in the order of the statement's parameters."

@@ -4,11 +4,11 @@ import Foundation
 /// `read` and `write` runs in turn on one connection.
 ///
 /// ```swift
-/// let queue = try setup.open()            // or DatabaseQueue(url: databaseURL)
-/// try queue.write { db in
+/// let queue = try await setup.open()      // or DatabaseQueue(url: databaseURL)
+/// try await queue.write { db in
 ///   try db.execute("INSERT INTO student VALUES (?, ?, ?)", ["S1", "Ann", nil])
 /// }
-/// let students = try queue.read { db in   // `try await` in an async function
+/// let students = try await queue.read { db in
 ///   try db.fetchAll(Student.self, "SELECT * FROM student ORDER BY stuName")
 /// }
 /// ```
@@ -21,9 +21,12 @@ import Foundation
 ///   inside `write` to see them as of one moment when other processes write the file.
 /// - Calling `read` or `write` from inside a closure of the same queue throws
 ///   `DatabaseAccessError.nestedAccess` instead of waiting for itself forever.
+/// - `suspend()` stops the access running now and refuses new ones until `resume()`, so that a
+///   suspended app holds no lock on its database (DatabaseQueue+Suspension.swift).
 ///
 /// The connection is configured as strata's own: foreign keys on, the busy timeout, the
-/// configuration's extensions and functions; a file in WAL mode stays in WAL mode.
+/// configuration's extensions and functions; a file in WAL mode stays in WAL mode. An app's
+/// extension reads the app's database through `readOnly(url:)`, which never writes.
 public final class DatabaseQueue: Sendable {
   /// The connection, used only by the thread holding `mutex`.
   private final class State: @unchecked Sendable {
@@ -56,6 +59,10 @@ public final class DatabaseQueue: Sendable {
     /// holds it (a nested access).
     func lock() -> Bool { pthread_mutex_lock(mutex) != EDEADLK }
 
+    /// Takes the mutex when no access runs (none of this thread's either); false, without
+    /// waiting, otherwise.
+    func tryLock() -> Bool { pthread_mutex_trylock(mutex) == 0 }
+
     func unlock() { pthread_mutex_unlock(mutex) }
 
     /// Closes the database (its statements, then its connection); again does nothing.
@@ -68,11 +75,16 @@ public final class DatabaseQueue: Sendable {
   /// Runs the `async` forms in the order they were called, off the caller's thread.
   private let dispatch: DispatchQueue
   private let state: State
+  /// What `suspend()` shares with the accesses (DatabaseQueue+Suspension.swift).
+  let suspension: QueueSuspension
   /// The database file's path (`:memory:` for an in-memory database).
   public let path: String
   /// What `DatabaseSetup.open()` did before returning this queue; nil when the queue was
   /// opened on its own.
   public let setupReport: SetupReport?
+  /// True for a queue opened by `readOnly(url:)`: its connection cannot write, and `write`
+  /// throws `DatabaseAccessError.readOnlyQueue`.
+  public let isReadOnly: Bool
 
   /// Opens the existing database at `url`.
   ///
@@ -107,10 +119,19 @@ public final class DatabaseQueue: Sendable {
     self.init(connection: connection, busyTimeout: busyTimeout, report: report)
   }
 
-  private init(connection: Connection, busyTimeout: Int, report: SetupReport?) {
+  /// A queue on `connection`, which it owns from now on; `isReadOnly` for a connection opened
+  /// read-only (`readOnly(url:)`).
+  init(
+    connection: Connection,
+    busyTimeout: Int,
+    report: SetupReport?,
+    isReadOnly: Bool = false
+  ) {
     path = connection.path
     setupReport = report
+    self.isReadOnly = isReadOnly
     state = State(Database(connection: connection, busyTimeout: busyTimeout))
+    suspension = QueueSuspension(connection)
     dispatch = DispatchQueue(label: "strata.DatabaseQueue")
   }
 
@@ -135,7 +156,9 @@ public final class DatabaseQueue: Sendable {
   /// - Throws: what `body` throws, unchanged, after the rollback;
   ///   `DatabaseAccessError.locked` when another connection holds the write lock beyond the
   ///   busy timeout, `.nestedAccess` from inside this queue's own closure, `.closed` after
-  ///   `close()`; `SQLiteError` when `COMMIT` fails (after a rollback).
+  ///   `close()`, `.suspended` while suspended or when `suspend()` stopped the write (rolled
+  ///   back), `.readOnlyQueue` on a queue opened by `readOnly(url:)`; `SQLiteError` when
+  ///   `COMMIT` fails (after a rollback).
   // Inlinable, with the work in `enter` and `leave`: called from the app's module, the
   // generic closure is specialized there instead of run through generic metadata per call.
   @inlinable
@@ -145,11 +168,10 @@ public final class DatabaseQueue: Sendable {
     return try database._withUnsafeGuaranteedRef { database in
       do {
         let result = try body(database)
-        try database.commit()
+        try commit(database)
         return result
       } catch {
-        database.rollback()
-        throw error
+        throw rolledBack(database, after: error)
       }
     }
   }
@@ -158,31 +180,42 @@ public final class DatabaseQueue: Sendable {
   ///
   /// - Throws: what `body` throws (`DatabaseAccessError.writeInsideRead` from a statement that
   ///   writes); `.nestedAccess` from inside this queue's own closure, `.closed` after
-  ///   `close()`.
+  ///   `close()`, `.suspended` while suspended or when `suspend()` stopped the read.
   @inlinable
   public func read<T>(_ body: (Database) throws -> T) throws -> T {
     let database = try enter(.reading)
     defer { leave() }
-    return try database._withUnsafeGuaranteedRef { try body($0) }
+    return try database._withUnsafeGuaranteedRef { database in
+      do { return try body(database) } catch { throw readFailed(error) }
+    }
   }
 
   /// Takes the mutex and readies the open database for `access` (`query_only` for reading,
-  /// `BEGIN IMMEDIATE` for writing); on failure, lets the mutex go before throwing.
+  /// `BEGIN IMMEDIATE` for writing); on failure, lets the mutex go before throwing. A write on
+  /// a read-only queue, and any access while suspended, is refused first, without waiting for
+  /// the access running now or touching the file.
   ///
   /// The database comes back unretained: the queue holds it until `leave()` (a `close()` during
   /// the access waits for it), so the closure borrows it without a retain and a release.
   @usableFromInline
   func enter(_ access: Database.Access) throws -> Unmanaged<Database> {
-    guard state.lock() else { throw DatabaseAccessError.nestedAccess(path: path) }
+    if access == .writing, isReadOnly { throw DatabaseAccessError.readOnlyQueue(path: path) }
+    if !state.tryLock() {
+      // Another access runs (or this thread's own): suspended, refuse now rather than wait.
+      if suspension.isSuspended { throw DatabaseAccessError.suspended(path: path) }
+      guard state.lock() else { throw DatabaseAccessError.nestedAccess(path: path) }
+    }
     do {
       guard let database = state.openDatabase else {
         throw DatabaseAccessError.closed(path: path)
       }
+      guard suspension.beginAccess() else { throw DatabaseAccessError.suspended(path: path) }
       try database._withUnsafeGuaranteedRef { try $0.startAccess(access) }
+      suspension.closureStarts()
       return database
     } catch {
       leave()
-      throw error
+      throw suspended(error)
     }
   }
 
@@ -191,8 +224,45 @@ public final class DatabaseQueue: Sendable {
   @usableFromInline
   func leave() {
     state.openDatabase?._withUnsafeGuaranteedRef { $0.closeClosure() }
+    suspension.closureEnded()
     if state.closesAfterCurrentAccess { closeNow() }
     state.unlock()
+  }
+
+  /// Commits the write whose closure returned, unless `suspend()` was called during it: then
+  /// it throws `DatabaseAccessError.suspended` (and `write` rolls back).
+  @usableFromInline
+  func commit(_ database: Database) throws {
+    if suspension.closureEndedStopped() { throw DatabaseAccessError.suspended(path: path) }
+    try database.commit()
+  }
+
+  /// Rolls back the write that failed with `error`, and returns the error to throw: `error`
+  /// as it was, or `DatabaseAccessError.suspended` for the interrupt `suspend()` caused.
+  @usableFromInline
+  func rolledBack(_ database: Database, after error: any Error) -> any Error {
+    suspension.closureEnded()
+    database.rollback()
+    // An interrupt that came as the ROLLBACK started fails it: once more, so that the lock
+    // goes (the interrupt is over by then).
+    if !database.connection.isAutocommit { database.rollback() }
+    return suspended(error)
+  }
+
+  /// The error to throw for a read that failed with `error`: as `rolledBack(_:after:)`'s.
+  @usableFromInline
+  func readFailed(_ error: any Error) -> any Error {
+    suspension.closureEnded()
+    return suspended(error)
+  }
+
+  /// `DatabaseAccessError.suspended` in place of SQLite's interrupt when `suspend()` was called
+  /// during the access (only it interrupts the queue's connection); any other error as it is.
+  private func suspended(_ error: any Error) -> any Error {
+    guard let sqliteError = error as? SQLiteError, sqliteError.isInterrupt,
+      suspension.stopsAccess
+    else { return error }
+    return DatabaseAccessError.suspended(path: path)
   }
 
   /// `write(_:)` without blocking the calling task: the closure runs on the queue.
@@ -228,7 +298,11 @@ public final class DatabaseQueue: Sendable {
     closeNow()
   }
 
-  private func closeNow() { state.close() }
+  /// Closes the connection, which `suspend()` then no longer interrupts.
+  private func closeNow() {
+    suspension.detach()
+    state.close()
+  }
 
   /// Runs `body` on the serial dispatch queue without blocking the calling task.
   private func later<T: Sendable>(

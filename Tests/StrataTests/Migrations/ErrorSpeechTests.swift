@@ -212,6 +212,8 @@ import Testing
     DatabaseAccessError.parametersInScript(sql: "SELECT 1; SELECT ?"),
     DatabaseAccessError.ownedByQueue(sql: "COMMIT", reason: "x"),
     DatabaseAccessError.outsideAccess(path: "d"),
+    DatabaseAccessError.suspended(path: "d"),
+    DatabaseAccessError.readOnlyQueue(path: "d"),
     RowDecodingError.missingColumn(column: "a", type: "Int", columns: ["b"]),
     RowDecodingError.mismatch(column: "a", type: "Int", value: .text("x")),
     RowDecodingError.mismatch(column: "a", type: "Int", value: .null),
