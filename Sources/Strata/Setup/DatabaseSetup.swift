@@ -14,8 +14,11 @@ import Foundation
 /// let report = try await setup.run()   // off the main thread, cancellable
 /// ```
 ///
-/// Safe when two processes call it at once (an app and its extension): one copies the
-/// template, the other finds the file; each migration is applied once.
+/// Safe when two processes call it at once on one file: one copies the template, the other
+/// finds the file; each migration is applied once. An app and its extension share a file only
+/// in an App Group container (`appGroupDatabase(group:)`; `documentsDatabase()` is each one's
+/// own), and an extension should read it with `DatabaseQueue.readOnly(url:)` rather than set
+/// it up (docs/library.md, "An app and its extensions").
 public struct DatabaseSetup: Sendable {
   /// The database file.
   public var database: URL
