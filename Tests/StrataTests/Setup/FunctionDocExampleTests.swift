@@ -7,7 +7,7 @@ import Testing
 /// The Swift example of docs/library.md ("Functions migrations call") is this test's code,
 /// between the markers, word for word: it compiles and does what the page says.
 @Suite struct FunctionDocExampleTests {
-  @Test func theDocumentedConfigurationRunsAMigrationThatCallsTheFunction() throws {
+  @Test func theDocumentedConfigurationRunsAMigrationThatCallsTheFunction() async throws {
     let folder = try TemporaryDirectory()
     let database = folder.path("app.sqlite3")
     let migrations = try folder.write(
@@ -23,7 +23,7 @@ import Testing
         return .text(text.precomposedStringWithCanonicalMapping)
       }
     }
-    try setup.run()
+    try await setup.run()
     // docs example end
     let stored = try Connection(path: database.path).scalar("SELECT name FROM tag")
     #expect(stored == .text("caf\u{E9}"))
