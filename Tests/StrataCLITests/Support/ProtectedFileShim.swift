@@ -94,15 +94,13 @@ enum ProtectedFileShim {
     in folder: TemporaryDirectory,
     sourceLocation: SourceLocation = #_sourceLocation
   ) throws -> String {
-    let source = try folder.write("protected.c", Self.source)
-    let library = folder.path("protected.so")
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: TestExtension.gcc)
-    process.arguments = ["-shared", "-fPIC", "-o", library.path, source.path, "-ldl"]
-    try process.run()
-    process.waitUntilExit()
-    #expect(process.terminationStatus == 0, "gcc failed", sourceLocation: sourceLocation)
-    return library.path
+    try TestExtension.sharedLibrary(
+      "protected",
+      from: Self.source,
+      linking: ["-ldl"],
+      in: folder,
+      sourceLocation: sourceLocation
+    )
   }
 
   /// The environment that runs `strata` with `file` refused: its opens, or with `readsOnly`

@@ -34,11 +34,23 @@ enum TestExtension {
     in folder: TemporaryDirectory,
     sourceLocation: SourceLocation = #_sourceLocation
   ) throws -> String {
-    let source = try folder.write("half.c", Self.source)
-    let library = folder.path("half.so")
+    try sharedLibrary("half", from: Self.source, in: folder, sourceLocation: sourceLocation)
+  }
+
+  /// Compiles C `source` with gcc into `folder/NAME.so` (linking `libraries`) and returns its
+  /// path; a failed compile is the test's failure.
+  static func sharedLibrary(
+    _ name: String,
+    from source: String,
+    linking libraries: [String] = [],
+    in folder: TemporaryDirectory,
+    sourceLocation: SourceLocation = #_sourceLocation
+  ) throws -> String {
+    let file = try folder.write("\(name).c", source)
+    let library = folder.path("\(name).so")
     let process = Process()
     process.executableURL = URL(fileURLWithPath: gcc)
-    process.arguments = ["-shared", "-fPIC", "-o", library.path, source.path]
+    process.arguments = ["-shared", "-fPIC", "-o", library.path, file.path] + libraries
     try process.run()
     process.waitUntilExit()
     #expect(process.terminationStatus == 0, "gcc failed", sourceLocation: sourceLocation)
