@@ -22,7 +22,9 @@ public final class Database {
   /// `COMMIT`, the pragmas), which it refuses, take it down first.
   private var closureFence: FenceState?
   /// Whether `PRAGMA query_only` is on now (left on between reads, turned off for a write).
-  private var queryOnly = false
+  /// `PRAGMA query_only` as last set; nil when setting it failed (an interrupt from
+  /// `suspend()` can stop the pragma after it took effect), so the next access sets it again.
+  private var queryOnly: Bool? = false
   // Used only by the thread holding the queue's mutex: no run-time exclusivity check needed.
   @exclusivity(unchecked)
   var statements = StatementCache(capacity: 64)
@@ -90,7 +92,7 @@ public final class Database {
   @inline(__always)
   func startAccess(_ access: Access) throws {
     // A read after a read: `query_only` is on and the fence up already.
-    if access == .reading, queryOnly, closureFence != nil {
+    if access == .reading, queryOnly == true, closureFence != nil {
       self.access = .reading
       isInsideAccess = true
       return
@@ -104,6 +106,7 @@ public final class Database {
     let wanted = access == .reading
     if queryOnly != wanted {
       lowerFence()
+      queryOnly = nil
       try control(wanted ? "PRAGMA query_only = ON" : "PRAGMA query_only = OFF")
       queryOnly = wanted
     }
