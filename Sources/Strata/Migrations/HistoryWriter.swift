@@ -2,7 +2,8 @@ import Foundation
 
 /// The history statements one run repeats for every migration, prepared once.
 ///
-/// Used inside the run's transactions; a failed transaction ends the run, so the cached
+/// Used inside the run's transactions; a failed transaction ends the run, and the one rollback
+/// a run makes on purpose (`Migrator.withForeignKeyBaseline`) reloads the layout, so the cached
 /// "table exists" never outlives a rollback.
 final class HistoryWriter {
   private let connection: Connection
@@ -28,6 +29,12 @@ final class HistoryWriter {
     case .integerOnly: try History.upgrade(connection)
     }
     layout = .current
+  }
+
+  /// Reads the layout again: a rollback the run chose to make (to learn what the database held
+  /// before a step, then run the step again) undoes a table this writer created.
+  func reloadLayout() throws {
+    layout = try History.layout(connection)
   }
 
   func isApplied(_ version: MigrationVersion) throws -> Bool {

@@ -71,6 +71,20 @@ public enum MigrationError: StrataError, Equatable {
     preexisting: Int,
     isRollback: Bool
   )
+  /// A step left a foreign key whose parent columns are neither the parent table's PRIMARY KEY
+  /// nor UNIQUE (`foreignKey`: `b(y) REFERENCES a(x)`; `parentKey`: `a(x)`), which SQLite
+  /// calls a "foreign key mismatch": with foreign keys on, every write to `table` fails. Tools
+  /// that never check foreign keys (diesel) apply it; strata refuses it. `line`: where the file
+  /// names the foreign key (or the table). Thrown inside `stopped`.
+  case foreignKeyMismatch(
+    version: MigrationVersion,
+    file: String,
+    line: Int,
+    table: String,
+    foreignKey: String,
+    parentKey: String,
+    isRollback: Bool
+  )
   /// A statement that cannot run inside a transaction (`VACUUM`, `PRAGMA journal_mode`, or
   /// one that would end it) is in a transactional migration; it needs `transaction:false`.
   /// Thrown inside `stopped`.
@@ -251,6 +265,22 @@ public enum MigrationError: StrataError, Equatable {
       return "\(isRollback ? "rollback" : "migration") \(file) leaves \(violations.count) new "
         + "foreign key violation(s): \(shown)\(more)\(earlier); \(outcome); "
         + at
+    case .foreignKeyMismatch(
+      let version,
+      let file,
+      let line,
+      let table,
+      let foreignKey,
+      let parentKey,
+      let isRollback
+    ):
+      let outcome =
+        isRollback
+        ? "version \(version) was not rolled back" : "nothing from \(version) was applied"
+      return "\(file):\(line): the foreign key \(foreignKey) needs \(parentKey) to be its "
+        + "table's PRIMARY KEY or UNIQUE, and it is neither, so SQLite cannot use it (a "
+        + "\"foreign key mismatch\": with foreign keys on, SQLite refuses every write to "
+        + "\(table)); \(outcome); \(at)"
     case .needsNoTransaction(let version, let file, let line, let statement)
     where TransactionBoundStatement.transactionControl.contains(statement):
       return "\(file):\(line): \(statement) would end the transaction strata runs this migration "

@@ -26,7 +26,11 @@ extension MigrationPartRunner {
     guard try connection.transaction(.immediate, { try isPending(part) }) else { return false }
     // Earlier transactions of the file may commit before the check, so what the database had
     // before the part is learnt now: it cannot be rolled back to later.
-    if baseline.before == nil { baseline.before = try Migrator.foreignKeyViolations(connection) }
+    if baseline.before == nil {
+      let check = try ForeignKeyMismatch.check(connection)
+      baseline.before = check.violations
+      baseline.mismatchedBefore = check.mismatched
+    }
     let foreignKeys = try connection.scalar("PRAGMA foreign_keys")?.integerValue ?? 0
     defer {
       if !connection.isAutocommit { try? connection.execute("ROLLBACK") }

@@ -69,7 +69,11 @@ struct MigrationPartRunner {
       lock?.release()
       ran = try runAsWritten(part, own, started: started)
     } else if part.script.isTransactional {
-      ran = try Migrator.withForeignKeyBaseline(connection, baseline) {
+      ran = try Migrator.withForeignKeyBaseline(
+        connection,
+        baseline,
+        afterRollback: history.reloadLayout
+      ) {
         try connection.transaction(.immediate) {
           lock?.hold()
           return try runInTransaction(part, started: started)

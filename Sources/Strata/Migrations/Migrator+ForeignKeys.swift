@@ -8,6 +8,9 @@ import Foundation
 /// After a checked step, what it left is the next step's "before".
 final class ForeignKeyBaseline {
   var before: [ForeignKeyViolation: Int]?
+  /// The child tables whose foreign keys SQLite could not check before the step (a
+  /// mismatch the database already had, which the step is not blamed for).
+  var mismatchedBefore: Set<String> = []
   /// Violations that were there before the run and that its steps left alone (not blamed).
   var kept: [ForeignKeyViolation] = []
   var keptCount = 0
@@ -41,31 +44,22 @@ extension Migrator {
 
   /// Runs one step (its own transaction, or a whole single-transaction run); when its check
   /// needs to know what was there before, it learns that after the rollback and runs it again.
+  /// `afterRollback` runs once the step is rolled back, before it runs again.
   static func withForeignKeyBaseline<T>(
     _ connection: Connection,
     _ baseline: ForeignKeyBaseline,
+    afterRollback: () throws -> Void = {},
     _ step: () throws -> T
   ) throws -> T {
     do {
       return try step()
     } catch is ForeignKeyBaselineNeeded {
-      baseline.before = try foreignKeyViolations(connection)
+      try afterRollback()
+      let check = try ForeignKeyMismatch.check(connection)
+      baseline.before = check.violations
+      baseline.mismatchedBefore = check.mismatched
       return try step()
     }
-  }
-
-  /// Every violation `PRAGMA foreign_key_check` reports, counted.
-  static func foreignKeyViolations(_ connection: Connection) throws -> [ForeignKeyViolation: Int] {
-    var found: [ForeignKeyViolation: Int] = [:]
-    for row in try connection.rows("PRAGMA foreign_key_check") {
-      let violation = ForeignKeyViolation(
-        table: row[0].textValue ?? "",
-        rowid: row[1].integerValue,
-        parent: row[2].textValue ?? ""
-      )
-      found[violation, default: 0] += 1
-    }
-    return found
   }
 
   /// Fails the step when it leaves a violation that was not there before it.
@@ -76,14 +70,29 @@ extension Migrator {
     isRollback: Bool,
     baseline: ForeignKeyBaseline
   ) throws {
-    let found = try foreignKeyViolations(connection)
-    guard !found.isEmpty else {
+    let check = try ForeignKeyMismatch.check(connection)
+    let found = check.violations
+    guard !found.isEmpty || !check.mismatched.isEmpty else {
       baseline.before = [:]
+      baseline.mismatchedBefore = []
       baseline.kept = []
       baseline.keptCount = 0
       return
     }
     guard let before = baseline.before else { throw ForeignKeyBaselineNeeded() }
+    if let table = check.mismatched.subtracting(baseline.mismatchedBefore).sorted().first {
+      let mismatch = try ForeignKeyMismatch.describe(table: table, connection)
+      let script = isRollback ? migration.down ?? migration.up : migration.up
+      throw MigrationError.foreignKeyMismatch(
+        version: migration.version,
+        file: file,
+        line: mismatch.line(in: script),
+        table: mismatch.table,
+        foreignKey: mismatch.foreignKey,
+        parentKey: mismatch.parentKey,
+        isRollback: isRollback
+      )
+    }
     var fresh: [ForeignKeyViolation] = []
     var kept: [ForeignKeyViolation] = []
     for (violation, count) in found {
@@ -104,6 +113,7 @@ extension Migrator {
       )
     }
     baseline.before = found
+    baseline.mismatchedBefore = check.mismatched
     baseline.keptCount = kept.count
     baseline.kept = Array(kept.sorted(by: order).prefix(100))
   }

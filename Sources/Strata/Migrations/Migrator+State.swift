@@ -57,7 +57,8 @@ extension MigrationError {
   /// must say the state the database is left in.
   fileprivate var changesTheDatabase: Bool {
     switch self {
-    case .failed, .rollbackFailed, .foreignKeyViolation, .needsNoTransaction, .partiallyApplied,
+    case .failed, .rollbackFailed, .foreignKeyViolation, .foreignKeyMismatch, .needsNoTransaction,
+      .partiallyApplied,
       .database, .locked, .ownTransactionRefused, .ownTransactionFailed,
       .ownTransactionInSingleTransaction:
       return true

@@ -1,8 +1,9 @@
 /// Two migrations whose versions are written with different widths (`9_a.sql`, `10_b.sql`;
 /// `0010` and `9`), so that they run in one order, the versions' as numbers, but sort the other
-/// way as text, as `ls`, an editor or a tool that sorts file names orders them. Not an error:
-/// strata runs them as numbers, as the folder's tool does, but a reader of the folder may
-/// expect the other order.
+/// way as text, as `ls`, an editor or a tool that sorts file names orders them. strata runs
+/// them as numbers, as goose, golang-migrate, sql-migrate, sqlx and iOS bundles do; dbmate
+/// sorts the names as text, so a dbmate-format folder with such a pair runs in another order
+/// under dbmate (the CLI refuses to apply one until it is zero-padded or its format named).
 public struct VersionWidthWarning: Hashable, Sendable, Codable {
   /// The file that runs first (its version is the smaller number).
   public let earlier: String
