@@ -81,6 +81,10 @@ enum MigrateCommand: Command {
     let settings = try CommonOptions.projectSettings(arguments, context)
     let schemaFile = isFleet ? nil : try CommonOptions.schemaFile(arguments, context, settings)
     let migrations = try CommonOptions.loadMigrations(arguments, context)
+    try MigrationOrderCheck.refuseDisagreeingOrder(
+      migrations,
+      formatNamed: arguments[CommonOptions.migrationFormat] != nil
+    )
     var options = Self.options(arguments)
     options.target = try VersionOption.parse(
       arguments[Self.target],

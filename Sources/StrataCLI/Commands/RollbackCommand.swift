@@ -53,6 +53,10 @@ enum RollbackCommand: Command {
     let settings = try CommonOptions.projectSettings(arguments, context)
     let schemaFile = isFleet ? nil : try CommonOptions.schemaFile(arguments, context, settings)
     let migrations = try CommonOptions.loadMigrations(arguments, context)
+    try MigrationOrderCheck.refuseDisagreeingOrder(
+      migrations,
+      formatNamed: arguments[CommonOptions.migrationFormat] != nil
+    )
     let version = try VersionOption.parse(target, name: "to", in: migrations, allowsZero: true)
     if isFleet, let version {
       let fleet = try FleetRun.fleet(arguments, context, migrations)

@@ -50,6 +50,10 @@ enum TemplateCommand: Command {
 
   static func run(_ arguments: ParsedArguments, _ context: CommandContext) throws -> Int32 {
     let migrations = try CommonOptions.loadMigrations(arguments, context)
+    try MigrationOrderCheck.refuseDisagreeingOrder(
+      migrations,
+      formatNamed: arguments[CommonOptions.migrationFormat] != nil
+    )
     let configuration = try CommonOptions.connectionConfiguration(arguments)
     let given = arguments[Self.output] ?? "seeds/template.sqlite3"
     let output = DatabaseLocation.absolute(given, from: context.currentDirectory)
