@@ -18,6 +18,9 @@ public enum ForeignHistoryError: StrataError, Equatable {
   case notFound(tool: ForeignTool?, found: [ForeignTool])
   /// More than one tool's history, and no tool named: strata cannot tell which one to adopt.
   case severalFound([ForeignTool])
+  /// Files edited since the other tool applied them: their checksum is not the one it recorded
+  /// (Flyway's and sqlx's validation refuse them too).
+  case editedFiles(tool: ForeignTool, files: [EditedFile])
 
   /// What was found and why it stops the command; says that nothing was changed.
   public var message: String {
@@ -51,6 +54,8 @@ public enum ForeignHistoryError: StrataError, Equatable {
       return "the database has no other migration tool's history (none of "
         + Set(ForeignTool.allCases.map(\.table)).sorted().joined(separator: ", ")
         + " is there); nothing was changed"
+    case .editedFiles(let tool, let files):
+      return Self.editedMessage(tool, files)
     case .severalFound(let tools):
       return "the database has the histories of "
         + tools.map { "\($0.displayName) (\($0.table))" }.joined(separator: " and ")
@@ -86,6 +91,18 @@ public enum ForeignHistoryError: StrataError, Equatable {
         + "migration up to the newest one it has as applied (a baseline to that version)."
     case .severalFound:
       return "Name the tool whose history matches these migrations."
+    case .editedFiles(let tool, let files):
+      return "Restore " + (files.count == 1 ? "the file" : "the files") + " as "
+        + "\(tool.displayName) applied " + (files.count == 1 ? "it" : "them")
+        + " (from version control), then adopt again"
+        + (tool == .flyway
+          ? "; or let Flyway accept the edit first (its repair records the "
+            + (files.count == 1 ? "file's checksum)" : "files' checksums)")
+          : "")
+        + "; or, if the edit changes nothing the database needs, adopt allowing changed files "
+        + "(allowChanged): " + (files.count == 1 ? "today's file is" : "today's files are")
+        + " recorded as applied and the database keeps what the "
+        + (files.count == 1 ? "old one" : "old ones") + " did."
     }
   }
 
@@ -95,8 +112,38 @@ public enum ForeignHistoryError: StrataError, Equatable {
     case .notAdopted(let history): history.tool
     case .failedHalfWay(let tool, _), .unmappable(let tool, _), .noFile(let tool, _, _): tool
     case .notFound(let tool, _): tool
+    case .editedFiles(let tool, _): tool
     case .severalFound: nil
     }
+  }
+
+  /// Each file with the checksums, and the words the tool's own validation uses.
+  private static func editedMessage(_ tool: ForeignTool, _ files: [EditedFile]) -> String {
+    func shown(_ checksum: String) -> String {
+      tool == .sqlx ? "SHA-384 " + checksum.prefix(16) + "…" : "checksum " + checksum
+    }
+    func detail(_ file: EditedFile) -> String {
+      "version \(file.version): \(tool.displayName) recorded \(shown(file.recorded)), the file "
+        + "now has \(shown(file.current))"
+    }
+    func toolWords(_ version: MigrationVersion) -> String {
+      tool == .flyway
+        ? "Flyway's validate fails with \"Migration checksum mismatch for migration version "
+          + "\(version)\""
+        : "\(tool.displayName) fails with \"migration \(version) was previously applied but "
+          + "has been modified\""
+    }
+    let head =
+      files.count == 1
+      ? "\(files[0].file) was edited after \(tool.displayName) applied it ("
+        + detail(files[0]) + ")"
+      : "\(files.count) files were edited after \(tool.displayName) applied them: "
+        + files.map { "\($0.file) (\(detail($0)))" }.joined(separator: ", ")
+    return head + "; " + toolWords(files[0].version)
+      + (files.count == 1 ? "" : " and the like for each")
+      + "; recording " + (files.count == 1 ? "it" : "them") + " as applied would hide that the "
+      + "database has what the " + (files.count == 1 ? "old file" : "old files") + " did; "
+      + "nothing was adopted and the database is unchanged"
   }
 
   private static func foundClause(_ found: [ForeignTool]) -> String {

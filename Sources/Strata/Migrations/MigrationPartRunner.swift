@@ -109,22 +109,33 @@ struct MigrationPartRunner {
   ///
   /// - Throws: `MigrationError.baselineOnManagedDatabase` when the history is not empty.
   func recordWithoutRunning(_ migrations: [Migration]) throws {
-    try recordWithoutRunning { migrations }
+    try recordWithoutRunning { (migrations, []) }
   }
 
-  /// Records the migrations `choose` returns, choosing them inside the same transaction (an
-  /// adoption reads the other tool's history there, so no other writer comes between).
-  func recordWithoutRunning(choosing choose: () throws -> [Migration]) throws {
+  /// Records the migrations and repeatable migrations `choose` returns, choosing them inside
+  /// the same transaction (an adoption reads the other tool's history there, so no other writer
+  /// comes between).
+  func recordWithoutRunning(
+    choosing choose: () throws -> (migrations: [Migration], repeatables: [RepeatableMigration])
+  ) throws {
     try connection.transaction(.immediate) {
       let existing = try History.read(connection)
       guard existing.isEmpty else {
         throw MigrationError.baselineOnManagedDatabase(appliedCount: existing.count)
       }
-      let migrations = try choose()
+      let (migrations, repeatables) = try choose()
       try history.createTableIfNeeded()
       let now = Date()
       for migration in migrations {
         try history.record(migration, appliedAt: now, durationMs: 0)
+      }
+      for repeatable in repeatables {
+        try history.recordRepeatable(
+          name: repeatable.name,
+          checksum: repeatable.checksum,
+          appliedAt: now,
+          durationMs: 0
+        )
       }
     }
   }

@@ -1,9 +1,17 @@
+import Foundation
+
 /// What ``Migrator/adopt(_:from:)`` recorded.
 public struct Adoption: Hashable, Sendable, Codable {
   /// The history adopted.
   public let history: ForeignHistory
   /// The versions recorded in strata's history as applied, ascending.
   public let recorded: [MigrationVersion]
+  /// Flyway's repeatable migrations recorded as applied, by name: those whose file is unchanged
+  /// since Flyway last applied it (a changed one stays due, and the next run applies it, as
+  /// Flyway would).
+  public var repeatables: [String] = []
+  /// Files the other tool would call edited, recorded anyway because the caller accepted them.
+  public var acceptedEdits: [EditedFile] = []
 }
 
 extension Migrator {
@@ -20,23 +28,52 @@ extension Migrator {
   /// (a gap in its history stays pending), with the checksums of the files here. The other
   /// tool's table is left as it is.
   ///
+  /// Flyway and sqlx record a checksum of each script they applied; a file whose checksum is
+  /// not that one was edited since, and is refused as that tool refuses it (unless
+  /// `allowChanged`). A Flyway repeatable migration whose file is unchanged since Flyway last
+  /// applied it is recorded as applied too, so the next run does not apply it again.
+  ///
   /// - Parameters:
   ///   - connection: the database, opened for writing.
   ///   - tool: the tool whose history to adopt; `nil` takes the only one found.
+  ///   - folder: where the migration files are, to read them again for that tool's checksum;
+  ///     nil reads each at the path its script names.
+  ///   - allowChanged: record files the tool would call edited anyway (the database keeps what
+  ///     the files it applied did).
   /// - Throws: `ForeignHistoryError`: no such history, several and no tool named, a migration
   ///   that tool records as failed half-way, an entry that is not a version, a version no file
-  ///   has; `MigrationError.baselineOnManagedDatabase` when strata already has a history;
-  ///   `SQLiteError` when a table cannot be read or the history cannot be written.
+  ///   has, a file edited since the tool applied it; `MigrationError.baselineOnManagedDatabase`
+  ///   when strata already has a history, `MigrationError.unreadable` when a file cannot be read
+  ///   again; `SQLiteError` when a table cannot be read or the history cannot be written.
   @discardableResult
-  public func adopt(_ connection: Connection, from tool: ForeignTool?) throws -> Adoption {
+  public func adopt(
+    _ connection: Connection,
+    from tool: ForeignTool?,
+    folder: URL? = nil,
+    allowChanged: Bool = false
+  ) throws -> Adoption {
     var adoption: Adoption?
     try reportingState(connection) {
       try MigrationPartRunner(connection).recordWithoutRunning {
         let history = try chooseHistory(connection, tool)
         let covered = history.covered(in: migrations)
         let recorded = migrations.migrations.filter { covered.contains($0.version) }
-        adoption = Adoption(history: history, recorded: recorded.map(\.version))
-        return recorded
+        let checks = AdoptionChecks(
+          tool: history.tool,
+          recorded: try RecordedChecksums.read(connection, tool: history.tool),
+          migrations: migrations,
+          folder: folder
+        )
+        let edited = try checks.editedFiles(recorded)
+        if !edited.isEmpty, !allowChanged {
+          throw ForeignHistoryError.editedFiles(tool: history.tool, files: edited)
+        }
+        let repeatables = try checks.unchangedRepeatables()
+        var result = Adoption(history: history, recorded: recorded.map(\.version))
+        result.repeatables = repeatables.map(\.name)
+        result.acceptedEdits = edited
+        adoption = result
+        return (recorded, repeatables)
       }
     }
     guard let adoption else { throw ForeignHistoryError.notFound(tool: tool, found: []) }

@@ -17,6 +17,10 @@ enum BaselineCommand: Command {
     choices: fromChoices
   ) { $0 }  // The parser refuses any value outside `choices`.
   static let fromChoices = ["auto"] + ForeignTool.allCases.map(\.rawValue)
+  static let allowChanged = Flag(
+    "allow-changed",
+    help: "With --from: record files edited since the tool applied them (Flyway, sqlx) anyway."
+  )
 
   static let spec = CommandSpec(
     name: "baseline",
@@ -25,9 +29,11 @@ enum BaselineCommand: Command {
       For a database that already has the schema those migrations create (an app's
       data.sqlite3 from before strata): later migrations then apply on top. With --from,
       the versions another tool's history records as applied (gaps stay pending); its table
-      is left as it is.
+      is left as it is. A file Flyway or sqlx would call edited (its checksum is not the one
+      the tool recorded) is refused unless --allow-changed; a Flyway repeatable migration
+      unchanged since Flyway applied it is recorded as applied too.
       """,
-    options: CommonOptions.databaseOptions + [version, from]
+    options: CommonOptions.databaseOptions + [version, from, allowChanged]
   )
 
   static func run(_ arguments: ParsedArguments, _ context: CommandContext) throws -> Int32 {
@@ -38,6 +44,9 @@ enum BaselineCommand: Command {
     let from = arguments[Self.from]
     if from == nil, arguments[Self.version] == nil {
       throw UsageError(message: "missing --version or --from", help: usage)
+    }
+    if from == nil, arguments[Self.allowChanged] {
+      throw UsageError(message: "--allow-changed goes with --from", help: usage)
     }
     let migrations = try CommonOptions.loadMigrations(arguments, context)
     let location = try CommonOptions.databaseURL(arguments, context)
@@ -59,7 +68,9 @@ enum BaselineCommand: Command {
     else {
       let adoption = try Migrator(migrations).adopt(
         connection,
-        from: from == "auto" ? nil : from.flatMap(ForeignTool.init(rawValue:))
+        from: from == "auto" ? nil : from.flatMap(ForeignTool.init(rawValue:)),
+        folder: CommonOptions.migrationsDirectory(arguments, context).url,
+        allowChanged: arguments[Self.allowChanged]
       )
       return try report(adoption, database: database, arguments, context)
     }
@@ -109,13 +120,17 @@ enum BaselineCommand: Command {
         let from: String
         let table: String
         let recorded: [MigrationVersion]
+        let repeatables: [String]
+        let acceptedEdits: [EditedFile]
       }
       try context.printJSON(
         Report(
           database: database,
           from: history.tool.rawValue,
           table: history.table,
-          recorded: adoption.recorded
+          recorded: adoption.recorded,
+          repeatables: adoption.repeatables,
+          acceptedEdits: adoption.acceptedEdits
         )
       )
     case .text:
@@ -125,6 +140,20 @@ enum BaselineCommand: Command {
             + "\(adoption.recorded.count) migration(s) as applied in \(database), without "
             + "running them: \(versions.isEmpty ? "none" : versions)."
         )
+        if !adoption.repeatables.isEmpty {
+          context.print(
+            "Recorded \(adoption.repeatables.count) repeatable migration(s) unchanged since "
+              + "\(history.tool.displayName) applied them as applied: "
+              + adoption.repeatables.joined(separator: ", ") + "."
+          )
+        }
+        if !adoption.acceptedEdits.isEmpty {
+          context.print(
+            "Recorded as applied although edited since \(history.tool.displayName) applied "
+              + "them (--allow-changed): "
+              + adoption.acceptedEdits.map(\.file).joined(separator: ", ") + "."
+          )
+        }
         context.print("\(history.table) is left as it was; strata reads only its own history now.")
       }
     }

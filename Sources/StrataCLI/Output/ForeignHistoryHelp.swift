@@ -29,6 +29,17 @@ extension ForeignHistoryError {
         + "missing files, then run 'strata baseline --from \(tool?.rawValue ?? "auto")' again."
     case .failedHalfWay:
       return help
+    case .editedFiles(let tool, let files):
+      return "Restore " + files.map(\.file).joined(separator: ", ") + " as \(tool.displayName) "
+        + "applied " + (files.count == 1 ? "it" : "them") + " (from version control), then run "
+        + "'strata baseline --from \(tool.rawValue)' again"
+        + (tool == .flyway
+          ? "; or run 'flyway repair' first to record the edited "
+            + (files.count == 1 ? "file's checksum" : "files' checksums") + " in Flyway's history"
+          : "")
+        + "; or, if the edit changes nothing the database needs, add --allow-changed to record "
+        + (files.count == 1 ? "today's file" : "today's files") + " as applied (the database "
+        + "keeps what the " + (files.count == 1 ? "old one" : "old ones") + " did)."
     }
   }
 }

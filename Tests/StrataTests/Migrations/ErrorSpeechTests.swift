@@ -196,6 +196,17 @@ import Testing
     SettingsError.invalid(path: "s.toml", line: 1, column: 1, problem: "x", allowed: "y"),
     SettingsError.unknownSeedFile(path: "s.toml", line: 1, file: "x.csv", folder: "s"),
     ForeignHistoryError.severalFound([.goose, .dbmate]),
+    ForeignHistoryError.editedFiles(
+      tool: .flyway,
+      files: [EditedFile(version: 2, file: "m/V2__b.sql", recorded: "1", current: "2")]
+    ),
+    ForeignHistoryError.editedFiles(
+      tool: .sqlx,
+      files: [
+        EditedFile(version: 1, file: "m/1_a.sql", recorded: "0a", current: "0b"),
+        EditedFile(version: 2, file: "m/2_b.sql", recorded: "0c", current: "0d"),
+      ]
+    ),
     SeedError.keylessFileChanged(file: "person_info.csv", table: "person_info"),
     SeedError.keyNotInFile(file: "category.csv", table: "category", key: ["code"]),
     ExtensionLoadError(loadable: SQLiteExtension(path: "x.so"), reason: "x"),

@@ -265,10 +265,10 @@ extension FlywayFormatTests {
       INSERT INTO flyway_schema_history
         (installed_rank, version, description, type, script, checksum, installed_by,
          execution_time, success)
-      VALUES (1, '1', 'a', 'SQL', 'V1__a.sql', 1, 'app', 5, 1),
-             (2, '1.1', 'b', 'SQL', 'V1.1__b.sql', 2, 'app', 5, 1),
-             (3, '2.1', 'c', 'SQL', 'V2_1__c.sql', 3, 'app', 5, 1),
-             (4, NULL, 'v', 'SQL', 'R__v.sql', 4, 'app', 5, 1);
+      VALUES (1, '1', 'a', 'SQL', 'V1__a.sql', 302061556, 'app', 5, 1),
+             (2, '1.1', 'b', 'SQL', 'V1.1__b.sql', -1802148518, 'app', 5, 1),
+             (3, '2.1', 'c', 'SQL', 'V2_1__c.sql', 1607055103, 'app', 5, 1),
+             (4, NULL, 'v', 'SQL', 'R__v.sql', -1231104315, 'app', 5, 1);
       """
     )
     let migrator = try fixture.migrator()
@@ -277,12 +277,13 @@ extension FlywayFormatTests {
         .otherTool, .otherTool, .otherTool, .pending,
       ]
     )
-    let adoption = try migrator.adopt(db, from: .flyway)
+    let adoption = try migrator.adopt(db, from: .flyway, folder: fixture.dir.path("migrations"))
     #expect(adoption.recorded.map(\.text) == ["1", "1.1", "2.1"])
-    // The repeatable runs again: Flyway's CRC32 is not strata's checksum, so strata cannot tell
-    // whether the file is the one Flyway applied.
+    // The repeatable is the file Flyway applied (the checksums are Flyway's CRC-32 of each file,
+    // computed by python3: ForeignChecksumTests), so it is adopted and does not run again.
+    #expect(adoption.repeatables == ["v"])
     let report = try migrator.migrate(db)
-    #expect(report.steps.map(\.name) == ["d", "v"])
+    #expect(report.steps.map(\.name) == ["d"])
     #expect(try migrator.plan(db).isUpToDate)
   }
 }

@@ -16,6 +16,13 @@ import Testing
   ]
   /// The schema migrations 1 and 2 built.
   static let schema = "CREATE TABLE a (x); CREATE TABLE b (x);"
+  /// What sqlx records for files 1 and 2, python3's `hashlib.sha384` of their bytes (Flyway's
+  /// checksums below are python3's emulation of its ChecksumCalculator, ForeignChecksumTests):
+  /// adopting compares them with the files.
+  static let sqlxChecksums = [
+    "4a812b657b0c7c603dd0edd373904a4397dfb35597772acf7f18a2798875a37de62b3e7945ffebf485e69e7af4c4501c",
+    "7155de239a627f489afff2ca973a574843ab141926cb9342aee7ff0bceee63c219622f5e37aa6257e443be8c6ddd50f8",
+  ]
 
   struct Case: CustomTestStringConvertible, Sendable {
     let tool: ForeignTool
@@ -77,7 +84,8 @@ import Testing
             execution_time BIGINT NOT NULL
         );
         INSERT INTO _sqlx_migrations (version, description, success, checksum, execution_time)
-        VALUES (1, 'a', TRUE, x'0102', 10), (2, 'b', TRUE, x'0304', 12);
+        VALUES (1, 'a', TRUE, x'\(sqlxChecksums[0])', 10),
+               (2, 'b', TRUE, x'\(sqlxChecksums[1])', 12);
         """
     ),
     // diesel-rs/diesel diesel_migrations/src/migration/setup_migration_table.sql; the version is
@@ -116,8 +124,8 @@ import Testing
         INSERT INTO flyway_schema_history
           (installed_rank, version, description, type, script, checksum, installed_by,
            execution_time, success)
-        VALUES (1, '1', 'a', 'SQL', 'V1__a.sql', 123, 'app', 5, 1),
-               (2, '2', 'b', 'SQL', 'V2__b.sql', 456, 'app', 5, 1),
+        VALUES (1, '1', 'a', 'SQL', 'V1__a.sql', -1878670129, 'app', 5, 1),
+               (2, '2', 'b', 'SQL', 'V2__b.sql', -693214122, 'app', 5, 1),
                (3, NULL, 'views', 'SQL', 'R__views.sql', 789, 'app', 5, 1);
         """
     ),
@@ -186,7 +194,11 @@ import Testing
     #expect(refusal?.message.contains("nothing was changed") == true)
     #expect(try tables(db) == before)
 
-    let adoption = try migrator.adopt(db, from: example.tool)
+    let adoption = try migrator.adopt(
+      db,
+      from: example.tool,
+      folder: fixture.dir.path("migrations")
+    )
     #expect(adoption.recorded == [1, 2])
     let checksums = try db.rows("SELECT checksum FROM strata_migrations ORDER BY version")
       .compactMap { $0[0].textValue }
@@ -202,7 +214,10 @@ import Testing
 
   @Test(arguments: cases) func autoFindsTheOnlyHistory(_ example: Case) throws {
     let (fixture, db) = try fixture(example.history)
-    #expect(try fixture.migrator().adopt(db, from: nil).history.tool == example.tool)
+    let folder = fixture.dir.path("migrations")
+    #expect(
+      try fixture.migrator().adopt(db, from: nil, folder: folder).history.tool == example.tool
+    )
   }
 
   @Test func golangMigrateDirtyIsRefusedNamingTheVersion() throws {
