@@ -37,4 +37,33 @@ enum DatabaseSession {
       configuration: configuration
     )
   }
+
+  /// For a dry run that tries the migrations on the database's rows: the file opened for
+  /// writing, never created (the dry run's transaction is rolled back); read only when the file
+  /// or its folder cannot be written, and the dry run then tries nothing (it says so); for a
+  /// missing file, an empty in-memory database, as for a read.
+  static func openForTrial(
+    _ location: DatabaseLocation,
+    busyTimeout: Int,
+    configuration: ConnectionConfiguration
+  ) throws -> Connection {
+    guard databaseFileKind(at: location.url.path) != .missing else {
+      return try configuration.openInMemory()
+    }
+    do {
+      return try Connection.open(
+        at: location.url,
+        access: .write,
+        busyTimeout: busyTimeout,
+        configuration: configuration
+      )
+    } catch DatabaseOpenError.readOnly, DatabaseOpenError.folderReadOnly {
+      return try open(
+        location,
+        forWriting: false,
+        busyTimeout: busyTimeout,
+        configuration: configuration
+      )
+    }
+  }
 }

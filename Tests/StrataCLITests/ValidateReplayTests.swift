@@ -71,10 +71,10 @@ import Testing
     }
     let validate = try StrataProcess.run(["validate", "--database", "app.sqlite3"], in: folder.url)
     #expect(
-      validate.standardOutput.contains(
-        "OK, except what was not checked: 2 migrations in migrations are valid; app.sqlite3 "
-          + "agrees with them; 4 not checked (warnings above)."
-      ),
+      validate.standardOutput.hasPrefix(
+        "OK, except what was not checked: 2 migrations in migrations are valid; the history and "
+          + "schema of app.sqlite3 agree with them; "
+      ) && validate.standardOutput.hasSuffix("; 4 not checked (warnings above).\n"),
       "\(validate.standardOutput)"
     )
     if applied {
@@ -176,7 +176,9 @@ import Testing
     #expect(result.standardError == "")
     #expect(
       result.standardOutput
-        == "OK: 3 migrations in migrations are valid; app.sqlite3 agrees with them.\n"
+        == "OK: 3 migrations in migrations are valid; the history and schema of app.sqlite3 "
+        + "agree with them; 2 pending migrations ran in the replay only, not on the rows of "
+        + "app.sqlite3 (--rows tries them there).\n"
     )
   }
 
@@ -256,9 +258,9 @@ import Testing
     )
     #expect(
       validate.standardOutput
-        == "OK, except what was not checked: 2 migrations in migrations are valid and the "
-        + "history of app.sqlite3 agrees with them, but its schema was not compared; 2 not "
-        + "checked (warnings above).\n"
+        == "OK, except what was not checked: 2 migrations in migrations are valid; the history "
+        + "of app.sqlite3 agrees with them, but its schema was not compared; nothing is pending; "
+        + "2 not checked (warnings above).\n"
     )
   }
 

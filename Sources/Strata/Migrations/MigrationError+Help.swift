@@ -154,6 +154,11 @@ extension MigrationError: RemedialError {
     case .insideTransaction:
       return "Commit or roll back the transaction the app opened on this connection first (or "
         + "migrate on a connection of its own), then try again."
+    case .stopped(.failed(_, _, _, let error), let state)
+    where state.dryRun != nil && error.isConstraint:
+      return "The database's rows break this migration (\(error.message)): change the migration "
+        + "to deal with them (remove duplicates before a UNIQUE index, give a NOT NULL column a "
+        + "DEFAULT) or fix those rows first, then try again; nothing was changed."
     case .stopped(let error, let state):
       return error.help(in: state, saying: say)
     case .locked:

@@ -6,7 +6,9 @@ public struct MigrateOptions: Sendable {
   public var target: MigrationVersion?
   /// All pending migrations in one transaction: all applied, or none.
   public var singleTransaction = false
-  /// Plan only; the database is not opened for writing.
+  /// Change nothing: every pending migration runs on the database's rows in one transaction
+  /// that is always rolled back (`MigrationReport.trial` says what was tried), and the first
+  /// failure is thrown as the run would throw it. On a read-only connection, the plan only.
   public var dryRun = false
   /// Accept applied migrations whose file changed.
   public var allowChanged = false
@@ -105,4 +107,8 @@ public struct MigrationReport: Hashable, Sendable, Codable {
   public var foreignKeyViolationsKeptCount = 0
   /// The backup written before the first migration (`MigrateOptions.backup`), if one was.
   public var backup: DatabaseBackup?
+  /// In a dry run of pending migrations: what was tried on the database's rows (in a
+  /// transaction that was rolled back) and what could not be. Nil for a real run and for a dry
+  /// run that rolls back, whose down parts are not tried.
+  public var trial: DryRunTrial?
 }

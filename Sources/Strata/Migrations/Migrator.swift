@@ -147,9 +147,10 @@ public struct Migrator: Sendable {
     let parts = toApply + repeatableParts(plan, target: options.target)
     if options.dryRun {
       try reportingState(connection) {
+        try refuseLooseParts(parts, singleTransaction: options.singleTransaction)
         try checkOwnTransactions(toApply, singleTransaction: options.singleTransaction)
       }
-      return MigrationReport(
+      var report = MigrationReport(
         fromVersion: plan.currentVersion,
         toVersion: toApply.last.map { max($0.migration.version, plan.currentVersion) }
           ?? plan.currentVersion,
@@ -157,6 +158,8 @@ public struct Migrator: Sendable {
         dryRun: true,
         pendingCount: remaining
       )
+      report.trial = try tryOnTheRows(parts, connection)
+      return report
     }
     let backup = try options.backup.flatMap { policy in
       parts.isEmpty
@@ -331,13 +334,7 @@ public struct Migrator: Sendable {
     baseline: ForeignKeyBaseline,
     willRun: WillRun?
   ) throws -> [MigrationStep] {
-    if let loose = parts.first(where: { !$0.script.isTransactional }) {
-      throw MigrationError.noTransactionInSingleTransaction(
-        version: loose.migration.version,
-        file: loose.script.file,
-        format: migrations.format
-      )
-    }
+    try refuseLooseParts(parts, singleTransaction: true)
     return try reportingState(connection) {
       try checkOwnTransactions(parts, singleTransaction: true)
       return try Self.withForeignKeysDeferred(connection) {
@@ -356,6 +353,17 @@ public struct Migrator: Sendable {
         }
       }
     }
+  }
+
+  /// In a run in one transaction, refuses a part marked to run outside a transaction.
+  private func refuseLooseParts(_ parts: [MigrationPart], singleTransaction: Bool) throws {
+    guard singleTransaction, let loose = parts.first(where: { !$0.script.isTransactional })
+    else { return }
+    throw MigrationError.noTransactionInSingleTransaction(
+      version: loose.migration.version,
+      file: loose.script.file,
+      format: migrations.format
+    )
   }
 
   /// Refuses, before anything runs, a part whose own transaction cannot work as written, and

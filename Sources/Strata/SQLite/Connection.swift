@@ -223,6 +223,10 @@ public final class Connection {
   /// False while a transaction is open.
   public var isAutocommit: Bool { sqlite3_get_autocommit(handle) != 0 }
 
+  /// Whether the connection may not write its `main` database (opened read-only, or a file
+  /// SQLite could only open so).
+  package var isReadOnly: Bool { sqlite3_db_readonly(handle, "main") == 1 }
+
   /// SQLite's message for the most recent failure on this connection.
   package var lastErrorMessage: String { String(cString: sqlite3_errmsg(handle)) }
 

@@ -12,7 +12,10 @@ enum MigrateCommand: Command {
     "single-transaction",
     help: "Apply all pending migrations in one transaction."
   )
-  static let dryRun = Flag("dry-run", help: "Print the plan and its SQL; change nothing.")
+  static let dryRun = Flag(
+    "dry-run",
+    help: "Print the plan and its SQL, and try it on the rows in a transaction rolled back."
+  )
   static let allowChanged = Flag(
     "allow-changed",
     help: "Accept applied migrations whose file changed."
@@ -62,6 +65,10 @@ enum MigrateCommand: Command {
       With a schema file (--schema-file, or [schema] file in strata.toml), a run that applied
       or rolled back a migration writes the database's schema there afterwards; a run that
       changed nothing (or --dry-run) leaves it alone.
+      --dry-run runs every pending migration on the database itself, as a run would, in one
+      transaction that is always rolled back: the first failure is reported with its file and
+      line (exit 1) and the database is left as it was. A part that cannot run in a transaction
+      (transaction:false, or BEGIN ... COMMIT of its own) is not tried, and said so.
       """,
     options: CommonOptions.databaseOptions + [
       target, singleTransaction, dryRun, allowChanged, allowUnknown, allowOutOfOrder, backup,
@@ -125,12 +132,19 @@ enum MigrateCommand: Command {
     ) {
       (report, connection) = built
     } else {
-      connection = try DatabaseSession.open(
-        location,
-        forWriting: !options.dryRun,
-        busyTimeout: busyTimeout,
-        configuration: configuration
-      )
+      connection =
+        options.dryRun
+        ? try DatabaseSession.openForTrial(
+          location,
+          busyTimeout: busyTimeout,
+          configuration: configuration
+        )
+        : try DatabaseSession.open(
+          location,
+          forWriting: true,
+          busyTimeout: busyTimeout,
+          configuration: configuration
+        )
       do {
         report = try migrator.migrate(connection, options: options) { backup in
           // Said before the first migration runs, so a run that then fails still names it.

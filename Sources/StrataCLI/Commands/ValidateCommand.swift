@@ -3,11 +3,18 @@ import StrataArguments
 
 /// `strata validate`: the files parse, the history agrees with them, the schema is what the
 /// applied migrations produce (no drift), and every pending migration runs after the ones
-/// before it. The migrations run only in a fenced in-memory replay.
+/// before it. The migrations run in a fenced in-memory replay; with `--rows`, the pending ones
+/// also run on the database's rows, as `migrate --dry-run` runs them (rolled back).
 enum ValidateCommand: Command {
   static let filesOnly = Flag(
     "files-only",
     help: "Check only the migration files (each runs in the replay); ignore the database."
+  )
+
+  static let rows = Flag(
+    "rows",
+    help: "Also run the pending migrations on the database's rows, as migrate --dry-run does "
+      + "(rolled back; needs write access)."
   )
 
   static let spec = CommandSpec(
@@ -22,8 +29,13 @@ enum ValidateCommand: Command {
       database's rows or of a skipped statement. Statements not checked are warnings: validate
       lists them and still exits 0 when nothing else is wrong. A --database that does not exist
       is an error, unless --files-only asks to check the migration files alone.
+      The replay has none of the database's rows, so a pending migration the rows make fail (a
+      UNIQUE index over duplicates, a NOT NULL column without a default) passes it: --rows also
+      runs the pending migrations on the database itself, as migrate --dry-run does, in a
+      transaction that is always rolled back, and reports the first failure. The last line says
+      what was checked: the files, the history and schema, and the rows or not.
       """,
-    options: CommonOptions.databaseOptions + [filesOnly] + CommonOptions.fleetOptions
+    options: CommonOptions.databaseOptions + [filesOnly, rows] + CommonOptions.fleetOptions
   )
 
   struct Report: Encodable {
@@ -39,6 +51,10 @@ enum ValidateCommand: Command {
     let schemaCompared: Bool
     /// What `strata lint` finds in the pending migrations (warnings: they never fail validate).
     let warnings: [LintFinding]
+    /// Whether the pending migrations ran on the database's rows (`--rows`), rolled back.
+    let rowsTried: Bool
+    /// With `--rows`: the parts that could not run on the rows (warnings).
+    let notTriedOnRows: [UncheckedStatement]
   }
 
   /// `--database` names no file, and the user did not ask for the files alone.
@@ -57,7 +73,7 @@ enum ValidateCommand: Command {
   static func run(_ arguments: ParsedArguments, _ context: CommandContext) throws -> Int32 {
     let isFleet = try FleetRun.isFleet(
       arguments,
-      refusing: [(arguments[Self.filesOnly], "files-only")]
+      refusing: [(arguments[Self.filesOnly], "files-only"), (arguments[Self.rows], "rows")]
     )
     let migrations = try CommonOptions.loadMigrations(arguments, context)
     if isFleet {
@@ -66,6 +82,13 @@ enum ValidateCommand: Command {
       return try FleetRun.report(summary, arguments, context)
     }
     let filesOnly = arguments[Self.filesOnly]
+    let tryRows = arguments[Self.rows]
+    if filesOnly, tryRows {
+      throw UsageError(
+        message: "--rows tries the migrations on a database's rows, so it cannot "
+          + "be used with --files-only"
+      )
+    }
     let location = try CommonOptions.databaseURL(arguments, context)
     let database = CommonOptions.shown(location.url, context)
     let configuration = try CommonOptions.connectionConfiguration(arguments)
@@ -76,7 +99,7 @@ enum ValidateCommand: Command {
       }
       connection = try DatabaseSession.open(
         location,
-        forWriting: false,
+        forWriting: tryRows,
         busyTimeout: arguments[CommonOptions.busyTimeout],
         configuration: configuration
       )
@@ -85,7 +108,12 @@ enum ValidateCommand: Command {
       connection,
       databaseName: filesOnly ? nil : database
     )
-    let problems = Self.problems(result)
+    var problems = Self.problems(result)
+    let pending = try connection.map { try Migrator(migrations).plan($0).migrations(in: .pending) }
+    var trial: DryRunTrial?
+    if tryRows, problems.isEmpty, let connection {
+      (trial, problems) = Self.tryRows(migrations, connection, database: database)
+    }
     // The replay's own failures are problems above; the lint adds its findings as warnings.
     let warnings = try MigrationLinter(migrations, configuration: configuration).lint(connection)
       .findings
@@ -100,7 +128,9 @@ enum ValidateCommand: Command {
           notChecked: result.notChecked,
           versionWidthWarnings: migrations.versionWidthWarnings,
           schemaCompared: result.schemaCompared,
-          warnings: warnings
+          warnings: warnings,
+          rowsTried: trial != nil,
+          notTriedOnRows: trial?.notTried ?? []
         )
       )
     case .text:
@@ -111,6 +141,10 @@ enum ValidateCommand: Command {
       for statement in result.notChecked {
         context.printError("Warning: \(statement)")
       }
+      for place in trial?.notTried ?? [] {
+        let at = place.line.map { "\(place.file):\($0)" } ?? place.file
+        context.printError("Warning: \(at): not tried on the rows: \(place.reason)")
+      }
       for warning in migrations.versionWidthWarnings {
         context.printError("Warning: \(warning.message)")
       }
@@ -119,7 +153,15 @@ enum ValidateCommand: Command {
         context.printError("Help: \(finding.help)")
       }
       if problems.isEmpty, !arguments[CommonOptions.quiet] {
-        context.print(summary(migrations, database: filesOnly ? nil : database, result))
+        context.print(
+          summary(
+            migrations,
+            database: filesOnly ? nil : database,
+            result,
+            pending: pending?.count ?? 0,
+            trial: trial
+          )
+        )
       }
     }
     return problems.isEmpty ? ExitCode.success : ExitCode.failure
@@ -133,11 +175,63 @@ enum ValidateCommand: Command {
     result.problems.map { ValidationProblem(message: $0.message, help: $0.help(saying: say)) }
   }
 
-  /// The success line; it never says more was checked than was.
+  /// `--rows`: the pending migrations run on the database's rows, as `migrate --dry-run` runs
+  /// them; the trial, or the problem its failure is.
+  private static func tryRows(
+    _ migrations: MigrationSet,
+    _ connection: Connection,
+    database: String
+  ) -> (DryRunTrial?, [ValidationProblem]) {
+    do {
+      let report = try Migrator(migrations).migrate(
+        connection,
+        options: MigrateOptions(dryRun: true)
+      )
+      guard let trial = report.trial, trial.ranOnTheDatabase else {
+        return (
+          nil,
+          [
+            ValidationProblem(
+              message: "\(database) could only be opened read-only, so the pending migrations "
+                + "were not tried on its rows; nothing was changed",
+              help: "Make the file and its folder writable, or run without --rows."
+            )
+          ]
+        )
+      }
+      return (trial, [])
+    } catch let error as MigrationError {
+      return (
+        nil,
+        [
+          ValidationProblem(
+            message: "\(database): \(error.message)",
+            help: error.help(saying: \.commandLineWords)
+          )
+        ]
+      )
+    } catch {
+      return (
+        nil,
+        [
+          ValidationProblem(
+            message: "\(database): the pending migrations could not be tried on its rows: "
+              + "\(error); nothing was changed",
+            help: "Check that the database file is writable and intact, then try again."
+          )
+        ]
+      )
+    }
+  }
+
+  /// The success line; it never says more was checked than was: the files, the history and
+  /// schema, and whether the pending migrations met the database's rows.
   private static func summary(
     _ migrations: MigrationSet,
     database: String?,
-    _ result: ValidationResult
+    _ result: ValidationResult,
+    pending: Int,
+    trial: DryRunTrial?
   ) -> String {
     // strata's own format goes unsaid, as before formats were read; another is named.
     let format = migrations.format == .dbmate ? "" : "\(migrations.format.rawValue) "
@@ -150,13 +244,36 @@ enum ValidateCommand: Command {
         ? "OK: \(files)."
         : "OK, except what was not checked: \(files), but \(unchecked) not checked (warnings above)."
     }
-    if unchecked == 0 { return "OK: \(checked); \(database) agrees with them." }
-    let subject =
+    let agreement =
       result.schemaCompared
-      ? "\(checked); \(database) agrees with them"
-      : "\(checked) and the history of \(database) agrees with them, but its schema was not "
-        + "compared"
+      ? "the history and schema of \(database) agree with them"
+      : "the history of \(database) agrees with them, but its schema was not compared"
+    let subject = "\(checked); \(agreement); \(pendingWords(pending, database, trial))"
+    if unchecked == 0 { return "OK: \(subject)." }
     return "OK, except what was not checked: \(subject); \(unchecked) not checked "
       + "(warnings above)."
+  }
+
+  /// Whether the pending migrations met the database's rows, in words.
+  private static func pendingWords(
+    _ pending: Int,
+    _ database: String,
+    _ trial: DryRunTrial?
+  )
+    -> String
+  {
+    guard pending > 0 else { return "nothing is pending" }
+    let migrations = pending == 1 ? "1 pending migration" : "\(pending) pending migrations"
+    guard let trial else {
+      return "\(migrations) ran in the replay only, not on the rows of \(database) (--rows "
+        + "tries them there)"
+    }
+    let tried = trial.tried.count
+    let skipped = trial.notTried.count
+    let notTried =
+      skipped == 0
+      ? "" : " (\(skipped == 1 ? "1 part" : "\(skipped) parts") not tried, warnings above)"
+    let subject = tried >= pending ? migrations : "\(tried) of \(migrations)"
+    return "\(subject) tried on its rows in a transaction that was rolled back\(notTried)"
   }
 }

@@ -14,6 +14,11 @@ enum MigrationReportOutput {
     var backup: String?
     /// The schema file, when one is kept (`--schema-file`, `[schema] file`).
     var schemaFile: SchemaFileRun.WriteReport?
+    /// A dry run of pending migrations: the files tried on the database's rows (rolled back);
+    /// nil when none could be (a read-only database) or for any other run.
+    var triedOnRows: [String]?
+    /// A dry run: the parts that could not be tried on the rows, by file and line.
+    var notTried: [UncheckedStatement]?
   }
 
   /// "Backed up to FILE (version V).", as `migrate --backup` says it before the first migration.
@@ -27,6 +32,7 @@ enum MigrationReportOutput {
     format: OutputFormat,
     quiet: Bool,
     schemaFile: SchemaFileRun.WriteReport? = nil,
+    onEmptyDatabase: Bool = false,
     _ context: CommandContext
   ) {
     context.finished(outcome(report, database: database))
@@ -39,7 +45,9 @@ enum MigrationReportOutput {
         pendingCount: report.pendingCount,
         steps: report.steps,
         backup: report.backup.map { CommonOptions.shown($0.url, context) },
-        schemaFile: schemaFile
+        schemaFile: schemaFile,
+        triedOnRows: report.trial.flatMap { $0.ranOnTheDatabase ? $0.tried.map(\.file) : nil },
+        notTried: report.trial?.notTried
       )
       try? context.printJSON(json)
       return
@@ -68,10 +76,13 @@ enum MigrationReportOutput {
       }
     }
     if report.dryRun {
-      context.print(
-        "Dry run: \(database) is at version \(report.fromVersion) and would be at version "
-          + "\(report.toVersion); nothing was changed."
-      )
+      for place in report.trial?.notTried ?? [] {
+        context.printError(
+          "Warning: \(place.line.map { "\(place.file):\($0)" } ?? place.file): "
+            + "not tried: \(place.reason)"
+        )
+      }
+      context.print(dryRunLine(report, database: database, onEmptyDatabase: onEmptyDatabase))
     } else if report.steps.isEmpty {
       context.print("\(database) is up to date at version \(report.toVersion).")
     } else {
@@ -121,7 +132,45 @@ enum MigrationReportOutput {
       }
       throw error
     }
-    render(report, database: database, format: format, quiet: quiet, schemaFile: written, context)
+    render(
+      report,
+      database: database,
+      format: format,
+      quiet: quiet,
+      schemaFile: written,
+      onEmptyDatabase: connection.path == ":memory:",
+      context
+    )
+  }
+
+  /// A dry run's last line: the versions, and what was tried on the rows (never more than was).
+  static func dryRunLine(
+    _ report: MigrationReport,
+    database: String,
+    onEmptyDatabase: Bool
+  ) -> String {
+    let versions =
+      "Dry run: \(database) is at version \(report.fromVersion) and would be at version "
+      + "\(report.toVersion)"
+    guard let trial = report.trial, !report.steps.isEmpty else {
+      return "\(versions); nothing was changed."
+    }
+    guard trial.ranOnTheDatabase else {
+      return "\(versions); the migrations were not tried on its rows (it can only be read "
+        + "here); nothing was changed."
+    }
+    let count = trial.tried.count
+    let migrations = count == 1 ? "1 migration" : "\(count) migrations"
+    let rows =
+      onEmptyDatabase
+      ? "on an empty database in memory (\(database) does not exist yet)"
+      : "on its rows in a transaction that was rolled back"
+    let skipped = trial.notTried.count
+    let notTried =
+      skipped == 0
+      ? ""
+      : ", \(skipped == 1 ? "1 part" : "\(skipped) parts") not tried (warnings above)"
+    return "\(versions); tried \(migrations) \(rows)\(notTried); nothing was changed."
   }
 
   /// What the run did to the database, after its name: "was migrated to version 3".
