@@ -15,6 +15,8 @@ import StrataCLI
 ///   other C0, no DEL, C1, line separator or bidirectional control), and it is UTF-8.
 enum OutputProperties {
   static let current = "CREATE TABLE t (id INTEGER PRIMARY KEY);\n"
+  /// `current`'s schema, read once.
+  static let currentSchema = try? DesiredSchema(sql: current, file: "current.sql").schema
 
   static func check(_ input: [UInt8]) throws(PropertyViolation) {
     // A migration's CRLF is read as LF (as a desired schema's is): keep only lone CRs.
@@ -59,7 +61,7 @@ enum OutputProperties {
     }
     // A migration that fails diff's own check (a value holding a line that reads as a
     // `-- migrate:down` marker) is refused, and nothing is printed: no output to check.
-    guard let currentSchema = try? DesiredSchema(sql: current, file: "current.sql").schema,
+    guard let currentSchema,
       let migration = try? SchemaDiff.migration(from: currentSchema, to: desired),
       let files = try? MigrationSet.newMigrationTexts(
         in: folder,
