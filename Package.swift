@@ -93,7 +93,7 @@ let package = Package(
     .target(name: "LibFuzzerDriver", path: "Fuzz/LibFuzzerDriver"),
     .target(
       name: "StrataFuzzChecks",
-      dependencies: ["Strata", "StrataArguments"],
+      dependencies: ["Strata", "StrataArguments", "StrataCLI"],
       path: "Fuzz/Checks"
     ),
     .executableTarget(

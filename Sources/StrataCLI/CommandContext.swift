@@ -7,7 +7,8 @@ import StrataArguments
 /// Everything a person reads goes through `print`, `printError` or `printText`, which write
 /// file names, paths and values with their controls escaped (`escapingControls`, the rule usage
 /// errors follow), so that a name cannot add a line or drive the terminal. JSON goes through
-/// `printJSON`, which escapes as JSON does.
+/// `printJSON`, which escapes as JSON does, and SQL through `printSQL`, exact to a file or a
+/// pipe and escaped on a terminal.
 struct CommandContext {
   var environment: EnvironmentVariables
   var currentDirectory: String
@@ -63,8 +64,13 @@ struct CommandContext {
     output.write(safe.hasSuffix("\n") ? safe : safe + "\n")
   }
 
-  /// Writes `text` to standard output exactly as given: machine formats that must stay valid
-  /// (`inspect --format sql`).
+  /// Prints SQL on standard output by the one rule for a language (`SQLOutput`): exactly as
+  /// given to a file or a pipe, escaped on a terminal.
+  func printSQL(_ sql: String) {
+    output.write(SQLOutput.rendered(sql, to: output.isTerminal ? .terminal : .fileOrPipe))
+  }
+
+  /// Writes `text` to standard output exactly as given, for text already escaped (a table).
   func standardOutput(_ text: String) {
     output.write(text)
   }

@@ -39,12 +39,31 @@ public struct GeneratedMigration: Hashable, Sendable {
       case .sqlMigrate: ("-- +migrate StatementBegin", "-- +migrate StatementEnd")
       default: nil
       }
-    let header = ["-- Generated from \(desiredFile):"] + changes.map { "--   \($0)" }
+    let header =
+      ["-- Generated from \(Self.commentText(desiredFile)):"]
+      + changes.map { "--   \(Self.commentText($0))" }
     var up = header.joined(separator: "\n") + "\n" + Self.text(upStatements, wrapping: wrap)
     if let irreversibleReason {
-      up += "\n-- No down part: \(irreversibleReason).\n"
+      up += "\n-- No down part: \(Self.commentText(irreversibleReason)).\n"
     }
     return (up, downStatements.map { Self.text($0, wrapping: wrap) })
+  }
+
+  /// `text` (which may name a table or a column, or the desired schema's file) fit for one
+  /// `--` comment line: a line break would end the comment and run the rest of the name as
+  /// SQL, and a carriage return ends a line for some tools, so each is written as `\u{A}` or
+  /// `\u{D}`. A comment runs nothing, so the migration is the same.
+  static func commentText(_ text: String) -> String {
+    guard text.utf8.contains(where: { $0 == 0x0A || $0 == 0x0D }) else { return text }
+    var shown = String.UnicodeScalarView()
+    for scalar in text.unicodeScalars {
+      switch scalar {
+      case "\n": shown.append(contentsOf: "\\u{A}".unicodeScalars)
+      case "\r": shown.append(contentsOf: "\\u{D}".unicodeScalars)
+      default: shown.append(scalar)
+      }
+    }
+    return String(shown)
   }
 
   /// The statements as a part's text; a statement that holds `;` of its own (a trigger) goes
@@ -55,7 +74,7 @@ public struct GeneratedMigration: Hashable, Sendable {
   ) -> String {
     statements.map { statement in
       let sql = terminatedStatement(statement.sql)
-      let comments = statement.comments.map { "-- \($0)\n" }.joined()
+      let comments = statement.comments.map { "-- \(commentText($0))\n" }.joined()
       guard let wrapping, SQLTokenizer(sql).tokens().filter({ $0.isSymbol(";") }).count > 1 else {
         return comments + sql + "\n"
       }

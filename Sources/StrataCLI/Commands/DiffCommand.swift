@@ -99,10 +99,8 @@ enum DiffCommand: Command {
         }
         return ExitCode.success
       }
-      for (index, file) in files.enumerated() {
-        if files.count > 1 { context.print("\(index > 0 ? "\n" : "")-- file: \(file.ending)") }
-        context.printText(file.text)
-      }
+      // The migration that was checked, byte for byte, unless a person reads it on a terminal.
+      context.printSQL(SQLOutput.migrationFiles(files))
       if !arguments[CommonOptions.quiet] { SchemaDiffArguments.report(migration, context) }
     }
     return ExitCode.success

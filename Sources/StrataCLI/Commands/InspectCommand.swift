@@ -87,8 +87,9 @@ enum InspectCommand: Command {
         migrations: try migrations(arguments, context)
       )
       switch chosen {
-      // SQL stays exactly SQLite's text, so that the dump recreates the schema.
-      case .sql: context.standardOutput(try schema.rendered(as: .sql))
+      // SQL stays exactly SQLite's text in a file or a pipe, so that the dump recreates the
+      // schema; a terminal gets it escaped.
+      case .sql: context.printSQL(try schema.rendered(as: .sql))
       case .json: context.printJSON(rendered: try schema.rendered(as: .json))
       case .text, .markdown, .mermaid:
         context.printText(

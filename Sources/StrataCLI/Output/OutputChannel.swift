@@ -22,6 +22,10 @@ final class OutputChannel {
     self.descriptor = descriptor
   }
 
+  /// True when the stream is a terminal, which a person reads: SQL is escaped there and
+  /// written exactly anywhere else (`SQLOutput`).
+  private(set) lazy var isTerminal = isatty(descriptor) == 1
+
   /// The standard stream on `descriptor`. A stream the process was started without (`>&-`)
   /// gets /dev/null in its place, so that no file strata opens later (a database) can take the
   /// number and receive the output, and counts as failed: its output would be lost.

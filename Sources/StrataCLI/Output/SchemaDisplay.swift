@@ -8,8 +8,9 @@ import StrataArguments
 /// "a\nError: …" cannot start a line of its own. The statements' own line breaks stay.
 ///
 /// The library renders for any reader; the terminal rule is applied here, at the CLI's
-/// boundary. `--format sql` and `--format json` never come through here: SQL stays SQLite's
-/// text, which sqlite3 reads back, and JSON escapes as JSON does.
+/// boundary. `--format sql` and `--format json` never come through here: SQL follows
+/// `SQLOutput` (SQLite's exact text to a file or a pipe, which sqlite3 reads back; escaped on
+/// a terminal), and JSON escapes as JSON does.
 enum SchemaDisplay {
   static func shown(_ schema: Schema) throws -> Schema {
     let tree = try JSONTreeReader.read(Array(JSONEncoder().encode(schema)))
