@@ -26,6 +26,7 @@ import Testing
     )
     #expect(result.standardError.contains("rename 9_a.sql to 09_a.sql"), "\(result.standardError)")
     #expect(result.standardError.contains("--migration-format strata"))
+    #expect(result.standardError.contains("change its schema_migrations row"))
     #expect(!FileManager.default.fileExists(atPath: project.database.path))
   }
 
@@ -65,6 +66,13 @@ import Testing
       )
       #expect(result.exitCode == 0, "\(name): \(result.standardError)")
       #expect(try project.versions() == [9, 10])
+      #expect(
+        result.standardError.contains(
+          "Warning: migrations/9_a.sql runs before migrations/10_b.sql as numbers, as strata runs "
+            + "them; dbmate itself sorts the names and would run migrations/10_b.sql first."
+        ),
+        "\(result.standardError)"
+      )
     }
   }
 
@@ -82,5 +90,29 @@ import Testing
     let result = try golang.strata("migrate", "--database", "app.sqlite3")
     #expect(result.exitCode == 0, "\(result.standardError)")
     #expect(try golang.versions() == [9, 10])
+  }
+
+  /// dbmate compares whole names: `10_a.sql` sorts before `1_z.sql` ('0' before '_'), though
+  /// the digits "1" and "10" sort as the numbers do.
+  @Test func wholeNamesAreComparedAsDbmateComparesThem() throws {
+    let project = try Project([
+      "1_z.sql": "-- migrate:up\nCREATE TABLE z (x);\n",
+      "10_a.sql": "-- migrate:up\nCREATE TABLE a (x);\n",
+    ])
+    let result = try project.strata("migrate", "--database", "app.sqlite3")
+    #expect(result.exitCode == 1)
+    #expect(
+      result.standardError.contains(
+        "migrations/1_z.sql and migrations/10_a.sql run in opposite orders"
+      ),
+      "\(result.standardError)"
+    )
+    let validate = try project.strata("validate", "--files-only")
+    #expect(validate.exitCode == 0)
+    #expect(
+      validate.standardError.contains("sorted as text '10_a.sql' comes before '1_z.sql'"),
+      "\(validate.standardError)"
+    )
+    #expect(validate.standardError.contains("migrate, rollback, init and template refuse"))
   }
 }

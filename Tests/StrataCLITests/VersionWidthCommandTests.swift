@@ -12,7 +12,7 @@ import Testing
     #expect(
       text.standardError.contains(
         "Warning: migrations/9_a.sql (version 9) runs before migrations/10_b.sql (version 10), "
-          + "but sorted as text '10' comes before '9'"
+          + "but sorted as text '10_b.sql' comes before '9_a.sql'"
       ),
       "\(text.standardError)"
     )

@@ -134,15 +134,15 @@ final class MigrationReplay {
           .ownTransactionFailed(let version, let file, let line, let reason, _, _):
           // A file that manages its own transaction is replayed whole or not at all.
           return ReplayFailure(version: version, file: file, line: line, reason: reason)
-        case .foreignKeyMismatch(let version, let file, let line, _, let key, let parent, _):
+        case .foreignKeyMismatch(let version, let file, let line, let table, let key, let why, _):
           // The schema alone decides it: the database's rows cannot change the outcome.
           return ReplayFailure(
             version: version,
             file: file,
             line: line,
-            reason: "the foreign key \(key) needs \(parent) to be its table's PRIMARY KEY or "
-              + "UNIQUE, and it is neither (a \"foreign key mismatch\": SQLite refuses every "
-              + "write to the table while foreign keys are on)"
+            reason: "the foreign key \(key) cannot work: \(why) (SQLite calls it a \"foreign "
+              + "key mismatch\" and, with foreign keys on, refuses every write to "
+              + "\(ForeignKeyMismatch.shown(table)))"
           )
         case .foreignKeyViolation(_, let file, let violations, _, _):
           stop(

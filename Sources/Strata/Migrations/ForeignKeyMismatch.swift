@@ -9,8 +9,8 @@ struct ForeignKeyMismatch: Hashable, Sendable {
   let table: String
   /// The foreign key as SQL names it: `b(y) REFERENCES a(x)`.
   let foreignKey: String
-  /// The parent columns it points at: `a(x)`.
-  let parentKey: String
+  /// Why SQLite cannot use it: `a(x) is neither a's PRIMARY KEY nor UNIQUE`.
+  let reason: String
   /// The parent table.
   let parent: String
 
@@ -65,9 +65,10 @@ struct ForeignKeyMismatch: Hashable, Sendable {
     return found
   }
 
-  /// The first of `table`'s foreign keys whose parent columns are neither the parent's PRIMARY
-  /// KEY nor a UNIQUE index's columns; a description without parent columns when SQLite finds a
-  /// mismatch these rules do not explain.
+  /// The first of `table`'s foreign keys SQLite cannot use, and why: parent columns that are
+  /// neither the parent's PRIMARY KEY nor a UNIQUE index's columns, a parent without the key
+  /// or column named, a view as parent. When these rules explain nothing (a UNIQUE index with
+  /// another collation than the column's), the first foreign key, with SQLite's own reason.
   static func describe(table: String, _ connection: Connection) throws -> ForeignKeyMismatch {
     let rows = try connection.rows(
       "SELECT id, \"table\", \"from\", \"to\" FROM pragma_foreign_key_list(?) ORDER BY id, seq",
@@ -84,45 +85,87 @@ struct ForeignKeyMismatch: Hashable, Sendable {
       keys[keys.count - 1].from.append(row[2].textValue ?? "")
       keys[keys.count - 1].to.append(row[3].textValue)
     }
+    var first: ForeignKeyMismatch?
     for key in keys {
-      let primary = try primaryKey(of: key.parent, connection)
-      // No parent table is a violation per row, not a mismatch.
-      guard let primary else { continue }
       let named = key.to.allSatisfy { $0 != nil }
-      let parentColumns = named ? key.to.compactMap { $0 } : primary
-      let described = ForeignKeyMismatch(
-        table: table,
-        foreignKey: "\(table)(\(key.from.joined(separator: ", "))) REFERENCES \(key.parent)"
-          + (named ? "(\(parentColumns.joined(separator: ", ")))" : ""),
-        parentKey: primary.isEmpty && !named
-          ? "\(key.parent)'s PRIMARY KEY (it has none)"
-          : "\(key.parent)(\(parentColumns.joined(separator: ", ")))",
-        parent: key.parent
-      )
-      guard parentColumns.count == key.from.count, !parentColumns.isEmpty else { return described }
-      let wanted = Set(parentColumns.map { $0.lowercased() })
-      if Set(primary.map { $0.lowercased() }) == wanted && primary.count == wanted.count {
-        continue
+      let columns = key.to.compactMap { $0 }
+      let foreignKey =
+        "\(shown(table))(\(key.from.map(shown).joined(separator: ", "))) REFERENCES "
+        + shown(key.parent) + (named ? "(\(columns.map(shown).joined(separator: ", ")))" : "")
+      let mismatch = { (reason: String) in
+        ForeignKeyMismatch(table: table, foreignKey: foreignKey, reason: reason, parent: key.parent)
       }
-      if try !uniqueIndexes(of: key.parent, connection).contains(wanted) { return described }
+      let parent = shown(key.parent)
+      first =
+        first
+        ?? mismatch(
+          "SQLite finds no PRIMARY KEY or UNIQUE index of \(parent) it can use for it (a UNIQUE "
+            + "index counts only with each column's own collation)"
+        )
+      let kind = try connection.scalar(
+        "SELECT type FROM main.sqlite_schema WHERE name = ? COLLATE NOCASE AND type IN "
+          + "('table', 'view')",
+        [.text(key.parent)]
+      )?.textValue
+      // No parent table is a violation per row, not a mismatch.
+      guard let kind else { continue }
+      if kind == "view" { return mismatch("\(parent) is a view; a foreign key needs a table") }
+      let table = try columnsAndKey(of: key.parent, connection)
+      if let missing = columns.first(where: { !table.columns.contains($0.lowercased()) }) {
+        return mismatch("\(parent) has no column \(shown(missing))")
+      }
+      guard named || !table.primaryKey.isEmpty else {
+        return mismatch(
+          "\(parent) has no PRIMARY KEY, which a foreign key without parent columns refers to"
+        )
+      }
+      let parentColumns = named ? columns : table.primaryKey
+      let parentKey = "\(parent)(\(parentColumns.map(shown).joined(separator: ", ")))"
+      guard parentColumns.count == key.from.count else {
+        return mismatch(
+          "it has \(key.from.count) column(s) and \(parentKey) has \(parentColumns.count)"
+        )
+      }
+      let wanted = Set(parentColumns.map { $0.lowercased() })
+      let primary = Set(table.primaryKey.map { $0.lowercased() })
+      if primary == wanted && table.primaryKey.count == wanted.count { continue }
+      if try !uniqueIndexes(of: key.parent, connection).contains(wanted) {
+        return mismatch("\(parentKey) is neither \(parent)'s PRIMARY KEY nor UNIQUE")
+      }
     }
-    return ForeignKeyMismatch(
-      table: table,
-      foreignKey: "a foreign key of \(table)",
-      parentKey: "its parent columns",
-      parent: table
-    )
+    return first
+      ?? ForeignKeyMismatch(
+        table: table,
+        foreignKey: "of \(shown(table))",
+        reason: "SQLite cannot use it",
+        parent: table
+      )
   }
 
-  /// The columns of `table`'s PRIMARY KEY in key order (empty when it has none, a rowid table
-  /// without a declared key); nil when there is no such table.
-  private static func primaryKey(of table: String, _ connection: Connection) throws -> [String]? {
+  /// A name as SQL writes it: bare when it is a plain identifier, else double-quoted.
+  static func shown(_ name: String) -> String {
+    let plain =
+      !name.isEmpty && !(name.first?.isNumber ?? true)
+      && name.unicodeScalars.allSatisfy {
+        $0.isASCII && ($0 == "_" || $0.properties.isAlphabetic || ("0"..."9").contains($0))
+      }
+    return plain ? name : quoteIdentifier(name)
+  }
+
+  /// The table's column names (lowercased) and its PRIMARY KEY columns in key order (empty
+  /// for a rowid table without a declared key).
+  private static func columnsAndKey(
+    of table: String,
+    _ connection: Connection
+  ) throws -> (columns: Set<String>, primaryKey: [String]) {
     let rows = try connection.rows(
       "SELECT name, pk FROM pragma_table_info(?) ORDER BY pk",
       [.text(table)]
     )
-    guard !rows.isEmpty else { return nil }
-    return rows.filter { ($0[1].integerValue ?? 0) > 0 }.compactMap { $0[0].textValue }
+    return (
+      Set(rows.compactMap { $0[0].textValue?.lowercased() }),
+      rows.filter { ($0[1].integerValue ?? 0) > 0 }.compactMap { $0[0].textValue }
+    )
   }
 
   /// The column sets (lowercased) of `table`'s complete UNIQUE indexes.

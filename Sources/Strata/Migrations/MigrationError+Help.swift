@@ -99,12 +99,13 @@ extension MigrationError: RemedialError {
     case .foreignKeyViolation(_, _, _, _, let isRollback):
       return "Make the \(isRollback ? "down part" : "migration") keep every child row's parent "
         + "(or delete the orphans in it), then \(say(.runAgain(isRollback ? .rollback : .migrate)))."
-    case .foreignKeyMismatch(_, _, _, _, _, let parentKey, let isRollback):
-      return "Make \(parentKey) its table's PRIMARY KEY, or give it a UNIQUE index (CREATE UNIQUE "
-        + "INDEX in this \(isRollback ? "down part" : "migration")), or point the foreign key at "
-        + "a column that is one; then \(say(.runAgain(isRollback ? .rollback : .migrate))). "
-        + "Tools that never check foreign keys, such as diesel, apply it as written, and the "
-        + "table then refuses every write while foreign keys are on."
+    case .foreignKeyMismatch(_, _, _, _, _, _, let isRollback):
+      return "Point the foreign key at its parent table's PRIMARY KEY or at columns that are "
+        + "UNIQUE together (this \(isRollback ? "down part" : "migration") can add the UNIQUE "
+        + "index, with the columns' own collation); then "
+        + "\(say(.runAgain(isRollback ? .rollback : .migrate))). Tools that never check foreign "
+        + "keys, such as diesel, apply it as written, and the table then refuses every write "
+        + "while foreign keys are on."
     case .needsNoTransaction(_, _, _, let statement)
     where TransactionBoundStatement.transactionControl.contains(statement):
       let format = state?.format ?? .dbmate

@@ -71,9 +71,9 @@ public enum MigrationError: StrataError, Equatable {
     preexisting: Int,
     isRollback: Bool
   )
-  /// A step left a foreign key whose parent columns are neither the parent table's PRIMARY KEY
-  /// nor UNIQUE (`foreignKey`: `b(y) REFERENCES a(x)`; `parentKey`: `a(x)`), which SQLite
-  /// calls a "foreign key mismatch": with foreign keys on, every write to `table` fails. Tools
+  /// A step left a foreign key SQLite cannot use (`foreignKey`: `b(y) REFERENCES a(x)`;
+  /// `reason`: `a(x) is neither a's PRIMARY KEY nor UNIQUE`), which SQLite calls a "foreign key
+  /// mismatch": with foreign keys on, every write to `table` fails. Tools
   /// that never check foreign keys (diesel) apply it; strata refuses it. `line`: where the file
   /// names the foreign key (or the table). Thrown inside `stopped`.
   case foreignKeyMismatch(
@@ -82,7 +82,7 @@ public enum MigrationError: StrataError, Equatable {
     line: Int,
     table: String,
     foreignKey: String,
-    parentKey: String,
+    reason: String,
     isRollback: Bool
   )
   /// A statement that cannot run inside a transaction (`VACUUM`, `PRAGMA journal_mode`, or
@@ -272,16 +272,15 @@ public enum MigrationError: StrataError, Equatable {
       let line,
       let table,
       let foreignKey,
-      let parentKey,
+      let reason,
       let isRollback
     ):
       let outcome =
         isRollback
         ? "version \(version) was not rolled back" : "nothing from \(version) was applied"
-      return "\(file):\(line): the foreign key \(foreignKey) needs \(parentKey) to be its "
-        + "table's PRIMARY KEY or UNIQUE, and it is neither, so SQLite cannot use it (a "
-        + "\"foreign key mismatch\": with foreign keys on, SQLite refuses every write to "
-        + "\(table)); \(outcome); \(at)"
+      return "\(file):\(line): the foreign key \(foreignKey) cannot work: \(reason) (SQLite "
+        + "calls it a \"foreign key mismatch\" and, with foreign keys on, refuses every write "
+        + "to \(ForeignKeyMismatch.shown(table))); \(outcome); \(at)"
     case .needsNoTransaction(let version, let file, let line, let statement)
     where TransactionBoundStatement.transactionControl.contains(statement):
       return "\(file):\(line): \(statement) would end the transaction strata runs this migration "

@@ -89,7 +89,7 @@ extension Migrator {
         line: mismatch.line(in: script),
         table: mismatch.table,
         foreignKey: mismatch.foreignKey,
-        parentKey: mismatch.parentKey,
+        reason: mismatch.reason,
         isRollback: isRollback
       )
     }

@@ -24,6 +24,9 @@ extension MigrationSet {
       switch format {
       case .diesel: textOrderWarning(first, second)
       case .flyway: numberOrderWarning(first, second, a: first.version.text, b: second.version.text)
+      // dbmate sorts whole file names as bytes: `10_a.sql` before `1_z.sql` ('0' < '_'), though
+      // the versions' digits alone, "1" and "10", sort as the numbers do.
+      case .dbmate: numberOrderWarning(first, second, a: first.fileName, b: second.fileName)
       default:
         numberOrderWarning(
           first,
@@ -48,15 +51,16 @@ extension MigrationSet {
     b: String
   ) -> VersionWidthWarning? {
     // A sql-migrate name without a number (`seed.sql`) runs after the numbered ones, as its
-    // tool runs it: no width is involved.
+    // tool runs it: no width is involved. For dbmate, `a` and `b` are whole file names.
     guard !b.isEmpty, Array(b.utf8).lexicographicallyPrecedes(Array(a.utf8)) else { return nil }
+    let (shorter, longer) = (Self.leadingDigits(first), Self.leadingDigits(second))
     let advice =
       format == .flyway
       ? "Flyway compares each part of a version as a number, so write parts of one width (such "
         + "as 1.09 and 1.10) to make the two orders agree"
       : "padding them to one width, such as "
-        + "\(String(repeating: "0", count: max(0, b.count - a.count)) + a) and \(b), makes the "
-        + "two orders agree"
+        + "\(String(repeating: "0", count: max(0, longer.count - shorter.count)) + shorter) and "
+        + "\(longer), makes the two orders agree"
     return VersionWidthWarning(
       earlier: first.up.file,
       later: second.up.file,

@@ -63,10 +63,12 @@ enum InitCommand: Command {
     setup.followsSymlinks = arguments[CommonOptions.followSymlinks]
     setup.migrationFormat = arguments[CommonOptions.migrationFormat]
     // A folder that cannot be read is reported by the setup itself, in its own words.
-    if setup.migrationFormat == nil,
-      let folder = try? CommonOptions.loadMigrations(arguments, context)
-    {
-      try MigrationOrderCheck.refuseDisagreeingOrder(folder, formatNamed: false)
+    if let folder = try? CommonOptions.loadMigrations(arguments, context) {
+      try MigrationOrderCheck.refuseDisagreeingOrder(
+        folder,
+        formatNamed: setup.migrationFormat != nil,
+        context
+      )
     }
     setup.migrationExclusion = MigrationFileExclusion(arguments[CommonOptions.exclude])
     setup.seedMaximumFieldBytes = arguments[CommonOptions.maxFieldBytes]

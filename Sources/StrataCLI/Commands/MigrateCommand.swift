@@ -90,7 +90,8 @@ enum MigrateCommand: Command {
     let migrations = try CommonOptions.loadMigrations(arguments, context)
     try MigrationOrderCheck.refuseDisagreeingOrder(
       migrations,
-      formatNamed: arguments[CommonOptions.migrationFormat] != nil
+      formatNamed: arguments[CommonOptions.migrationFormat] != nil,
+      context
     )
     var options = Self.options(arguments)
     options.target = try VersionOption.parse(

@@ -55,7 +55,8 @@ enum RollbackCommand: Command {
     let migrations = try CommonOptions.loadMigrations(arguments, context)
     try MigrationOrderCheck.refuseDisagreeingOrder(
       migrations,
-      formatNamed: arguments[CommonOptions.migrationFormat] != nil
+      formatNamed: arguments[CommonOptions.migrationFormat] != nil,
+      context
     )
     let version = try VersionOption.parse(target, name: "to", in: migrations, allowsZero: true)
     if isFleet, let version {

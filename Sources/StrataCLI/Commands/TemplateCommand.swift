@@ -52,7 +52,8 @@ enum TemplateCommand: Command {
     let migrations = try CommonOptions.loadMigrations(arguments, context)
     try MigrationOrderCheck.refuseDisagreeingOrder(
       migrations,
-      formatNamed: arguments[CommonOptions.migrationFormat] != nil
+      formatNamed: arguments[CommonOptions.migrationFormat] != nil,
+      context
     )
     let configuration = try CommonOptions.connectionConfiguration(arguments)
     let given = arguments[Self.output] ?? "seeds/template.sqlite3"

@@ -145,8 +145,11 @@ enum ValidateCommand: Command {
         let at = place.line.map { "\(place.file):\($0)" } ?? place.file
         context.printError("Warning: \(at): not tried on the rows: \(place.reason)")
       }
+      let refused =
+        migrations.format == .dbmate && arguments[CommonOptions.migrationFormat] == nil
       for warning in migrations.versionWidthWarnings {
-        context.printError("Warning: \(warning.message)")
+        let note = refused ? MigrationOrderCheck.refusalNote : ""
+        context.printError("Warning: \(warning.message)\(note)")
       }
       for finding in warnings {
         context.printError("Warning: \(finding.description)")
