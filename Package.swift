@@ -93,7 +93,8 @@ let package = Package(
     .target(name: "LibFuzzerDriver", path: "Fuzz/LibFuzzerDriver"),
     .target(
       name: "StrataFuzzChecks",
-      dependencies: ["Strata", "StrataArguments"],
+      // StrataCLI: the `--databases` resolution (`fleet-list`).
+      dependencies: ["Strata", "StrataArguments", "StrataCLI"],
       path: "Fuzz/Checks"
     ),
     .executableTarget(

@@ -13,6 +13,9 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
   /// The real `strata` binary on a whole project: migrations and seeds folders with special
   /// names, links and FIFOs, through `validate`, `migrate`, `status` and `seed`.
   case project
+  /// `--databases`: patterns and `@FILE` lists over a folder of databases and the files
+  /// beside them (journals, WAL, backups); no such file is ever chosen as a database.
+  case fleetList = "fleet-list"
 
   /// Runs the target on one input; throws the first property the input breaks.
   public func check(_ input: [UInt8]) throws(PropertyViolation) {
@@ -22,6 +25,7 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
     case .script: try ScriptRunnerProperties.check(input)
     case .arguments: try ArgumentParserProperties.check(input)
     case .project: try ProjectProperties.check(input)
+    case .fleetList: try FleetListProperties.check(input)
     }
   }
 }

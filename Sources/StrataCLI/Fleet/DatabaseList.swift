@@ -85,9 +85,8 @@ package enum DatabaseList {
           files: left.map { (shown($0.path, currentDirectory), $0.reason) }
         )
       }
-      // By name: a link to a journal is named with the journal.
-      for item in left where seenLeftOut.insert((item.path as NSString).standardizingPath).inserted
-      {
+      // By path: a link to a journal is named as well as the journal.
+      for item in left where seenLeftOut.insert(item.path).inserted {
         resolution.leftOut.append(item)
       }
       kept.forEach(add)
@@ -108,12 +107,12 @@ package enum DatabaseList {
   }
 
   /// Where a path through links leads: the real path, or for a dangling link (which SQLite
-  /// would create) the path it names, followed link by link. Nil when no link is involved.
+  /// would create) the path it names, followed link by link. Nil when it cannot be told.
   private static func linkTarget(_ path: String) -> String? {
+    // The caller has checked the name itself: a sidecar's name here means a link led to it.
     if let resolved = realpath(path, nil) {
       defer { free(resolved) }
-      let real = String(cString: resolved)
-      return real == (path as NSString).standardizingPath ? nil : real
+      return String(cString: resolved)
     }
     var current = path
     for _ in 0..<40 {
