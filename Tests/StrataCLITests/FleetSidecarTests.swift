@@ -102,6 +102,26 @@ import Testing
     )
   }
 
+  /// A dangling link to a journal name: SQLite would create the journal through it, so it is
+  /// left out too, and nothing is created.
+  @Test func aDanglingLinkToAJournalIsLeftOut() throws {
+    let project = try project(upToDate: true)
+    try FileManager.default.createSymbolicLink(
+      atPath: project.dir.path("t/dangling.db").path,
+      withDestinationPath: "gone.db-journal"
+    )
+    let result = try project.strata("migrate", "--databases", "t/*.db")
+    #expect(result.exitCode == 0, "\(result.standardError)")
+    #expect(result.standardOutput == "0 migrated, 1 already up to date, 0 failed (1 database)\n")
+    let target = project.dir.path("t").path + "/gone.db-journal"
+    #expect(
+      result.standardError
+        == "Note: left out 1 file that belongs to another database: t/dangling.db (a link to "
+        + "\(target), which is gone.db's rollback journal)\n"
+    )
+    #expect(!FileManager.default.fileExists(atPath: target))
+  }
+
   /// An `@FILE` list naming acme.db's `-wal` before acme.db: the run stops at that line
   /// before anything is opened; the `-wal` stays empty and acme.db at version 1.
   @Test func aListedWALStopsTheRunBeforeAnythingIsOpened() throws {
