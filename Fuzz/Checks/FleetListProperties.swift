@@ -115,7 +115,7 @@ extension FleetListProperties {
     /// A relative path inside the folder: no leading `/`, no `..`, no empty part, no NUL.
     static func clean(_ text: String) -> String {
       text.trimmingCharacters(in: .whitespaces).split(separator: "/")
-        .filter { $0 != ".." && $0 != "." && !$0.contains("\0") && !$0.contains("\\") }
+        .filter { $0 != ".." && $0 != "." && !$0.utf8.contains(0) && !$0.utf8.contains(0x5C) }
         .prefix(4).map { String($0.prefix(60)) }.joined(separator: "/")
     }
 
@@ -135,8 +135,11 @@ extension FleetListProperties {
         if sidecarPaths.contains(target) { sidecarPaths.insert(path) }
         return
       }
-      let name = (text as NSString).lastPathComponent
-      let folder = (text as NSString).deletingLastPathComponent
+      // Not NSString's path calls: Foundation on Linux traps on `deletingLastPathComponent` of
+      // a name without a slash.
+      let parts = text.split(separator: "/", omittingEmptySubsequences: false)
+      let name = parts.last.map(String.init) ?? ""
+      let folder = parts.dropLast().joined(separator: "/")
       let sidecar: String? =
         switch kind {
         case "j": name + "-journal"
@@ -171,7 +174,7 @@ extension FleetListProperties {
     }
 
     private func makeParent(_ path: String) -> Bool {
-      let parent = (path as NSString).deletingLastPathComponent
+      let parent = String(path[..<(path.lastIndex(of: "/") ?? path.startIndex)])
       return
         (try? FileManager.default.createDirectory(
           atPath: parent,
