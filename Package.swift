@@ -93,6 +93,7 @@ let package = Package(
     .target(name: "LibFuzzerDriver", path: "Fuzz/LibFuzzerDriver"),
     .target(
       name: "StrataFuzzChecks",
+      // StrataCLI: the output rule (`output`) and the `--databases` resolution (`fleet-list`).
       dependencies: ["Strata", "StrataArguments", "StrataCLI"],
       path: "Fuzz/Checks"
     ),

@@ -16,6 +16,9 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
   /// The output rule for SQL (`SQLOutput`): a schema with names and values of any bytes,
   /// through `diff`'s and `inspect --format sql`'s output to a file and to a terminal.
   case output
+  /// `--databases`: patterns and `@FILE` lists over a folder of databases and the files
+  /// beside them (journals, WAL, backups); no such file is ever chosen as a database.
+  case fleetList = "fleet-list"
 
   /// Runs the target on one input; throws the first property the input breaks.
   public func check(_ input: [UInt8]) throws(PropertyViolation) {
@@ -26,6 +29,7 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
     case .arguments: try ArgumentParserProperties.check(input)
     case .project: try ProjectProperties.check(input)
     case .output: try OutputProperties.check(input)
+    case .fleetList: try FleetListProperties.check(input)
     }
   }
 }

@@ -16,10 +16,15 @@ import Testing
 
   /// A migrated project whose files have been still long enough to be kept, and its own
   /// cache folder.
-  private static func settledProject(
+  static func settledProject(
     migrating: [String] = []
   ) async throws -> (Project, [String: String]) {
     let project = try Project(files)
+    // Copies are kept only under folders no other user can write: so under any umask.
+    try FileManager.default.setAttributes(
+      [.posixPermissions: 0o700],
+      ofItemAtPath: project.dir.url.path
+    )
     let migrate = try StrataProcess.run(
       ["migrate", "--database", "app.sqlite3"] + migrating,
       in: project.dir.url,
@@ -31,7 +36,7 @@ import Testing
     return (project, ["XDG_CACHE_HOME": project.dir.path("cache").path])
   }
 
-  private static func copies(_ project: Project) -> [String] {
+  static func copies(_ project: Project) -> [String] {
     (try? FileManager.default.contentsOfDirectory(
       atPath: project.dir.path("cache/strata/status").path
     ))

@@ -21,7 +21,7 @@ public struct DatabaseBackup: Hashable, Sendable, Codable {
   /// backup for a database to migrate.
   private static let suffix = ".backup"
   /// `20261201T053012.345Z`.
-  private static let stampLength = 20
+  static let stampLength = 20
 
   /// The name of a backup of `database` at `version`, written at `date`.
   static func url(of database: URL, version: MigrationVersion, at date: Date) -> URL {
@@ -46,8 +46,8 @@ public struct DatabaseBackup: Hashable, Sendable, Codable {
     self.createdAt = date
   }
 
-  /// The date in a name's `20261201T053012.345Z`.
-  private static func date(_ stamp: String) -> Date? {
+  /// The date in a name's `20261201T053012.345Z` (also a damaged copy's, `DatabaseSidecar`).
+  static func date(_ stamp: String) -> Date? {
     let digits = Array(stamp.utf8)
     guard digits.count == stampLength, digits[8] == UInt8(ascii: "T"),
       digits[15] == UInt8(ascii: "."), digits[19] == UInt8(ascii: "Z")

@@ -2,8 +2,9 @@ import Foundation
 
 /// The bytes of a file `status` keeps in the user's cache folder (`MigrationFolderCache`,
 /// `DatabaseHistoryCache`): a header naming the layout, the content, and a checksum of both
-/// (`checksum`: there to catch a file cut short or garbled, not a forgery; the file lives in
-/// the user's own cache folder).
+/// (`checksum`: there to catch a file cut short or garbled, not a forgery). A copy is only as
+/// true as its folder: it is read and written only where no other user can write
+/// (`isPrivate`), else the files are read in full.
 ///
 /// Numbers are little-endian; a string is its UTF-8 length (4 bytes) and its bytes.
 enum CacheFile {
@@ -116,35 +117,81 @@ enum CacheFile {
     }
   }
 
+  /// The kept copy's bytes, or nil when there is none or it cannot be trusted: its folder
+  /// is not private (`isPrivate`), or the file is a link, not a regular file, not the user's,
+  /// or writable by group or others.
+  static func read(_ file: URL) -> [UInt8]? {
+    guard isPrivate(folder: file.deletingLastPathComponent().path) else { return nil }
+    let user = geteuid()
+    return readFile(atPath: file.path) { info in
+      info.st_uid == user && info.st_mode & 0o022 == 0
+    }
+  }
+
+  /// Whether no other user can change what `folder` holds, checked as ssh checks a key's
+  /// folders: the folder itself (links resolved) is the user's and not writable by group or
+  /// others; each folder above it, up to `/`, is the user's or root's and not writable by
+  /// group or others, unless it is sticky (as `/tmp` is: others may add names there, but not
+  /// rename or remove the user's).
+  static func isPrivate(folder: String) -> Bool {
+    guard let resolved = realpath(folder, nil) else { return false }
+    let real = String(cString: resolved)
+    free(resolved)
+    let user = geteuid()
+    var path = real
+    var isFolderItself = true
+    while true {
+      var info = stat()
+      guard lstat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFDIR else { return false }
+      let writableByOthers = info.st_mode & 0o022 != 0
+      if isFolderItself {
+        guard info.st_uid == user, !writableByOthers else { return false }
+      } else {
+        guard info.st_uid == user || info.st_uid == 0 else { return false }
+        guard !writableByOthers || info.st_mode & S_ISVTX != 0 else { return false }
+      }
+      if path == "/" { return true }
+      isFolderItself = false
+      path = (path as NSString).deletingLastPathComponent
+    }
+  }
+
+  /// Makes each missing folder of `folder` the user's own (0700), as mkdir makes it; true
+  /// when the folder is there at the end.
+  private static func makeFolders(_ folder: String) -> Bool {
+    var missing: [String] = []
+    var path = folder
+    var info = stat()
+    while stat(path, &info) != 0, errno == ENOENT, path != "/" {
+      missing.append(path)
+      path = (path as NSString).deletingLastPathComponent
+    }
+    for path in missing.reversed() where mkdir(path, 0o700) != 0 && errno != EEXIST {
+      return false
+    }
+    return stat(folder, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR
+  }
+
   /// Writes `bytes` beside `file` and renames them over it, so a reader sees a whole file or
-  /// the one before; its folder is made when missing, the user's own (0700), the file 0600 (a
-  /// copy holds migrations' SQL, or a database's history). False when it cannot: a kept file
-  /// is only ever a saving.
+  /// the one before; its folders are made when missing, the user's own (0700), the file 0600
+  /// (a copy holds migrations' SQL, or a database's history). Nothing is written in a folder
+  /// that is not private (`isPrivate`). False when it cannot: a kept file is only ever a
+  /// saving.
   static func write(_ bytes: [UInt8], to file: URL) -> Bool {
     let folder = file.deletingLastPathComponent()
     let temporary = folder.appendingPathComponent(".\(file.lastPathComponent).\(getpid()).tmp")
-    do {
-      try FileManager.default.createDirectory(
-        at: folder,
-        withIntermediateDirectories: true,
-        attributes: [.posixPermissions: 0o700]
+    guard makeFolders(folder.path), isPrivate(folder: folder.path),
+      FileManager.default.createFile(
+        atPath: temporary.path,
+        contents: Data(bytes),
+        attributes: [.posixPermissions: 0o600]
       )
-      guard
-        FileManager.default.createFile(
-          atPath: temporary.path,
-          contents: Data(bytes),
-          attributes: [.posixPermissions: 0o600]
-        )
-      else { return false }
-      guard rename(temporary.path, file.path) == 0 else {
-        try? FileManager.default.removeItem(at: temporary)
-        return false
-      }
-      return true
-    } catch {
-      try? FileManager.default.removeItem(at: temporary)
+    else { return false }
+    guard rename(temporary.path, file.path) == 0 else {
+      unlink(temporary.path)
       return false
     }
+    return true
   }
 
   /// FNV-1a's steps taken a 64-bit word at a time, each product rotated so that its high bits

@@ -40,14 +40,24 @@ final class DirectoryReader: @unchecked Sendable {
   }
 }
 
+/// The bytes of a regular file that is not a link and whose `stat` (of the file opened, so
+/// the one read) `accepting` accepts; nil otherwise.
+func readFile(atPath path: String, accepting: (stat) -> Bool) -> [UInt8]? {
+  readFile(opening: { open(path, O_RDONLY | O_NONBLOCK | O_NOFOLLOW) }, accepting: accepting)
+}
+
 /// Opens without blocking (`O_NONBLOCK`: a named pipe would wait for a writer forever), then
 /// reads only a regular file; `O_NONBLOCK` changes nothing for one.
-private func readFile(opening: () -> Int32) -> [UInt8]? {
+private func readFile(
+  opening: () -> Int32,
+  accepting: (stat) -> Bool = { _ in true }
+) -> [UInt8]? {
   let descriptor = opening()
   guard descriptor >= 0 else { return nil }
   defer { close(descriptor) }
   var info = stat()
-  guard fstat(descriptor, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { return nil }
+  guard fstat(descriptor, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG, accepting(info)
+  else { return nil }
   var bytes: [UInt8] = []
   // One read of the size fstat gives (plus one byte, to see the end); a file that grew while
   // being read takes further reads.

@@ -35,7 +35,7 @@ import Foundation
     let key = [identity, path, "sqlite " + Connection.libraryVersion].joined(separator: "\n")
     let files = [path, path + "-wal", path + "-journal"]
     let before = FolderSnapshot.take(files: files)
-    if let before, before.entries[0].exists, let bytes = readFile(atPath: file.path),
+    if let before, before.entries[0].exists, let bytes = CacheFile.read(file),
       let kept = HistoryCacheCodec.decode(bytes, key: key, snapshot: before)
     {
       return (kept, .used)

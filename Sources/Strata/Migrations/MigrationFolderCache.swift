@@ -59,7 +59,7 @@ import Foundation
     let parent = url.deletingLastPathComponent().path
     let besides = ["flyway.conf", "flyway.toml"].map { parent + "/" + $0 }
     let before = FolderSnapshot.take(folder: url.path, besides: besides)
-    if let before, let bytes = readFile(atPath: file.path),
+    if let before, let bytes = CacheFile.read(file),
       let kept = MigrationCacheCodec.decode(bytes, key: key, snapshot: before)
     {
       return (kept, .used)

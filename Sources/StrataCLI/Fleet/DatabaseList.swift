@@ -15,27 +15,122 @@ import StrataArguments
 /// `@FILE`: one path per line (relative paths from the current folder), blank lines and lines
 /// starting with `#` skipped; a path that does not exist is created by `migrate`, as a single
 /// run would.
-enum DatabaseList {
-  /// The files `arguments` name, in the order given, duplicates removed.
+///
+/// A file that belongs to another database (`DatabaseSidecar`: a `-journal`, `-wal` or `-shm`,
+/// strata's backups, damaged copies and work files; or a link to one) is never a database,
+/// whether or not its database is there: a pattern's match is left out (and said so); a path
+/// named outright, as an argument without `*` or `?` or as a line of a list, stops the run
+/// before anything is opened.
+package enum DatabaseList {
+  /// A file a pattern matched that belongs to another database.
+  package struct LeftOut: Equatable, Sendable {
+    /// The absolute path matched.
+    package let path: String
+    /// What it is: `acme.db's rollback journal`, or a link to one.
+    package let reason: String
+  }
+
+  /// The databases, in the order given, each once, and the matches left out.
+  package struct Resolution: Sendable {
+    package var databases: [URL] = []
+    package var leftOut: [LeftOut] = []
+  }
+
+  /// The files `arguments` name, in the order given, duplicates removed, sidecars left out.
   ///
-  /// - Throws: `DatabaseListError` when a glob matches nothing or a list file cannot be read.
-  static func expand(_ arguments: [String], currentDirectory: String) throws -> [URL] {
+  /// - Throws: `DatabaseListError` when a glob matches nothing (or nothing but sidecars), a
+  ///   list file cannot be read, or a sidecar is named outright.
+  package static func resolve(
+    _ arguments: [String],
+    currentDirectory: String
+  ) throws(DatabaseListError) -> Resolution {
     var seen = Set<String>()
-    var urls: [URL] = []
-    for argument in arguments {
-      let paths: [String]
-      if argument.hasPrefix("@") {
-        paths = try listed(String(argument.dropFirst()), currentDirectory: currentDirectory)
-      } else {
-        let absolute = Self.absolute(argument, currentDirectory)
-        paths = glob(absolute)
-        if paths.isEmpty { throw DatabaseListError.noMatch(pattern: argument) }
-      }
-      for path in paths where seen.insert(identity(path)).inserted {
-        urls.append(URL(fileURLWithPath: path))
+    var seenLeftOut = Set<String>()
+    var resolution = Resolution()
+    func add(_ path: String) {
+      if seen.insert(identity(path)).inserted {
+        resolution.databases.append(URL(fileURLWithPath: path))
       }
     }
-    return urls
+    for argument in arguments {
+      if argument.hasPrefix("@") {
+        let list = String(argument.dropFirst())
+        for (line, text, path) in try listed(list, currentDirectory: currentDirectory) {
+          if let reason = sidecarReason(path) {
+            throw .listedSidecar(list: list, line: line, path: text, reason: reason)
+          }
+          add(path)
+        }
+        continue
+      }
+      let absolute = Self.absolute(argument, currentDirectory)
+      let isPattern = argument.contains("*") || argument.contains("?")
+      if !isPattern, let reason = sidecarReason(absolute) {
+        throw .namedSidecar(path: argument, reason: reason)
+      }
+      let paths = glob(absolute)
+      if paths.isEmpty { throw .noMatch(pattern: argument) }
+      var kept: [String] = []
+      var left: [LeftOut] = []
+      for path in paths {
+        if let reason = sidecarReason(path) {
+          left.append(LeftOut(path: path, reason: reason))
+        } else {
+          kept.append(path)
+        }
+      }
+      if kept.isEmpty {
+        throw .onlySidecars(
+          pattern: argument,
+          files: left.map { (shown($0.path, currentDirectory), $0.reason) }
+        )
+      }
+      // By path: a link to a journal is named as well as the journal.
+      for item in left where seenLeftOut.insert(item.path).inserted {
+        resolution.leftOut.append(item)
+      }
+      kept.forEach(add)
+    }
+    return resolution
+  }
+
+  /// What `path` is when it belongs to another database: by its own name, or, for a link (or
+  /// a path through one), by the name of the file it leads to.
+  static func sidecarReason(_ path: String) -> String? {
+    if let sidecar = DatabaseSidecar(fileName: (path as NSString).lastPathComponent) {
+      return sidecar.role
+    }
+    guard let real = linkTarget(path) else { return nil }
+    guard let sidecar = DatabaseSidecar(fileName: (real as NSString).lastPathComponent)
+    else { return nil }
+    return "a link to \(real), which is \(sidecar.role)"
+  }
+
+  /// Where a path through links leads: the real path, or for a dangling link (which SQLite
+  /// would create) the path it names, followed link by link. Nil when it cannot be told.
+  private static func linkTarget(_ path: String) -> String? {
+    // The caller has checked the name itself: a sidecar's name here means a link led to it.
+    if let resolved = realpath(path, nil) {
+      defer { free(resolved) }
+      return String(cString: resolved)
+    }
+    var current = path
+    for _ in 0..<40 {
+      guard let target = try? FileManager.default.destinationOfSymbolicLink(atPath: current)
+      else { return current == path ? nil : current }
+      current =
+        target.hasPrefix("/")
+        ? target
+        : ((current as NSString).deletingLastPathComponent as NSString)
+          .appendingPathComponent(target)
+    }
+    return nil
+  }
+
+  /// `path` as the messages show it: relative to the current folder when under it.
+  static func shown(_ path: String, _ currentDirectory: String) -> String {
+    let base = currentDirectory.hasSuffix("/") ? currentDirectory : currentDirectory + "/"
+    return path.hasPrefix(base) ? String(path.dropFirst(base.count)) : path
   }
 
   private static func absolute(_ path: String, _ currentDirectory: String) -> String {
@@ -50,15 +145,21 @@ enum DatabaseList {
     return (path as NSString).standardizingPath
   }
 
-  private static func listed(_ file: String, currentDirectory: String) throws -> [String] {
+  /// A list's paths: each with its line number, its text and its absolute path.
+  private static func listed(
+    _ file: String,
+    currentDirectory: String
+  ) throws(DatabaseListError) -> [(line: Int, text: String, path: String)] {
     let path = absolute(file, currentDirectory)
     guard let text = try? String(contentsOfFile: path, encoding: .utf8) else {
-      throw DatabaseListError.unreadableList(path: file)
+      throw .unreadableList(path: file)
     }
-    return text.split(whereSeparator: \.isNewline)
-      .map { $0.trimmingCharacters(in: .whitespaces) }
-      .filter { !$0.isEmpty && !$0.hasPrefix("#") }
-      .map { absolute($0, currentDirectory) }
+    // Every line counts, blank ones too, so that a line number is the editor's.
+    return text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline)
+      .enumerated()
+      .map { ($0.offset + 1, $0.element.trimmingCharacters(in: .whitespaces)) }
+      .filter { !$0.1.isEmpty && !$0.1.hasPrefix("#") }
+      .map { ($0.0, $0.1, absolute($0.1, currentDirectory)) }
   }
 
   /// The paths matching an absolute pattern, sorted within each folder.
@@ -101,30 +202,5 @@ enum DatabaseList {
   private static func isRealFolder(_ path: String) -> Bool {
     var info = stat()
     return lstat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR
-  }
-}
-
-/// What is wrong with `--databases`: nothing is opened or changed.
-enum DatabaseListError: StrataError {
-  case noMatch(pattern: String)
-  case unreadableList(path: String)
-
-  var message: String {
-    switch self {
-    case .noMatch(let pattern):
-      "no file matches --databases \(quotedArgument(pattern)); nothing was opened"
-    case .unreadableList(let path):
-      "cannot read the database list \(quotedArgument(path)); nothing was opened"
-    }
-  }
-
-  var help: String {
-    switch self {
-    case .noMatch:
-      "Quote the pattern so that strata expands it: * and ? match within a folder name, ** "
-        + "any number of folders, and hidden names only a pattern part starting with a dot."
-    case .unreadableList:
-      "Give @FILE as a readable text file with one database path per line."
-    }
   }
 }

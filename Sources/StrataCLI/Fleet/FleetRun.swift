@@ -23,33 +23,51 @@ enum FleetRun {
     return true
   }
 
+  /// The fleet `--databases` names, and the files its patterns matched that belong to other
+  /// databases (left out).
+  struct Resolved {
+    let fleet: MigrationFleet
+    let leftOut: [DatabaseList.LeftOut]
+  }
+
+  /// A fleet's results, and what its patterns left out, for the report.
+  @dynamicMemberLookup struct Summary {
+    let fleetSummary: FleetSummary
+    let leftOut: [DatabaseList.LeftOut]
+
+    subscript<Value>(dynamicMember keyPath: KeyPath<FleetSummary, Value>) -> Value {
+      fleetSummary[keyPath: keyPath]
+    }
+  }
+
   /// The fleet `--databases` names, with the run's busy timeout, extensions and jobs.
   ///
-  /// - Throws: `DatabaseListError` when a glob matches nothing; `ExtensionLoadError`.
+  /// - Throws: `DatabaseListError` when a glob matches nothing (or only files that belong to
+  ///   other databases) or such a file is named outright; `ExtensionLoadError`.
   static func fleet(
     _ arguments: ParsedArguments,
     _ context: CommandContext,
     _ migrations: MigrationSet
-  ) throws -> MigrationFleet {
-    let urls = try DatabaseList.expand(
+  ) throws -> Resolved {
+    let resolution = try DatabaseList.resolve(
       arguments[CommonOptions.databases],
       currentDirectory: context.currentDirectory
     )
-    var fleet = MigrationFleet(migrations, databases: urls)
+    var fleet = MigrationFleet(migrations, databases: resolution.databases)
     fleet.jobs = arguments[CommonOptions.jobs]
     fleet.failFast = arguments[CommonOptions.failFast]
     fleet.busyTimeout = arguments[CommonOptions.busyTimeout]
     fleet.configuration = try CommonOptions.connectionConfiguration(arguments)
-    return fleet
+    return Resolved(fleet: fleet, leftOut: resolution.leftOut)
   }
 
   /// Runs `work` (a fleet call given a progress closure) with a progress line on a terminal,
   /// cleared before the report.
   static func withProgress(
-    _ fleet: MigrationFleet,
+    _ resolved: Resolved,
     _ context: CommandContext,
     _ work: (MigrationFleet, (@Sendable (SetupProgress) -> Void)?) -> FleetSummary
-  ) -> FleetSummary {
+  ) -> Summary {
     let line = FleetProgressLine.make(context)
     var progress: (@Sendable (SetupProgress) -> Void)?
     if let line {
@@ -57,9 +75,9 @@ enum FleetRun {
         if case .databaseFinished(let finished) = event { line.update(finished) }
       }
     }
-    let summary = work(fleet, progress)
+    let summary = work(resolved.fleet, progress)
     line?.clear()
-    return summary
+    return Summary(fleetSummary: summary, leftOut: resolved.leftOut)
   }
 
   /// One database in `--format json`.
@@ -75,16 +93,25 @@ enum FleetRun {
     var problems: [ValidationProblem]?
   }
 
+  /// A file a pattern matched that was left out: it belongs to another database.
+  struct LeftOutReport: Encodable {
+    let file: String
+    let reason: String
+  }
+
   struct Report: Encodable {
     let databases: [DatabaseReport]
     let summary: [String: Int]
+    let leftOut: [LeftOutReport]
   }
 
   /// Prints the fleet's results and returns the exit code: 1 when any database failed or was
   /// skipped. Text: each failure (`Error:`/`Help:` with the file) on standard error, then the
-  /// summary line on standard output (none with `--quiet` when all went well).
+  /// summary line on standard output (none with `--quiet` when all went well). The files its
+  /// patterns left out are named in a note on standard error (also with `--quiet`: never left
+  /// out silently), and in JSON's `leftOut`; leaving them out fails nothing.
   static func report(
-    _ summary: FleetSummary,
+    _ summary: Summary,
     lines: (FleetDatabaseResult, String) -> String? = { _, _ in nil },
     done: String = "migrated",
     _ arguments: ParsedArguments,
@@ -99,8 +126,15 @@ enum FleetRun {
     ]
     switch arguments[CommonOptions.format] {
     case .json:
-      try context.printJSON(Report(databases: reports, summary: counts))
+      let leftOut = summary.leftOut.map {
+        LeftOutReport(
+          file: CommonOptions.shown(URL(fileURLWithPath: $0.path), context),
+          reason: $0.reason
+        )
+      }
+      try context.printJSON(Report(databases: reports, summary: counts, leftOut: leftOut))
     case .text:
+      if let note = leftOutNote(summary.leftOut, context) { context.printError(note) }
       for result in summary.results {
         let shown = CommonOptions.shown(result.database, context)
         if let line = lines(result, shown), !arguments[CommonOptions.quiet] { context.print(line) }
@@ -116,11 +150,28 @@ enum FleetRun {
         if let help { context.printError("Help: \(help)") }
       }
       if !summary.succeeded || summary.invalidCount > 0 || !arguments[CommonOptions.quiet] {
-        context.print(summaryLine(summary, done: done))
+        context.print(summaryLine(summary.fleetSummary, done: done))
       }
     }
     return summary.succeeded && summary.invalidCount == 0 ? ExitCode.success : ExitCode.failure
   }
+
+  /// `Note: left out 1 file that belongs to another database: t/acme.db-journal (acme.db's
+  /// rollback journal)`; the first `shownLeftOut` by name, then how many more.
+  static func leftOutNote(_ leftOut: [DatabaseList.LeftOut], _ context: CommandContext) -> String? {
+    guard !leftOut.isEmpty else { return nil }
+    let count = leftOut.count
+    var named = leftOut.prefix(shownLeftOut).map {
+      "\(CommonOptions.shown(URL(fileURLWithPath: $0.path), context)) (\($0.reason))"
+    }
+    if count > shownLeftOut { named.append("and \(count - shownLeftOut) more") }
+    let files =
+      count == 1
+      ? "1 file that belongs to another database" : "\(count) files that belong to other databases"
+    return "Note: left out \(files): " + named.joined(separator: ", ")
+  }
+
+  static let shownLeftOut = 10
 
   /// `validate`'s problems for one database, their help in a fleet run's words.
   private static func problems(_ result: FleetDatabaseResult) -> [ValidationProblem] {
