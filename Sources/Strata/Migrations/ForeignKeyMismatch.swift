@@ -28,7 +28,7 @@ struct ForeignKeyMismatch: Hashable, Sendable {
       return Check(violations: try violations(connection, "PRAGMA foreign_key_check"))
     } catch let error as SQLiteError where isMismatch(error) {
       var found = Check()
-      let tables = try connection.rows("SELECT name FROM main.sqlite_schema WHERE type = 'table'")
+      let tables = try connection.rows("SELECT name FROM main.sqlite_master WHERE type = 'table'")
         .compactMap { $0[0].textValue }
       for table in tables {
         do {
@@ -103,7 +103,7 @@ struct ForeignKeyMismatch: Hashable, Sendable {
             + "index counts only with each column's own collation)"
         )
       let kind = try connection.scalar(
-        "SELECT type FROM main.sqlite_schema WHERE name = ? COLLATE NOCASE AND type IN "
+        "SELECT type FROM main.sqlite_master WHERE name = ? COLLATE NOCASE AND type IN "
           + "('table', 'view')",
         [.text(key.parent)]
       )?.textValue
