@@ -187,4 +187,47 @@ import Testing
     #expect(try bytes(project, "t/acme.db-wal").isEmpty)
     #expect(try version(project, "t/acme.db") == 1)
   }
+
+  /// A hard link to acme.db's `-wal` under a database's name is the same file: left out by a
+  /// pattern, refused when named, so nothing is built inside the log SQLite writes.
+  @Test func aHardLinkToAWALIsTheWAL() throws {
+    let project = try project(upToDate: true, sidecars: ["acme.db-wal"])
+    try #require(
+      link(project.dir.path("t/acme.db-wal").path, project.dir.path("t/0tenant.db").path) == 0
+    )
+    let result = try project.strata("migrate", "--databases", "t/*", "--jobs", "1")
+    #expect(result.exitCode == 0, "\(result.standardError)")
+    #expect(
+      result.standardError.contains(
+        "t/0tenant.db (the same file as \(project.dir.path("t/acme.db-wal").path) (a hard link), "
+          + "which is acme.db's write-ahead log)"
+      ),
+      "\(result.standardError)"
+    )
+    #expect(result.standardOutput == "0 migrated, 1 already up to date, 0 failed (1 database)\n")
+    #expect(try bytes(project, "t/acme.db-wal").isEmpty)
+    let named = try project.strata("migrate", "--databases", "t/0tenant.db")
+    #expect(named.exitCode == 1)
+    #expect(named.standardError.contains("is the same file as"), "\(named.standardError)")
+    #expect(try bytes(project, "t/0tenant.db").isEmpty)
+  }
+
+  /// Names whose bytes end in a sidecar's suffix in another case, or after a character that
+  /// joins the '-' to itself, and SQLite's super-journals: left out, and unchanged.
+  @Test func suffixesAreReadAsBytesInAnyCase() throws {
+    let odd = "x\u{0600}"
+    let names = ["acme.db-WAL", "other.db-JOURNAL", odd + "-wal", "acme.db-mj5F3A2B9C1"]
+    let project = try project(upToDate: true, sidecars: names)
+    let result = try project.strata("migrate", "--databases", "t/*")
+    #expect(result.exitCode == 0, "\(result.standardError)")
+    #expect(
+      result.standardError.hasPrefix("Note: left out 4 files that belong to other databases"),
+      "\(result.standardError)"
+    )
+    for name in names { #expect(try bytes(project, "t/" + name).isEmpty, "\(name)") }
+    try project.dir.write("list.txt", "t/\(odd)-wal\n")
+    let listed = try project.strata("status", "--databases", "@list.txt")
+    #expect(listed.exitCode == 1)
+    #expect(listed.standardError.contains("write-ahead log, not a database"))
+  }
 }

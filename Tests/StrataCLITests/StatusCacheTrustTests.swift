@@ -113,4 +113,17 @@ import Testing
       #expect(mode == 0o700, "\(folder)")
     }
   }
+
+  /// No folder is made under one another user could change: the copies are not kept there,
+  /// and `status` reads everything.
+  @Test func noFolderIsMadeUnderAFolderOthersCanWrite() async throws {
+    let (project, _) = try await StatusCacheTests.settledProject()
+    let open = project.dir.path("open")
+    try FileManager.default.createDirectory(at: open, withIntermediateDirectories: false)
+    try FileManager.default.setAttributes([.posixPermissions: 0o777], ofItemAtPath: open.path)
+    let cache = ["XDG_CACHE_HOME": open.appendingPathComponent("cache").path]
+    let result = try Self.status(project, cache)
+    #expect(result.exitCode == 0, "\(result.standardError)")
+    #expect(try FileManager.default.contentsOfDirectory(atPath: open.path) == [])
+  }
 }

@@ -134,12 +134,18 @@ enum CacheFile {
   /// group or others, unless it is sticky (as `/tmp` is: others may add names there, but not
   /// rename or remove the user's).
   static func isPrivate(folder: String) -> Bool {
+    isTrusted(folder: folder, isFolderItself: true)
+  }
+
+  /// The checks of `isPrivate`, the first folder held to the folder's own rule or to the rule
+  /// for the folders above it.
+  private static func isTrusted(folder: String, isFolderItself itself: Bool) -> Bool {
     guard let resolved = realpath(folder, nil) else { return false }
     let real = String(cString: resolved)
     free(resolved)
     let user = geteuid()
     var path = real
-    var isFolderItself = true
+    var isFolderItself = itself
     while true {
       var info = stat()
       guard lstat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFDIR else { return false }
@@ -158,6 +164,8 @@ enum CacheFile {
 
   /// Makes each missing folder of `folder` the user's own (0700), as mkdir makes it; true
   /// when the folder is there at the end.
+  /// None is made under a folder that another user could change (`isPrivate`'s rule for the
+  /// folders above).
   private static func makeFolders(_ folder: String) -> Bool {
     var missing: [String] = []
     var path = folder
@@ -166,6 +174,7 @@ enum CacheFile {
       missing.append(path)
       path = (path as NSString).deletingLastPathComponent
     }
+    if !missing.isEmpty, !isTrusted(folder: path, isFolderItself: false) { return false }
     for path in missing.reversed() where mkdir(path, 0o700) != 0 && errno != EEXIST {
       return false
     }

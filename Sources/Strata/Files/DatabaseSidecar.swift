@@ -1,7 +1,8 @@
 import Foundation
 
 /// A file that belongs to a database beside it, told by its name alone: SQLite's rollback
-/// journal, write-ahead log and its shared-memory index (`-journal`, `-wal`, `-shm`),
+/// journal, write-ahead log and its shared-memory index (`-journal`, `-wal`, `-shm`, in any
+/// ASCII case), the super-journal of a transaction over several databases (`-mj<hex>`),
 /// strata's backups (`DatabaseBackup`), the damaged copies `restore --force` keeps, and the
 /// hidden files strata writes while it builds a database (`.<name>.strata-…`).
 ///
@@ -14,6 +15,7 @@ package struct DatabaseSidecar: Equatable, Sendable {
     case rollbackJournal
     case writeAheadLog
     case sharedMemory
+    case superJournal
     case backup
     case damagedCopy
     case workFile
@@ -24,11 +26,19 @@ package struct DatabaseSidecar: Equatable, Sendable {
   package let database: String
 
   /// The sidecar a file named `name` (a last path component) is, or nil.
+  ///
+  /// SQLite's suffixes are compared as bytes (a character such as U+0600 that joins the `-`
+  /// to itself must not hide one) and without regard to ASCII case (on a case-insensitive
+  /// volume, a Mac's or Windows' default, `acme.db-WAL` is acme.db's log).
   package init?(fileName name: String) {
-    for (suffix, kind) in Self.sqliteSuffixes where name.hasSuffix(suffix) {
-      let database = String(name.dropLast(suffix.count))
-      guard !database.isEmpty, database != "." else { continue }
+    let bytes = Array(name.utf8)
+    for (suffix, kind) in Self.sqliteSuffixes {
+      guard let database = Self.name(bytes, endingWith: suffix) else { continue }
       self.init(kind: kind, database: database)
+      return
+    }
+    if let database = Self.superJournalDatabase(bytes) {
+      self.init(kind: .superJournal, database: database)
       return
     }
     if let found = Self.backup(name) ?? Self.damagedCopy(name) ?? Self.workFile(name) {
@@ -36,6 +46,34 @@ package struct DatabaseSidecar: Equatable, Sendable {
       return
     }
     return nil
+  }
+
+  /// What comes before `suffix` (ASCII, matched without regard to case) at the end of
+  /// `bytes`; nil when `bytes` does not end so, or nothing names a database before it.
+  private static func name(_ bytes: [UInt8], endingWith suffix: String) -> String? {
+    let tail = Array(suffix.utf8)
+    guard bytes.count > tail.count,
+      zip(bytes.suffix(tail.count), tail).allSatisfy({ lowercased($0) == $1 })
+    else { return nil }
+    let database = String(decoding: bytes.dropLast(tail.count), as: UTF8.self)
+    return database == "." ? nil : database
+  }
+
+  /// `<database>-mj<hex digits>`: the super-journal SQLite writes beside the main database
+  /// for a transaction over several (attached) databases; whether it exists decides whether a
+  /// child's hot journal is rolled back, so one must never be made or removed by hand.
+  private static func superJournalDatabase(_ bytes: [UInt8]) -> String? {
+    let digits = bytes.reversed().prefix { isHexDigit($0) }.count
+    guard (1...16).contains(digits), bytes.count > digits + 3 else { return nil }
+    return name(Array(bytes.dropLast(digits)), endingWith: "-mj")
+  }
+
+  private static func lowercased(_ byte: UInt8) -> UInt8 {
+    (0x41...0x5A).contains(byte) ? byte + 0x20 : byte
+  }
+
+  private static func isHexDigit(_ byte: UInt8) -> Bool {
+    (0x30...0x39).contains(byte) || (0x41...0x46).contains(byte) || (0x61...0x66).contains(byte)
   }
 
   private init(kind: Kind, database: String) {
@@ -49,6 +87,7 @@ package struct DatabaseSidecar: Equatable, Sendable {
     case .rollbackJournal: "\(database)'s rollback journal"
     case .writeAheadLog: "\(database)'s write-ahead log"
     case .sharedMemory: "\(database)'s shared-memory index"
+    case .superJournal: "the super-journal of a transaction \(database) took part in"
     case .backup: "a backup of \(database)"
     case .damagedCopy: "the damaged copy of \(database) that a restore kept"
     case .workFile: "a file strata writes while it builds \(database)"

@@ -17,7 +17,8 @@ import StrataArguments
 /// run would.
 ///
 /// A file that belongs to another database (`DatabaseSidecar`: a `-journal`, `-wal` or `-shm`,
-/// strata's backups, damaged copies and work files; or a link to one) is never a database,
+/// a super-journal, strata's backups, damaged copies and work files; or a symbolic or hard
+/// link to one) is never a database,
 /// whether or not its database is there: a pattern's match is left out (and said so); a path
 /// named outright, as an argument without `*` or `?` or as a line of a list, stops the run
 /// before anything is opened.
@@ -100,10 +101,31 @@ package enum DatabaseList {
     if let sidecar = DatabaseSidecar(fileName: (path as NSString).lastPathComponent) {
       return sidecar.role
     }
-    guard let real = linkTarget(path) else { return nil }
-    guard let sidecar = DatabaseSidecar(fileName: (real as NSString).lastPathComponent)
-    else { return nil }
-    return "a link to \(real), which is \(sidecar.role)"
+    let real = linkTarget(path)
+    if let real, let sidecar = DatabaseSidecar(fileName: (real as NSString).lastPathComponent) {
+      return "a link to \(real), which is \(sidecar.role)"
+    }
+    return hardLinkedSidecar(real ?? path)
+  }
+
+  /// A file with more than one name, one of them a sidecar's in its own folder (`ln
+  /// acme.db-wal tenant.db`): the same file as that sidecar, so SQLite would write the log
+  /// into it. A name in a folder strata does not read cannot be seen.
+  private static func hardLinkedSidecar(_ path: String) -> String? {
+    var info = stat()
+    guard stat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG, info.st_nlink > 1 else {
+      return nil
+    }
+    let folder = (path as NSString).deletingLastPathComponent
+    for name in entries(folder) {
+      guard let sidecar = DatabaseSidecar(fileName: name) else { continue }
+      var other = stat()
+      let twin = (folder as NSString).appendingPathComponent(name)
+      if stat(twin, &other) == 0, other.st_dev == info.st_dev, other.st_ino == info.st_ino {
+        return "the same file as \(twin) (a hard link), which is \(sidecar.role)"
+      }
+    }
+    return nil
   }
 
   /// Where a path through links leads: the real path, or for a dangling link (which SQLite

@@ -15,6 +15,15 @@ import Testing
     ("acme.db.damaged-20261201T053012.345Z", "the damaged copy of acme.db that a restore kept"),
     (".acme.db.strata-lock", "a file strata writes while it builds acme.db"),
     (".acme.db.strata-0A1B.tmp", "a file strata writes while it builds acme.db"),
+    // On a case-insensitive volume these are acme.db's own.
+    ("acme.db-WAL", "acme.db's write-ahead log"),
+    ("acme.db-Journal", "acme.db's rollback journal"),
+    ("acme.db-SHM", "acme.db's shared-memory index"),
+    // U+0600 joins the '-' into one character with it: the bytes still end in -wal.
+    ("x\u{0600}-wal", "x\u{0600}'s write-ahead log"),
+    ("x\u{0600}-journal", "x\u{0600}'s rollback journal"),
+    ("acme.db-mj5F3A2B9C1", "the super-journal of a transaction acme.db took part in"),
+    ("acme.db-mjabc", "the super-journal of a transaction acme.db took part in"),
   ])
   func aSidecarIsNamedWithItsDatabase(_ name: String, _ role: String) {
     #expect(DatabaseSidecar(fileName: name)?.role == role)
@@ -32,7 +41,8 @@ import Testing
   @Test(arguments: [
     "acme.db", "-journal", "-wal", ".-wal", "notes.backup", "x.backup-today.backup",
     "x.damaged-foo", "x.damaged-2026-12-01", ".strata-lock", "acme.strata-lock",
-    "journal", "acme.db-journal.bak",
+    "journal", "acme.db-journal.bak", "my-wal.db", "db-journal.sqlite3", "x-walx.db",
+    "acme.db-mj", "acme.db-mjxyz", "-mj12",
   ])
   func otherNamesAreDatabases(_ name: String) {
     #expect(DatabaseSidecar(fileName: name) == nil)
