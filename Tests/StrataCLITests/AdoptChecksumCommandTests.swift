@@ -138,6 +138,84 @@ import Testing
     #expect(columns.compactMap { $0[1].textValue } == ["x", "one"])
   }
 
+  /// Flyway's validate compares a null applied checksum with the file's and fails: only its
+  /// baseline row (and what is at or below it) goes uncompared.
+  @Test func aFlywaySQLRowWithoutAChecksumIsAMismatch() throws {
+    let database = Self.flywayDatabase.replacingOccurrences(
+      of: "'V2__b.sql', -1802148518",
+      with: "'V2__b.sql', NULL"
+    )
+    let project = try project(Self.flywayFiles, database)
+    try project.write("V2__b.sql", "CREATE TABLE b (x, y);\n")
+    let bytes = try Data(contentsOf: project.database)
+    let result = try project.strata("baseline", "--database", "app.sqlite3", "--from", "flyway")
+    #expect(result.exitCode == 1, "\(result.standardOutput)")
+    #expect(
+      result.standardError.contains(
+        "Error: migrations/V2__b.sql was edited after Flyway applied it (version 2: Flyway "
+          + "recorded checksum null, the file now has checksum "
+      ),
+      "\(result.standardError)"
+    )
+    #expect(try Data(contentsOf: project.database) == bytes)
+    #expect(try project.versions() == [])
+  }
+
+  @Test func anAppliedFlywayRepeatableWithoutItsFileIsRefused() throws {
+    var files = Self.flywayFiles
+    files["R__refresh_views.sql"] = nil
+    let project = try project(files, Self.flywayDatabase)
+    let bytes = try Data(contentsOf: project.database)
+    let result = try project.strata("baseline", "--database", "app.sqlite3", "--from", "flyway")
+    #expect(result.exitCode == 1, "\(result.standardOutput)")
+    #expect(
+      result.standardError.contains(
+        "Error: Flyway's history (flyway_schema_history) records the repeatable migration "
+          + "'refresh views' as applied, which no file in migrations has (R__refresh_views.sql); "
+          + "Flyway's validate fails with \"Detected applied migration not resolved locally: "
+          + "refresh views\"; nothing was changed"
+      ),
+      "\(result.standardError)"
+    )
+    #expect(result.standardError.contains("run 'flyway repair' first to mark it deleted"))
+    #expect(try Data(contentsOf: project.database) == bytes)
+    // Marked deleted by Flyway's repair, it is no longer asked for.
+    try Connection(path: project.database.path).execute(
+      "INSERT INTO flyway_schema_history (installed_rank, version, description, type, script, "
+        + "checksum, installed_by, execution_time, success) VALUES (4, NULL, 'refresh views', "
+        + "'DELETE', 'R__refresh_views.sql', 467647589, 'app', 0, 1)"
+    )
+    let repaired = try project.strata(
+      "baseline",
+      "--database",
+      "app.sqlite3",
+      "--from",
+      "flyway"
+    )
+    #expect(repaired.exitCode == 0, "\(repaired.standardError)")
+    #expect(try project.versions() == [1, 2])
+  }
+
+  @Test func aFlywayRepeatableWhoseRunFailedIsRefused() throws {
+    let database = Self.flywayDatabase.replacingOccurrences(
+      of: "'R__refresh_views.sql', 467647589, 'app', 5, 1)",
+      with: "'R__refresh_views.sql', 467647589, 'app', 5, 0)"
+    )
+    let project = try project(Self.flywayFiles, database)
+    let bytes = try Data(contentsOf: project.database)
+    let result = try project.strata("baseline", "--database", "app.sqlite3", "--from", "flyway")
+    #expect(result.exitCode == 1, "\(result.standardOutput)")
+    #expect(
+      result.standardError.contains(
+        "Error: Flyway's history (flyway_schema_history) records that the repeatable migration "
+          + "'refresh views' failed half-way"
+      ),
+      "\(result.standardError)"
+    )
+    #expect(result.standardError.contains("Help: Repair the database with Flyway first"))
+    #expect(try Data(contentsOf: project.database) == bytes)
+  }
+
   // MARK: - sqlx
 
   /// A pair with CRLF endings (sqlx hashes them), and a whole file whose `-- no-transaction`

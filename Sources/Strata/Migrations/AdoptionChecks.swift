@@ -18,22 +18,49 @@ struct AdoptionChecks {
       recorded.versions.map { ($0.key.read(as: ordering), $0.value) },
       uniquingKeysWith: { first, _ in first }
     )
+    let baseline = recorded.baseline?.read(as: ordering)
     var edited: [EditedFile] = []
     for migration in adopted {
       guard let expected = byVersion[migration.version] else { continue }
+      // Flyway compares only the versions above its baseline.
+      if let baseline, migration.version <= baseline { continue }
       let current = try checksum(of: migration.up.file)
       if current != expected {
         edited.append(
           EditedFile(
             version: migration.version,
             file: migration.up.file,
-            recorded: expected.text,
+            recorded: expected?.text ?? "null",
             current: current?.text ?? ""
           )
         )
       }
     }
     return edited
+  }
+
+  /// Refuses, as Flyway's validate does, a repeatable migration whose newest run failed, and
+  /// one applied whose file is not here (unless Flyway marked it deleted). Only for a folder in
+  /// Flyway's format: another format has no repeatable migrations to match them with.
+  func checkRepeatables() throws {
+    guard migrations.format == .flyway else { return }
+    if let failed = recorded.failedRepeatables.first {
+      throw ForeignHistoryError.failedHalfWay(
+        tool: tool,
+        migration: "the repeatable migration '\(failed)'"
+      )
+    }
+    let here = Set(
+      migrations.repeatables.map { $0.name.replacingOccurrences(of: "_", with: " ") }
+    )
+    let missing = recorded.appliedRepeatables.filter { !here.contains($0) }
+    if !missing.isEmpty {
+      throw ForeignHistoryError.noRepeatableFile(
+        tool: tool,
+        descriptions: missing,
+        directory: migrations.directory
+      )
+    }
   }
 
   /// Flyway's repeatable migrations whose file is the one Flyway last applied: recorded as

@@ -45,11 +45,24 @@ enum ForeignChecksum: Hashable, Sendable {
 /// What one tool's history records as the checksum of each applied script.
 struct RecordedChecksums {
   /// Per version applied (as the tool records it), the checksum of its newest successful run;
-  /// a version whose row has no checksum (a Flyway baseline) is absent.
-  var versions: [MigrationVersion: ForeignChecksum] = [:]
+  /// nil when Flyway recorded that run of an SQL script without one, which its validate calls a
+  /// mismatch with any file. A version not compared is absent: one whose newest row is a
+  /// baseline, an undo, a deletion, a failure or a kind of migration Flyway records no checksum
+  /// for (Java), and every version at or below a Flyway baseline (as Flyway's validate).
+  var versions: [MigrationVersion: ForeignChecksum?] = [:]
+  /// Flyway's baseline version, when its history has one: versions at or below it are not
+  /// compared.
+  var baseline: MigrationVersion?
   /// Flyway's repeatable scripts, by the description Flyway records (`refresh views` for
   /// `R__refresh_views.sql`): the checksum of the newest run, when it succeeded.
   var repeatables: [String: ForeignChecksum] = [:]
+  /// Flyway's repeatable scripts whose newest row records a failed run (its validate fails
+  /// with "Detected failed repeatable migration"), by description.
+  var failedRepeatables: [String] = []
+  /// Flyway's repeatable scripts applied and not marked deleted since, by description: each
+  /// needs its file (its validate fails with "Detected applied migration not resolved
+  /// locally" otherwise).
+  var appliedRepeatables: [String] = []
 
   /// Reads them from `tool`'s table; empty for a tool that records no checksum.
   static func read(_ connection: Connection, tool: ForeignTool) throws -> RecordedChecksums {
@@ -78,28 +91,56 @@ struct RecordedChecksums {
     return recorded
   }
 
+  /// The kinds of row Flyway writes for an SQL script, always with its checksum.
+  private static let flywayScriptTypes: Set<String> = ["SQL", "SQL_BASELINE"]
+
   /// Flyway: rows in the order it installed them; the newest row of a version or description
   /// decides, as in `ForeignHistoryReader` (an undo, a deletion or a failure leaves no checksum
   /// to compare: the version is not adopted or is refused there).
   private static func readFlyway(_ connection: Connection) throws -> RecordedChecksums {
     var recorded = RecordedChecksums()
+    var failed: Set<String> = []
+    var applied: Set<String> = []
     let statement = try connection.prepare(
       "SELECT version, description, type, checksum, success FROM flyway_schema_history "
         + "WHERE type <> 'SCHEMA' ORDER BY installed_rank"
     )
     while try statement.step() {
       let type = statement.string(at: 2) ?? ""
-      let counts = statement.int64(at: 4) != 0 && !type.hasPrefix("UNDO") && type != "DELETE"
+      let succeeded = statement.int64(at: 4) != 0
+      let counts = succeeded && !type.hasPrefix("UNDO") && type != "DELETE"
       let checksum: ForeignChecksum? =
         counts && !statement.isNull(at: 3)
         ? .flyway(Int32(truncatingIfNeeded: statement.int64(at: 3))) : nil
       if let text = statement.string(at: 0) {
         guard let version = try? MigrationVersion(flyway: text) else { continue }
-        recorded.versions[version] = type == "BASELINE" ? nil : checksum
+        if type == "BASELINE" {
+          recorded.baseline = version
+          recorded.versions[version] = nil
+        } else if let checksum {
+          recorded.versions[version] = .some(checksum)
+        } else if counts, flywayScriptTypes.contains(type) {
+          // Flyway's validate: a null applied checksum never equals the file's.
+          recorded.versions[version] = .some(nil)
+        } else {
+          recorded.versions[version] = nil
+        }
       } else {
-        recorded.repeatables[statement.string(at: 1) ?? ""] = checksum
+        let description = statement.string(at: 1) ?? ""
+        recorded.repeatables[description] = checksum
+        if type == "DELETE" {
+          failed.remove(description)
+          applied.remove(description)
+        } else if succeeded {
+          failed.remove(description)
+          applied.insert(description)
+        } else {
+          failed.insert(description)
+        }
       }
     }
+    recorded.failedRepeatables = failed.sorted()
+    recorded.appliedRepeatables = applied.sorted()
     return recorded
   }
 }

@@ -14,6 +14,9 @@ public enum ForeignHistoryError: StrataError, Equatable {
   case unmappable(tool: ForeignTool, entries: [String])
   /// Versions the other tool applied that no migration file here has.
   case noFile(tool: ForeignTool, versions: [MigrationVersion], directory: String)
+  /// Flyway's repeatable migrations (by the description it records) applied and not marked
+  /// deleted, that no file here has.
+  case noRepeatableFile(tool: ForeignTool, descriptions: [String], directory: String)
   /// The tool asked for left no history in the database; `found` lists the ones that did.
   case notFound(tool: ForeignTool?, found: [ForeignTool])
   /// More than one tool's history, and no tool named: strata cannot tell which one to adopt.
@@ -47,6 +50,14 @@ public enum ForeignHistoryError: StrataError, Equatable {
         + (versions.count == 1 ? "version " : "versions ")
         + versions.map(String.init).joined(separator: ", ")
         + ", which no migration file in \(directory) has; nothing was changed"
+    case .noRepeatableFile(let tool, let descriptions, let directory):
+      let names = descriptions.map { "'\($0)'" }.joined(separator: ", ")
+      return "\(tool.displayName)'s history (\(tool.table)) records the repeatable "
+        + (descriptions.count == 1 ? "migration " : "migrations ") + names + " as applied, "
+        + "which no file in \(directory) has (R__"
+        + (descriptions.first ?? "").replacingOccurrences(of: " ", with: "_") + ".sql); "
+        + "\(tool.displayName)'s validate fails with \"Detected applied migration not resolved "
+        + "locally: \(descriptions[0])\"; nothing was changed"
     case .notFound(let tool?, let found):
       return "the database has no \(tool.displayName) history (\(tool.table))"
         + Self.foundClause(found) + "; nothing was changed"
@@ -83,6 +94,9 @@ public enum ForeignHistoryError: StrataError, Equatable {
     case .noFile:
       return "Use the migrations folder whose files that tool applied, or add the missing "
         + "files, then adopt again."
+    case .noRepeatableFile(let tool, _, _):
+      return "Restore the file (from version control), or, if it was removed on purpose, let "
+        + "\(tool.displayName) mark it deleted first (its repair), then adopt again."
     case .notFound(_, let found) where !found.isEmpty:
       return "Adopt the history the database has: "
         + found.map(\.rawValue).joined(separator: ", ") + "."
@@ -110,7 +124,9 @@ public enum ForeignHistoryError: StrataError, Equatable {
   public var tool: ForeignTool? {
     switch self {
     case .notAdopted(let history): history.tool
-    case .failedHalfWay(let tool, _), .unmappable(let tool, _), .noFile(let tool, _, _): tool
+    case .failedHalfWay(let tool, _), .unmappable(let tool, _), .noFile(let tool, _, _),
+      .noRepeatableFile(let tool, _, _):
+      tool
     case .notFound(let tool, _): tool
     case .editedFiles(let tool, _): tool
     case .severalFound: nil

@@ -155,8 +155,18 @@ extension MigrationError: RemedialError {
     case .insideTransaction:
       return "Commit or roll back the transaction the app opened on this connection first (or "
         + "migrate on a connection of its own), then try again."
+    case .stopped(let error, let state)
+    where state.dryRun.map { $0.began && !$0.notTried.isEmpty } == true && error.isStepFailure:
+      // The part not tried may be what this one needs (a table it makes): the real run, which
+      // runs it first, may succeed. Said plainly, and how to be sure; never "fix the file".
+      return "This failure may come only from what the dry run could not try before it "
+        + "(\(state.dryRun?.notTriedPlaces ?? "")): a migration that needs what that part makes "
+        + "fails here, although the real run, which runs that part first, may succeed. To be "
+        + "sure, migrate a copy of the database (or a backup of it) and look at the result; only "
+        + "if it fails there too is this migration (or the rows it meets) at fault. Nothing was "
+        + "changed."
     case .stopped(.failed(_, _, _, let error), let state)
-    where state.dryRun != nil && error.isConstraint:
+    where state.dryRun.map { !$0.onEmptyDatabase } == true && error.isConstraint:
       return "The database's rows break this migration (\(error.message)): change the migration "
         + "to deal with them (remove duplicates before a UNIQUE index, give a NOT NULL column a "
         + "DEFAULT) or fix those rows first, then try again; nothing was changed."

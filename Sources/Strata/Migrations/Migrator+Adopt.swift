@@ -64,6 +64,7 @@ extension Migrator {
           migrations: migrations,
           folder: folder
         )
+        try checks.checkRepeatables()
         let edited = try checks.editedFiles(recorded)
         if !edited.isEmpty, !allowChanged {
           throw ForeignHistoryError.editedFiles(tool: history.tool, files: edited)

@@ -14,6 +14,12 @@ public struct DryRunTrial: Hashable, Sendable, Codable {
   /// reaches outside the database's file (`ATTACH` of a file, `VACUUM INTO`,
   /// `load_extension()`).
   public var notTried: [UncheckedStatement] = []
+  /// Whether the trial's transaction began: false when it could not take the database's write
+  /// lock (another connection held it longer than the busy timeout), so nothing ran.
+  public internal(set) var began = false
+  /// Whether the database had no tables when the trial began (a database that does not exist
+  /// yet is tried as a new, empty one): the migrations met no rows, only each other.
+  public internal(set) var onEmptyDatabase = false
 
   /// A trial that ran `tried` and could not run `notTried`.
   public init(
@@ -29,19 +35,33 @@ public struct DryRunTrial: Hashable, Sendable, Codable {
   /// What a failure's message adds in a dry run: nothing was changed, what ran before it, and
   /// what was not tried before it (the failure may come from that).
   var failureNote: String {
+    guard began else {
+      return "; this was a dry run, and it could not start: the database is locked by another "
+        + "connection, so no migration ran and nothing was changed"
+    }
     var note =
-      "; this was a dry run: the pending migrations ran on the database's rows in a "
-      + "transaction that was rolled back, so nothing was changed"
+      onEmptyDatabase
+      ? "; this was a dry run on a new, empty database (it has no tables, so no rows of it "
+        + "were involved): the pending migrations ran in a transaction that was rolled back, so "
+        + "nothing was created or changed"
+      : "; this was a dry run: the pending migrations ran on the database's rows in a "
+        + "transaction that was rolled back, so nothing was changed"
     if !tried.isEmpty {
       note += " (before it, \(tried.map(\.file).joined(separator: ", ")) ran there without error)"
     }
     if !notTried.isEmpty {
-      let places = notTried.map { place in place.line.map { "\(place.file):\($0)" } ?? place.file }
       note +=
-        "; not tried before it: \(places.joined(separator: ", ")), which cannot run in the dry "
-        + "run's transaction, so this failure may come from their absence"
+        "; not tried before it: \(notTriedPlaces), which cannot run in the dry run's "
+        + "transaction, so this failure may come only from their absence (the real run runs "
+        + "them first and may succeed)"
     }
     return note
+  }
+
+  /// The parts not tried, as `file:line`.
+  var notTriedPlaces: String {
+    notTried.map { place in place.line.map { "\(place.file):\($0)" } ?? place.file }
+      .joined(separator: ", ")
   }
 }
 
@@ -62,18 +82,25 @@ extension Migrator {
     guard !connection.isReadOnly else { return DryRunTrial(ranOnTheDatabase: false) }
     var trial = DryRunTrial(ranOnTheDatabase: true)
     guard !parts.isEmpty else { return trial }
+    let empty = try? connection.scalar("SELECT count(*) FROM sqlite_schema")?.integerValue == 0
     let baseline = ForeignKeyBaseline()
     do {
       try reportingState(connection) {
-        // As the replays: nothing reaches a file outside the database; the runner adds the
-        // fence around strata's own tables, as in a run.
-        try connection.withFence(.noOutsideFiles) {
-          try Self.withForeignKeysDeferred(connection) {
-            try Self.withForeignKeyBaseline(connection, baseline) {
-              trial = DryRunTrial(ranOnTheDatabase: true)
-              try connection.execute("BEGIN IMMEDIATE")
-              defer { if !connection.isAutocommit { try? connection.execute("ROLLBACK") } }
-              try tryEach(parts, connection, baseline: baseline, into: &trial)
+        // Every page the trial changes stays in memory until the rollback: a spill would
+        // write them into the database file (rollback journal) or its -wal before the end.
+        try Self.withoutCacheSpill(connection) {
+          // As the replays: nothing reaches a file outside the database; the runner adds the
+          // fence around strata's own tables, as in a run.
+          try connection.withFence(.noOutsideFiles) {
+            try Self.withForeignKeysDeferred(connection) {
+              try Self.withForeignKeyBaseline(connection, baseline) {
+                trial = DryRunTrial(ranOnTheDatabase: true)
+                trial.onEmptyDatabase = empty ?? false
+                try connection.execute("BEGIN IMMEDIATE")
+                trial.began = true
+                defer { if !connection.isAutocommit { try? connection.execute("ROLLBACK") } }
+                try tryEach(parts, connection, baseline: baseline, into: &trial)
+              }
             }
           }
         }
@@ -83,6 +110,25 @@ extension Migrator {
       throw MigrationError.stopped(failure, state: state)
     }
     return trial
+  }
+
+  /// Runs `body` with the pager's cache spill off (`PRAGMA cache_spill`, set outside any
+  /// transaction), then restores it. With the spill on, a transaction that changes more pages
+  /// than the page cache holds writes some of them before it ends: into the database file (with
+  /// a rollback journal, which the rollback then copies back) or into the `-wal` (which then
+  /// keeps them, and the `-shm` changes). Off, they stay in memory: the trial costs as much
+  /// memory as the pages it changes.
+  private static func withoutCacheSpill<T>(
+    _ connection: Connection,
+    _ body: () throws -> T
+  )
+    throws -> T
+  {
+    let wasOn = try connection.scalar("PRAGMA cache_spill")?.integerValue != 0
+    try connection.execute("PRAGMA cache_spill = OFF")
+    // The boolean form leaves the spill threshold (PRAGMA cache_spill = N) as it was.
+    defer { if wasOn { try? connection.execute("PRAGMA cache_spill = ON") } }
+    return try body()
   }
 
   /// The parts in order, inside the dry run's transaction, each in a savepoint of its own so
@@ -154,5 +200,18 @@ extension Migrator {
       $0.trimmingCharacters(in: .whitespaces)
     }.joined(separator: " ")
     return text.count > 200 ? String(text.prefix(200)) + "…" : text
+  }
+}
+
+extension MigrationError {
+  /// A failure of a migration's own statements or of the checks after them (not of the lock,
+  /// the disk or the file system).
+  var isStepFailure: Bool {
+    switch self {
+    case .failed, .foreignKeyViolation, .foreignKeyMismatch, .partiallyApplied,
+      .needsNoTransaction:
+      true
+    default: false
+    }
   }
 }

@@ -27,6 +27,10 @@ extension ForeignHistoryError {
     case .noFile:
       return "Point --migrations at the folder whose files that tool applied, or add the "
         + "missing files, then run 'strata baseline --from \(tool?.rawValue ?? "auto")' again."
+    case .noRepeatableFile(let tool, _, _):
+      return "Restore the file (from version control), or, if it was removed on purpose, run "
+        + "'\(tool.rawValue) repair' first to mark it deleted in \(tool.displayName)'s history; "
+        + "then run 'strata baseline --from \(tool.rawValue)' again."
     case .failedHalfWay:
       return help
     case .editedFiles(let tool, let files):

@@ -27,7 +27,9 @@ import Testing
       return
     }
     #expect(version == 2 && file == "migrations/0002_unique.sql" && line == 2)
-    #expect(error?.runState?.dryRun == DryRunTrial(ranOnTheDatabase: true))
+    let trial = error?.runState?.dryRun
+    #expect(trial?.ranOnTheDatabase == true && trial?.began == true)
+    #expect(trial?.tried == [] && trial?.notTried == [] && trial?.onEmptyDatabase == false)
     #expect(try DatabaseFingerprint.of(db) == before)
     #expect(db.isAutocommit)
   }
