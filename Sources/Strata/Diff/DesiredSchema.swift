@@ -30,7 +30,11 @@ public struct DesiredSchema: Sendable {
     _ = database.raiseFence(.noOutsideFiles)
     var lines: [String: Int] = [:]
     do {
-      try database.executeScript(MigrationParser.normalize(sql)) { statement in
+      // A CR LF between tokens is layout; one inside a name or a string is part of it.
+      let text = QuotedLineEndings.layoutAsLF(
+        sql.hasPrefix("\u{FEFF}") ? String(sql.dropFirst()) : sql
+      )
+      try database.executeScript(text) { statement in
         let name = try Self.createdName(statement, file: file)
         lines[asciiLowercased(name)] = lines[asciiLowercased(name)] ?? statement.line
       }

@@ -21,6 +21,9 @@ public enum DiffError: StrataError, RemedialError, Equatable {
   case verificationFailed(reason: String)
   /// There is no change to write: the schema already is the desired one.
   case noChanges(desiredFile: String)
+  /// A statement of the migration holds a CR LF inside a quoted name or a string (`quoted`, as
+  /// written), which a migration file cannot keep: it is read with every CR LF as LF.
+  case lineBreakNotKept(object: String, quoted: String)
 
   /// What failed and where; nothing was changed.
   public var message: String {
@@ -47,6 +50,11 @@ public enum DiffError: StrataError, RemedialError, Equatable {
     case .noChanges(let desiredFile):
       return "the schema already is the one \(desiredFile) describes: there is no change to "
         + "write, and no migration was created"
+    case .lineBreakNotKept(let object, let quoted):
+      return "the migration would write \(object) with a CR LF line break inside "
+        + "\(GeneratedMigration.commentText(quoted)), which a migration file cannot keep: strata "
+        + "reads every CR LF in a migration file as LF (so that its checksum survives a "
+        + "checkout), so the migration would write other names or values. Nothing was generated."
     case .verificationFailed(let reason):
       return "the generated migration did not pass its check on a scratch copy of the schema "
         + "with sample rows, so it was not written: \(reason)"
@@ -78,6 +86,9 @@ public enum DiffError: StrataError, RemedialError, Equatable {
         + "UNIQUE in a later change."
     case .noChanges:
       return "Change the desired schema first, or compare it with another database."
+    case .lineBreakNotKept:
+      return "Use LF alone in the desired schema, or write this migration by hand with the "
+        + "carriage return as char(13) (a DEFAULT as ('a' || char(13, 10) || 'b'))."
     case .verificationFailed:
       return "Write this migration by hand, or change the desired schema in smaller steps; "
         + "nothing was changed."

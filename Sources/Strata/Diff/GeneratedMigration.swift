@@ -66,8 +66,9 @@ public struct GeneratedMigration: Hashable, Sendable {
     return String(shown)
   }
 
-  /// The statements as a part's text; a statement that holds `;` of its own (a trigger) goes
-  /// between `wrapping`'s lines, for the tools that split a part at each `;`.
+  /// The statements as a part's text; a statement that holds `;` of its own (a trigger), or a
+  /// line that goose and sql-migrate would take as its end, goes between `wrapping`'s lines,
+  /// for the tools that split a part at each `;`.
   static func text(
     _ statements: [PlannedStatement],
     wrapping: (begin: String, end: String)?
@@ -75,10 +76,28 @@ public struct GeneratedMigration: Hashable, Sendable {
     statements.map { statement in
       let sql = terminatedStatement(statement.sql)
       let comments = statement.comments.map { "-- \(commentText($0))\n" }.joined()
-      guard let wrapping, SQLTokenizer(sql).tokens().filter({ $0.isSymbol(";") }).count > 1 else {
+      guard let wrapping,
+        SQLTokenizer(sql).tokens().filter({ $0.isSymbol(";") }).count > 1
+          || endsEarly(sql)
+      else {
         return comments + sql + "\n"
       }
       return comments + wrapping.begin + "\n" + sql + "\n" + wrapping.end + "\n"
     }.joined(separator: "\n")
+  }
+
+  /// True when a line of `sql` before its last ends a statement as goose and sql-migrate read
+  /// it: its last word before a `--` word ends in `;`, whether or not that `;` is inside a
+  /// string or a quoted name (`DEFAULT 'x;` then a line break).
+  static func endsEarly(_ sql: String) -> Bool {
+    let lines = sql.unicodeScalars.split(separator: "\n", omittingEmptySubsequences: false)
+    return lines.dropLast().contains { line in
+      var last: Substring?
+      for word in Substring(line).split(whereSeparator: \.isWhitespace) {
+        if word.hasPrefix("--") { break }
+        last = word
+      }
+      return last?.hasSuffix(";") == true
+    }
   }
 }

@@ -62,6 +62,7 @@ public enum SchemaDiff {
         )
       }
       let (down, irreversible) = downPlan(current, desired, options, version, downRebuilds)
+      try refuseQuotedCRLF(up.statements + (down?.statements ?? []))
       switch try check.run(up: up, down: down) {
       case .passed(let sampled):
         return GeneratedMigration(
@@ -84,6 +85,29 @@ public enum SchemaDiff {
         }
         if part == .up { upRebuilds.formUnion(more) } else { downRebuilds.formUnion(more) }
       }
+    }
+  }
+
+  /// A migration file is read with every CR LF as LF, so a statement holding one inside a
+  /// quoted name or a string would write another name or value than the one checked here.
+  private static func refuseQuotedCRLF(_ statements: [PlannedStatement]) throws {
+    for statement in statements {
+      guard let quoted = QuotedLineEndings.quotedCRLF(in: statement.sql) else { continue }
+      let tokens = SQLTokenizer(statement.sql).tokens()
+      var object = statement.table.map { "the table \(displayIdentifier($0))" } ?? "a statement"
+      if statement.table == nil, tokens.first?.isKeyword("CREATE") == true,
+        let kind = tokens.prefix(3).first(where: { token in
+          ["TABLE", "INDEX", "VIEW", "TRIGGER"].contains { token.isKeyword($0) }
+        }),
+        let position = tokens.firstIndex(of: kind), position + 1 < tokens.count
+      {
+        var name = position + 1
+        if name + 2 < tokens.count, tokens[name].isKeyword("IF") { name += 3 }
+        if name < tokens.count {
+          object = "the \(kind.text.lowercased()) \(displayIdentifier(tokens[name].identifier))"
+        }
+      }
+      throw DiffError.lineBreakNotKept(object: object, quoted: quoted)
     }
   }
 

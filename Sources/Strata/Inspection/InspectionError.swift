@@ -10,6 +10,9 @@ public enum InspectionError: StrataError, Equatable {
   /// The replay had to skip statements (or stopped), so the schema the migrations produce is
   /// not known exactly; `notChecked` says which and why.
   case replayIncomplete(directory: String, notChecked: [UncheckedStatement])
+  /// An object's name or CREATE statement (`part`) is not valid UTF-8 text, so SQL written
+  /// from it would hold other bytes than the database.
+  case notUTF8(object: String, part: String)
 
   /// What failed; the database is unchanged.
   public var message: String {
@@ -35,6 +38,11 @@ public enum InspectionError: StrataError, Equatable {
         "replaying \(directory) into an in-memory database skipped \(notChecked.count) "
         + "statement(s), so the schema the migrations produce is not known exactly: "
         + "\(shown)\(more)"
+    case .notUTF8(let object, let part):
+      return
+        "the \(part) of the \(object) is not valid UTF-8 text: SQL written from it would hold "
+        + "U+FFFD in place of the invalid bytes, other names or values than the database's, so "
+        + "none was written; the database is unchanged"
     }
   }
 
@@ -62,6 +70,9 @@ extension InspectionError: RemedialError {
     case .replayIncomplete:
       "Compare with a database the migrations were applied to instead of their replay, or make "
         + "the statements named above run without a file (the live database was not touched)."
+    case .notUTF8:
+      "Recreate the object with UTF-8 text (a value of other bytes as a blob literal, X'FF'); "
+        + "the bytes show as U+FFFD when the schema is inspected on a terminal."
     }
   }
 }

@@ -43,13 +43,14 @@ struct SQLSchemaRenderer {
   }
 }
 
-/// `sql` ending in exactly one `;`, its line endings LF: on a line of its own when a trailing
-/// `-- comment` would swallow it. How strata writes a statement into a file it makes.
+/// `sql` ending in exactly one `;`, its line endings LF between tokens and in comments (a CR LF
+/// inside a quoted name or a string is part of it and stays): on a line of its own when a
+/// trailing `-- comment` would swallow it. How strata writes a statement into a file it makes.
 func terminatedStatement(_ sql: String) -> String {
   var text = sql.trimmingSQLSpace()
   while text.hasSuffix(";") { text.removeLast() }
-  // Line endings as LF, whatever the statement was written with.
-  text = text.replacingOccurrences(of: "\r\n", with: "\n")
+  // Line endings as LF, whatever the statement was written with; names and values exact.
+  text = QuotedLineEndings.layoutAsLF(text)
   // A trailing `-- comment` would swallow the semicolon: end on the next line then.
   let tokens = SQLTokenizer(text).tokens()
   if let last = tokens.last, last.end < text.utf8.count { return text + "\n;" }

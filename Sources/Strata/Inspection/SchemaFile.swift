@@ -139,10 +139,11 @@ public struct SchemaFile: Hashable, Sendable {
   }
 
   /// The first line where `text` (a file) and `expected` differ; nil when they hold the same
-  /// lines. A CRLF line ending reads as LF: the dump never holds a carriage return before a line
-  /// break, so a checkout that turned LF into CRLF holds the same schema.
+  /// lines. A CRLF line ending reads as LF: the dump holds a carriage return before a line
+  /// break only inside a quoted name or a string, so a checkout that turned LF into CRLF holds
+  /// the same schema.
   static func firstDifference(_ text: String, _ expected: String) -> SchemaFileDifference? {
-    let found = lines(text.replacingOccurrences(of: "\r\n", with: "\n"))
+    let found = lines(QuotedLineEndings.layoutAsLF(text))
     let wanted = lines(expected)
     for index in 0..<max(found.count, wanted.count) {
       let have = index < found.count ? found[index] : nil

@@ -88,12 +88,19 @@ enum InspectCommand: Command {
       )
       switch chosen {
       // SQL stays exactly SQLite's text in a file or a pipe, so that the dump recreates the
-      // schema; a terminal gets it escaped.
-      case .sql: context.printSQL(try schema.rendered(as: .sql))
+      // schema; a terminal gets it escaped. Invalid UTF-8 would be written as U+FFFD: refused
+      // to a file or a pipe, shown so on a terminal.
+      case .sql:
+        if !context.output.isTerminal { try SchemaInspector(connection).refuseInvalidUTF8() }
+        context.printSQL(try schema.rendered(as: .sql))
       case .json: context.printJSON(rendered: try schema.rendered(as: .json))
       case .text, .markdown, .mermaid:
         context.printText(
-          try SchemaDisplay.shown(schema).rendered(as: chosen, databaseName: shown)
+          // The path escaped as the names are: a line break in it must not start a line.
+          try SchemaDisplay.shown(schema).rendered(
+            as: chosen,
+            databaseName: escapingControls(shown)
+          )
         )
       }
       return ExitCode.success

@@ -137,6 +137,8 @@ enum SchemaCommand: Command {
       configuration: configuration,
       mustExist: true
     )
+    // The file would hold U+FFFD where the database holds other bytes.
+    try SchemaInspector(connection).refuseInvalidUTF8()
     do {
       let outcome = try file.write(schemaOf: connection)
       return Report(schemaFile: file.displayPath, source: "database", result: outcome.rawValue)

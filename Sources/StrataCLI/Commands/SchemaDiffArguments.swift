@@ -123,6 +123,8 @@ enum SchemaDiffArguments {
       configuration: configuration,
       mustExist: true
     )
+    // An invalid byte would read as U+FFFD and compare equal to a desired schema's U+FFFD.
+    try SchemaInspector(connection).refuseInvalidUTF8()
     let schema = try SchemaInspector(connection).inspect()
     guard let migrations = try? CommonOptions.loadMigrations(arguments, context),
       let plan = try? Migrator(migrations).plan(connection)

@@ -4,8 +4,9 @@ import StrataArguments
 
 /// The schema as `inspect` shows it to a person (text, Markdown, Mermaid): every name and
 /// value with its controls escaped (`escapingControls`), and in the CREATE statements the line
-/// breaks inside a quoted name or a string written as `\u{A}`, so that a table named
-/// "a\nError: …" cannot start a line of its own. The statements' own line breaks stay.
+/// breaks inside a quoted name, a string or a `/* */` comment written as `\u{A}`, so that a
+/// table named "a\nError: …" cannot start a line of its own. The statements' own line breaks
+/// stay.
 ///
 /// The library renders for any reader; the terminal rule is applied here, at the CLI's
 /// boundary. `--format sql` and `--format json` never come through here: SQL follows
@@ -20,8 +21,9 @@ enum SchemaDisplay {
     return try JSONDecoder().decode(Schema.self, from: JSONEncoder().encode(escaped))
   }
 
-  /// `sql` with the line breaks inside `"…"`, `` `…` ``, `[…]` and `'…'` written as `\u{A}`
-  /// and `\u{D}`; those between tokens and in comments are the statement's layout and stay.
+  /// `sql` with the line breaks inside `"…"`, `` `…` ``, `[…]`, `'…'` and `/* … */` written as
+  /// `\u{A}` and `\u{D}`, so that no text from a database starts a line of its own; those
+  /// between tokens (and the one that ends a `--` comment) are the statement's layout and stay.
   static func escapingQuotedLineBreaks(_ sql: String) -> String {
     let scalars = Array(sql.unicodeScalars)
     var shown = String.UnicodeScalarView()
@@ -46,6 +48,8 @@ enum SchemaDisplay {
         } else {
           shown.append(scalar)
         }
+      } else if inBlockComment, scalar == "\n" || scalar == "\r" {
+        shown.append(contentsOf: (scalar == "\n" ? "\\u{A}" : "\\u{D}").unicodeScalars)
       } else {
         shown.append(scalar)
         if inLineComment {
