@@ -82,7 +82,7 @@ extension Migrator {
     guard !connection.isReadOnly else { return DryRunTrial(ranOnTheDatabase: false) }
     var trial = DryRunTrial(ranOnTheDatabase: true)
     guard !parts.isEmpty else { return trial }
-    let empty = try? connection.scalar("SELECT count(*) FROM sqlite_schema")?.integerValue == 0
+    let empty = try? connection.scalar("SELECT count(*) FROM sqlite_master")?.integerValue == 0
     let baseline = ForeignKeyBaseline()
     do {
       try reportingState(connection) {
