@@ -81,7 +81,7 @@ import Testing
       "\(rows.standardError)"
     )
     #expect(rows.standardError.contains("UNIQUE constraint failed: person.email"))
-    #expect(rows.standardError.contains("Help: The database's rows break this migration"))
+    #expect(rows.standardError.contains("Help: The rows this migration meets break it"))
     #expect(rows.standardOutput.isEmpty)
     #expect(try Self.files(project) == before)
   }

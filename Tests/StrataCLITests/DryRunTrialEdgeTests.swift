@@ -124,8 +124,8 @@ import Testing
     #expect(result.exitCode == 1)
     #expect(
       result.standardError.contains(
-        "this was a dry run, and it could not start: the database is locked by another "
-          + "connection, so no migration ran and nothing was changed"
+        "this was a dry run, and it could not start (the database is locked by another "
+          + "connection), so no migration ran and nothing was changed"
       ),
       "\(result.standardError)"
     )

@@ -1,6 +1,6 @@
 /// CRC-32 (ISO-HDLC, the one of zlib and Java's `java.util.zip.CRC32`: polynomial 0xEDB88320
 /// reflected, initial and final value 0xFFFFFFFF), which Flyway stores for each script it
-/// applied (`flyway_schema_history.checksum`, see ``FlywayChecksum``).
+/// applied (`flyway_schema_history.checksum`, see `ForeignChecksum`).
 package enum CRC32 {
   /// The byte-at-a-time table.
   private static let table: [UInt32] = (0..<256).map { index in

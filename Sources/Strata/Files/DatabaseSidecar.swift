@@ -3,7 +3,7 @@ import Foundation
 /// A file that belongs to a database beside it, told by its name alone: SQLite's rollback
 /// journal, write-ahead log and its shared-memory index (`-journal`, `-wal`, `-shm`, in any
 /// ASCII case), the super-journal of a transaction over several databases (`-mj<hex>`),
-/// strata's backups (`DatabaseBackup`), the damaged copies `restore --force` keeps, and the
+/// strata's backups (`DatabaseBackup`), the damaged copies a forced restore keeps, and the
 /// hidden files strata writes while it builds a database (`.<name>.strata-…`).
 ///
 /// Never a database itself, whether or not its database is there: SQLite takes a `-journal`
@@ -79,6 +79,14 @@ package struct DatabaseSidecar: Equatable, Sendable {
   private init(kind: Kind, database: String) {
     self.kind = kind
     self.database = database
+  }
+
+  /// A file SQLite itself writes and reads beside its database (a journal, a log, its index).
+  package var isSQLiteFile: Bool {
+    switch kind {
+    case .rollbackJournal, .writeAheadLog, .sharedMemory, .superJournal: true
+    case .backup, .damagedCopy, .workFile: false
+    }
   }
 
   /// `acme.db's rollback journal`: what the file is, in words.

@@ -167,9 +167,10 @@ extension MigrationError: RemedialError {
         + "changed."
     case .stopped(.failed(_, _, _, let error), let state)
     where state.dryRun.map { !$0.onEmptyDatabase } == true && error.isConstraint:
-      return "The database's rows break this migration (\(error.message)): change the migration "
-        + "to deal with them (remove duplicates before a UNIQUE index, give a NOT NULL column a "
-        + "DEFAULT) or fix those rows first, then try again; nothing was changed."
+      return "The rows this migration meets break it (\(error.message)): the database's, or "
+        + "those the migrations insert themselves. Change the migration to deal with them "
+        + "(remove duplicates before a UNIQUE index, give a NOT NULL column a DEFAULT) or fix "
+        + "those rows first, then try again; nothing was changed."
     case .stopped(let error, let state):
       return error.help(in: state, saying: say)
     case .locked:

@@ -168,7 +168,9 @@ public enum MigrationError: StrataError, Equatable {
   /// What failed, where (`file:line`), and the version the database is at now.
   public var message: String {
     guard case .stopped(let error, let state) = self else { return message(in: nil) }
-    if let trial = state.dryRun { return error.message(in: state) + trial.failureNote }
+    if let trial = state.dryRun {
+      return error.message(in: state) + trial.failureNote(for: error)
+    }
     let completed = state.completed
     guard !completed.isEmpty else { return error.message(in: state) }
     let undone = completed.first?.direction == .down

@@ -6,10 +6,14 @@ public struct MigrateOptions: Sendable {
   public var target: MigrationVersion?
   /// All pending migrations in one transaction: all applied, or none.
   public var singleTransaction = false
-  /// Change nothing: every pending migration runs on the database's rows in one transaction
-  /// that is always rolled back (`MigrationReport.trial` says what was tried), and the first
-  /// failure is thrown as the run would throw it. On a read-only connection, the plan only.
+  /// Change nothing: the report's steps say what would run.
   public var dryRun = false
+  /// With `dryRun`, also run every pending migration on the database's rows, in one
+  /// transaction that is always rolled back (`MigrationReport.trial` says what was tried), and
+  /// throw the first failure as the run would. It holds the write lock meanwhile and keeps
+  /// every page it changes in memory, so a check before shipping wants it, an app's launch
+  /// does not. On a read-only connection, the plan only.
+  public var triesRows = false
   /// Accept applied migrations whose file changed.
   public var allowChanged = false
   /// Accept applied versions that no file has (a database newer than the folder).
@@ -26,6 +30,7 @@ public struct MigrateOptions: Sendable {
     target: MigrationVersion? = nil,
     singleTransaction: Bool = false,
     dryRun: Bool = false,
+    triesRows: Bool = false,
     allowChanged: Bool = false,
     allowUnknown: Bool = false,
     allowOutOfOrder: Bool = false,
@@ -34,6 +39,7 @@ public struct MigrateOptions: Sendable {
     self.target = target
     self.singleTransaction = singleTransaction
     self.dryRun = dryRun
+    self.triesRows = triesRows
     self.allowChanged = allowChanged
     self.allowUnknown = allowUnknown
     self.allowOutOfOrder = allowOutOfOrder

@@ -10,8 +10,8 @@ public struct MigrationRunState: Hashable, Sendable {
   /// The format of the folder the run read, so that the message and help name its own markers
   /// and options.
   public var format: MigrationFormat = .dbmate
-  /// Set when the run was a dry run (`MigrateOptions.dryRun`) that tried the migrations on the
-  /// database's rows: what it tried before the failure, and what it could not try. Its
-  /// transaction was rolled back, so the database was not changed; nil for a real run.
+  /// Set when the run was a dry run that tried the migrations on the database's rows
+  /// (`MigrateOptions.triesRows`): what it tried before the failure, and what it could not
+  /// try. Its transaction was rolled back, so the database was not changed; nil for a real run.
   public var dryRun: DryRunTrial?
 }

@@ -8,21 +8,22 @@ public struct DryRunTrial: Hashable, Sendable, Codable {
   /// it, so nothing was tried on its rows (the report is the plan alone).
   public let ranOnTheDatabase: Bool
   /// The parts that ran there without error, in order; all rolled back.
-  public var tried: [MigrationStep] = []
+  public internal(set) var tried: [MigrationStep] = []
   /// The parts the dry run could not run inside its transaction, by file and line, and why: a
   /// part that runs outside a transaction or manages its own, or one with a statement that
   /// reaches outside the database's file (`ATTACH` of a file, `VACUUM INTO`,
   /// `load_extension()`).
-  public var notTried: [UncheckedStatement] = []
+  public internal(set) var notTried: [UncheckedStatement] = []
   /// Whether the trial's transaction began: false when it could not take the database's write
-  /// lock (another connection held it longer than the busy timeout), so nothing ran.
+  /// lock (another connection held it longer than the busy timeout) or another failure came
+  /// first, so nothing ran.
   public internal(set) var began = false
   /// Whether the database had no tables when the trial began (a database that does not exist
   /// yet is tried as a new, empty one): the migrations met no rows, only each other.
   public internal(set) var onEmptyDatabase = false
 
   /// A trial that ran `tried` and could not run `notTried`.
-  public init(
+  init(
     ranOnTheDatabase: Bool,
     tried: [MigrationStep] = [],
     notTried: [UncheckedStatement] = []
@@ -32,12 +33,19 @@ public struct DryRunTrial: Hashable, Sendable, Codable {
     self.notTried = notTried
   }
 
-  /// What a failure's message adds in a dry run: nothing was changed, what ran before it, and
+  /// What `failure`'s message adds in a dry run: nothing was changed, what ran before it, and
   /// what was not tried before it (the failure may come from that).
-  var failureNote: String {
+  func failureNote(for failure: MigrationError) -> String {
     guard began else {
-      return "; this was a dry run, and it could not start: the database is locked by another "
-        + "connection, so no migration ran and nothing was changed"
+      let why: String
+      switch failure {
+      case .locked: why = "the database is locked by another connection"
+      case .database(_, let error) where error.isBusy:
+        why = "the database is locked by another connection"
+      default: why = "that failed before its transaction began"
+      }
+      return "; this was a dry run, and it could not start (\(why)), so no migration ran and "
+        + "nothing was changed"
     }
     var note =
       onEmptyDatabase

@@ -158,7 +158,7 @@ public struct Migrator: Sendable {
         dryRun: true,
         pendingCount: remaining
       )
-      report.trial = try tryOnTheRows(parts, connection)
+      if options.triesRows { report.trial = try tryOnTheRows(parts, connection) }
       return report
     }
     let backup = try options.backup.flatMap { policy in

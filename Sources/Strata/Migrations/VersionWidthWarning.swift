@@ -3,7 +3,7 @@
 /// way as text, as `ls`, an editor or a tool that sorts file names orders them. strata runs
 /// them as numbers, as goose, golang-migrate, sql-migrate, sqlx and iOS bundles do; dbmate
 /// sorts the names as text, so a dbmate-format folder with such a pair runs in another order
-/// under dbmate (the CLI refuses to apply one until it is zero-padded or its format named).
+/// under dbmate.
 public struct VersionWidthWarning: Hashable, Sendable, Codable {
   /// The file that runs first (its version is the smaller number).
   public let earlier: String

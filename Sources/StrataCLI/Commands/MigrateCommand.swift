@@ -101,6 +101,7 @@ enum MigrateCommand: Command {
       allowsZero: true
     )
     options.dryRun = arguments[Self.dryRun]
+    options.triesRows = options.dryRun
     if arguments[Self.backup] {
       options.backup = BackupPolicy(
         keep: arguments[Self.keepBackups].map { Int($0) } ?? BackupPolicy.defaultKeep

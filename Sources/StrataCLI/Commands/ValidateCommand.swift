@@ -97,12 +97,21 @@ enum ValidateCommand: Command {
       if databaseFileKind(at: location.url.path) == .missing {
         throw MissingDatabase(path: database)
       }
-      connection = try DatabaseSession.open(
-        location,
-        forWriting: tryRows,
-        busyTimeout: arguments[CommonOptions.busyTimeout],
-        configuration: configuration
-      )
+      // --rows opens the file as migrate --dry-run does: for writing when it can be, else
+      // read-only (and then says the rows were not tried).
+      connection =
+        tryRows
+        ? try DatabaseSession.openForTrial(
+          location,
+          busyTimeout: arguments[CommonOptions.busyTimeout],
+          configuration: configuration
+        )
+        : try DatabaseSession.open(
+          location,
+          forWriting: false,
+          busyTimeout: arguments[CommonOptions.busyTimeout],
+          configuration: configuration
+        )
     }
     let result = try Validator(migrations, configuration: configuration).validate(
       connection,
@@ -188,7 +197,7 @@ enum ValidateCommand: Command {
     do {
       let report = try Migrator(migrations).migrate(
         connection,
-        options: MigrateOptions(dryRun: true)
+        options: MigrateOptions(dryRun: true, triesRows: true)
       )
       guard let trial = report.trial, trial.ranOnTheDatabase else {
         return (

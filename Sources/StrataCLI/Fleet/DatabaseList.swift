@@ -118,7 +118,9 @@ package enum DatabaseList {
     }
     let folder = (path as NSString).deletingLastPathComponent
     for name in entries(folder) {
-      guard let sidecar = DatabaseSidecar(fileName: name) else { continue }
+      // SQLite's files alone: strata links a new database to its name from a work file of its
+      // own (`.NAME.strata-…`), which a crash can leave behind beside it.
+      guard let sidecar = DatabaseSidecar(fileName: name), sidecar.isSQLiteFile else { continue }
       var other = stat()
       let twin = (folder as NSString).appendingPathComponent(name)
       if stat(twin, &other) == 0, other.st_dev == info.st_dev, other.st_ino == info.st_ino {

@@ -20,7 +20,7 @@ import Testing
     try db.execute("INSERT INTO a VALUES (1), (1)")
     let before = try DatabaseFingerprint.of(db)
     let error = #expect(throws: MigrationError.self) {
-      try fixture.migrator().migrate(db, options: MigrateOptions(dryRun: true))
+      try fixture.migrator().migrate(db, options: MigrateOptions(dryRun: true, triesRows: true))
     }
     guard case .failed(let version, let file, let line, _)? = error?.underlyingFailure else {
       Issue.record("\(String(describing: error))")
@@ -42,7 +42,10 @@ import Testing
     ])
     let db = try fixture.open()
     try fixture.migrator().migrate(db, options: MigrateOptions(target: 1))
-    let report = try fixture.migrator().migrate(db, options: MigrateOptions(dryRun: true))
+    let report = try fixture.migrator().migrate(
+      db,
+      options: MigrateOptions(dryRun: true, triesRows: true)
+    )
     let trial = try #require(report.trial)
     #expect(trial.tried.map(\.file) == ["migrations/0003_b.sql"])
     #expect(trial.notTried.map(\.file) == ["migrations/0002_out.sql"])

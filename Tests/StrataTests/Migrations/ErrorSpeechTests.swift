@@ -18,6 +18,24 @@ import Testing
     migrationErrors + seedErrors + setupErrors + openErrors + otherErrors
 
   static let migrationErrors: [any StrataError] = [
+    MigrationError.foreignKeyMismatch(
+      version: 2,
+      file: "m/2_b.sql",
+      line: 3,
+      table: "b",
+      foreignKey: "b(y) REFERENCES a(x)",
+      reason: "a(x) is neither a's PRIMARY KEY nor UNIQUE",
+      isRollback: false
+    ),
+    MigrationError.stopped(
+      .failed(version: 2, file: "m/2_b.sql", line: 1, error: constraint),
+      state: MigrationRunState(
+        databaseVersion: 1,
+        completed: [],
+        format: .dbmate,
+        dryRun: DryRunTrial(ranOnTheDatabase: true)
+      )
+    ),
     MigrationError.directoryNotFound(path: "m"),
     MigrationError.folderUnusable(path: "m", reason: "not a folder"),
     MigrationError.invalidFileName(file: "m/x.sql"),
@@ -187,6 +205,9 @@ import Testing
     InspectionError.noSuchTable(name: "x", tables: ["a"]),
     InspectionError.locked(path: "d", busyTimeoutMs: 10),
     InspectionError.replayFailed(directory: "m", reason: "x"),
+    InspectionError.notUTF8(object: "the table t", part: "its SQL"),
+    DiffError.lineBreakNotKept(object: "the table t", quoted: "'a\r\nb'"),
+    ForeignHistoryError.noRepeatableFile(tool: .flyway, descriptions: ["views"], directory: "m"),
     OutputFileError.exists(path: "t"),
     OutputFileError.notReplaceable(path: "t", reason: "x"),
     OutputFileError.journalBeside(path: "t", journal: "t-wal", pathExists: true),
