@@ -68,6 +68,28 @@ import Testing
     #expect(diff.standardError.contains("which a migration file cannot keep"))
   }
 
+  /// A desired schema written (or checked out) with CR LF line endings throughout: the line
+  /// breaks inside its strings became CR LF with the others, and are read as LF with them.
+  @Test func aDesiredSchemaWithCRLFLineEndingsReadsItsStringsAsWritten() throws {
+    let folder = try TemporaryDirectory()
+    _ = try database(
+      folder,
+      "lf.db",
+      "CREATE TABLE t (id INTEGER PRIMARY KEY, v TEXT DEFAULT 'a\nb');"
+    )
+    try folder.write(
+      "desired.sql",
+      "-- checked out with autocrlf\r\nCREATE TABLE t (id INTEGER PRIMARY KEY, v TEXT DEFAULT "
+        + "'a\r\nb');\r\n"
+    )
+    let diff = try StrataProcess.run(
+      ["diff", "--database", "lf.db", "--schema", "desired.sql"],
+      in: folder.url
+    )
+    #expect(diff.exitCode == 0, "\(diff.standardError)")
+    #expect(diff.standardError.hasPrefix("No changes"), "\(diff.standardError)")
+  }
+
   /// F2: a CREATE statement that is not UTF-8 is refused in a dump and in `diff`, never
   /// written as U+FFFD or compared equal to a desired U+FFFD.
   @Test func invalidUTF8IsRefusedNotReplaced() throws {

@@ -30,8 +30,9 @@ public struct DesiredSchema: Sendable {
     _ = database.raiseFence(.noOutsideFiles)
     var lines: [String: Int] = [:]
     do {
-      // A CR LF between tokens is layout; one inside a name or a string is part of it.
-      let text = QuotedLineEndings.layoutAsLF(
+      // A CR LF between tokens is layout; one inside a name or a string is part of it, unless
+      // the whole file is written with CR LF line endings.
+      let text = QuotedLineEndings.asMeant(
         sql.hasPrefix("\u{FEFF}") ? String(sql.dropFirst()) : sql
       )
       try database.executeScript(text) { statement in

@@ -139,12 +139,14 @@ public struct SchemaFile: Hashable, Sendable {
   }
 
   /// The first line where `text` (a file) and `expected` differ; nil when they hold the same
-  /// lines. A CRLF line ending reads as LF: the dump holds a carriage return before a line
-  /// break only inside a quoted name or a string, so a checkout that turned LF into CRLF holds
-  /// the same schema.
+  /// lines. CR LF reads as LF on both sides, inside quotes too: a checkout that turned LF into
+  /// CR LF (git's autocrlf) turns the line breaks of a multi-line string into CR LF as well, and
+  /// still holds the same schema. (A value whose only change is a CR before a line break is
+  /// therefore not seen as a change of the file; the database's own schema is compared exactly
+  /// elsewhere.)
   static func firstDifference(_ text: String, _ expected: String) -> SchemaFileDifference? {
-    let found = lines(QuotedLineEndings.layoutAsLF(text))
-    let wanted = lines(expected)
+    let found = lines(text.replacingOccurrences(of: "\r\n", with: "\n"))
+    let wanted = lines(expected.replacingOccurrences(of: "\r\n", with: "\n"))
     for index in 0..<max(found.count, wanted.count) {
       let have = index < found.count ? found[index] : nil
       let want = index < wanted.count ? wanted[index] : nil

@@ -12,6 +12,9 @@ public struct MigrationSet: Sendable {
   /// Flyway's repeatable migrations (`R__<description>.sql`), in the order Flyway runs them
   /// (by description); empty for every other format.
   public private(set) var repeatables: [RepeatableMigration] = []
+  /// The folder the files were read from, when they were (whatever `directory` shows): where
+  /// adoption reads a file again to compare it with another tool's checksum.
+  package private(set) var folder: URL?
 
   /// Migrations built in code; they must have unique versions. `format` says how their parts
   /// run where formats differ (which parts may manage their own transaction); strata's own by
@@ -115,6 +118,7 @@ public struct MigrationSet: Sendable {
         read: readFile
       )
     }
+    self.folder = url
   }
 
   /// The migrations of files held in memory (name and bytes), with the rules of a folder;

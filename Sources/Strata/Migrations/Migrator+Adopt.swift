@@ -37,7 +37,8 @@ extension Migrator {
   ///   - connection: the database, opened for writing.
   ///   - tool: the tool whose history to adopt; `nil` takes the only one found.
   ///   - folder: where the migration files are, to read them again for that tool's checksum;
-  ///     nil reads each at the path its script names.
+  ///     nil reads them from the folder the set was read from, else at the path each script
+  ///     names.
   ///   - allowChanged: record files the tool would call edited anyway (the database keeps what
   ///     the files it applied did).
   /// - Throws: `ForeignHistoryError`: no such history, several and no tool named, a migration
@@ -62,7 +63,7 @@ extension Migrator {
           tool: history.tool,
           recorded: try RecordedChecksums.read(connection, tool: history.tool),
           migrations: migrations,
-          folder: folder
+          folder: folder ?? migrations.folder
         )
         try checks.checkRepeatables()
         let edited = try checks.editedFiles(recorded)

@@ -29,6 +29,25 @@ enum QuotedLineEndings {
     return String(decoding: out, as: UTF8.self)
   }
 
+  /// `sql` as its writer meant it: a text whose every line break outside quotes is CR LF was
+  /// written (or checked out: git's autocrlf) with CR LF line endings, which then turned the
+  /// line breaks inside its strings into CR LF too, so there they read as LF as well; in any
+  /// other text only the layout's CR LF reads as LF (`layoutAsLF`).
+  static func asMeant(_ sql: String) -> String {
+    guard sql.utf8.contains(0x0D) else { return sql }
+    let bytes = Array(sql.utf8)
+    let quoted = quotedRanges(sql)
+    var next = 0
+    var lineBreaks = 0
+    for index in bytes.indices where bytes[index] == 0x0A {
+      while next < quoted.count, quoted[next].upperBound <= index { next += 1 }
+      if next < quoted.count, quoted[next].contains(index) { continue }
+      guard index > 0, bytes[index - 1] == 0x0D else { return layoutAsLF(sql) }
+      lineBreaks += 1
+    }
+    return lineBreaks > 0 ? sql.replacingOccurrences(of: "\r\n", with: "\n") : layoutAsLF(sql)
+  }
+
   /// The first quoted name or string literal of `sql` that holds a CR LF, as written; nil when
   /// none does. A migration file reads every CR LF as LF (so that its checksum survives a
   /// checkout), so such a name or value cannot be written into one.

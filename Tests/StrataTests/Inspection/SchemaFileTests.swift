@@ -62,6 +62,26 @@ import Testing
     )
   }
 
+  /// git's autocrlf turns every line break into CR LF, those inside a multi-line string too:
+  /// the file still holds the schema the migrations produce.
+  @Test func aCRLFCheckoutOfAMultiLineStringIsCurrent() throws {
+    let folder = try TemporaryDirectory()
+    try folder.write(
+      "migrations/0001_note.sql",
+      "CREATE TABLE note (id INTEGER PRIMARY KEY, body TEXT DEFAULT 'first line\nsecond line');\n"
+    )
+    let migrations = try MigrationSet(
+      directory: folder.path("migrations"),
+      displayPath: "migrations"
+    )
+    let schemaFile = file(folder)
+    try schemaFile.write(producedBy: migrations)
+    let text = try String(contentsOf: folder.path("schema.sql"), encoding: .utf8)
+    #expect(text.contains("'first line\nsecond line'"))
+    try Data(text.replacingOccurrences(of: "\n", with: "\r\n").utf8).write(to: schemaFile.url)
+    #expect(try schemaFile.state(against: migrations) == .current)
+  }
+
   @Test func aStaleFileIsNamedAtItsFirstDifferingLineAndReplacedKeepingItsMode() throws {
     let folder = try TemporaryDirectory()
     let migrations = try migrations(in: folder)

@@ -277,7 +277,9 @@ extension FlywayFormatTests {
         .otherTool, .otherTool, .otherTool, .pending,
       ]
     )
-    let adoption = try migrator.adopt(db, from: .flyway, folder: fixture.dir.path("migrations"))
+    // No folder given: the files are read again from the folder the set was read from, not at
+    // the path messages show them at (`migrations/…`, relative to no folder in particular).
+    let adoption = try migrator.adopt(db, from: .flyway)
     #expect(adoption.recorded.map(\.text) == ["1", "1.1", "2.1"])
     // The repeatable is the file Flyway applied (the checksums are Flyway's CRC-32 of each file,
     // computed by python3: ForeignChecksumTests), so it is adopted and does not run again.
