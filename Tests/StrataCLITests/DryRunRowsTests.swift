@@ -203,7 +203,7 @@ import Testing
   }
 
   /// The dry run takes the write lock a run takes, waiting no longer than the busy timeout.
-  @Test func aDryRunWaitsForTheWriteLockOnlyAsLongAsTheBusyTimeout() throws {
+  @Test func aDatabaseLockedByAWriterFailsTheDryRunAndChangesNothing() throws {
     let project = try Self.project(emails: ["a@x"], pending: Self.uniqueIndex)
     let holder = try Connection(path: project.database.path)
     try holder.execute("BEGIN IMMEDIATE")

@@ -140,9 +140,7 @@ final class MigrationReplay {
             version: version,
             file: file,
             line: line,
-            reason: "the foreign key \(key) cannot work: \(why) (SQLite calls it a \"foreign "
-              + "key mismatch\" and, with foreign keys on, refuses every write to "
-              + "\(ForeignKeyMismatch.shown(table)))"
+            reason: ForeignKeyMismatch.sentence(foreignKey: key, reason: why, table: table)
           )
         case .foreignKeyViolation(_, let file, let violations, _, _):
           stop(

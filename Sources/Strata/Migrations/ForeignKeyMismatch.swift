@@ -45,6 +45,13 @@ struct ForeignKeyMismatch: Hashable, Sendable {
     }
   }
 
+  /// The mismatch in words, as every message says it: `b(y) REFERENCES a(x)`, why SQLite cannot
+  /// use it, and what that costs `table`.
+  static func sentence(foreignKey: String, reason: String, table: String) -> String {
+    "the foreign key \(foreignKey) cannot work: \(reason) (SQLite calls it a \"foreign key "
+      + "mismatch\" and, with foreign keys on, refuses every write to \(shown(table)))"
+  }
+
   static func isMismatch(_ error: SQLiteError) -> Bool {
     error.message.contains("foreign key mismatch")
   }
@@ -71,7 +78,7 @@ struct ForeignKeyMismatch: Hashable, Sendable {
   /// another collation than the column's), the first foreign key, with SQLite's own reason.
   static func describe(table: String, _ connection: Connection) throws -> ForeignKeyMismatch {
     let rows = try connection.rows(
-      "SELECT id, \"table\", \"from\", \"to\" FROM pragma_foreign_key_list(?) ORDER BY id, seq",
+      "SELECT id, \"table\", \"from\", \"to\" FROM pragma_foreign_key_list(?, 'main') ORDER BY id, seq",
       [.text(table)]
     )
     var keys: [(parent: String, from: [String], to: [String?])] = []
@@ -159,7 +166,7 @@ struct ForeignKeyMismatch: Hashable, Sendable {
     _ connection: Connection
   ) throws -> (columns: Set<String>, primaryKey: [String]) {
     let rows = try connection.rows(
-      "SELECT name, pk FROM pragma_table_info(?) ORDER BY pk",
+      "SELECT name, pk FROM pragma_table_info(?, 'main') ORDER BY pk",
       [.text(table)]
     )
     return (
@@ -174,12 +181,12 @@ struct ForeignKeyMismatch: Hashable, Sendable {
     _ connection: Connection
   ) throws -> [Set<String>] {
     let indexes = try connection.rows(
-      "SELECT name FROM pragma_index_list(?) WHERE \"unique\" = 1 AND partial = 0",
+      "SELECT name FROM pragma_index_list(?, 'main') WHERE \"unique\" = 1 AND partial = 0",
       [.text(table)]
     )
     return try indexes.compactMap { $0[0].textValue }.map { index in
       Set(
-        try connection.rows("SELECT name FROM pragma_index_info(?)", [.text(index)])
+        try connection.rows("SELECT name FROM pragma_index_info(?, 'main')", [.text(index)])
           .compactMap { $0[0].textValue?.lowercased() }
       )
     }

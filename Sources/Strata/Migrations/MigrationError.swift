@@ -280,9 +280,12 @@ public enum MigrationError: StrataError, Equatable {
       let outcome =
         isRollback
         ? "version \(version) was not rolled back" : "nothing from \(version) was applied"
-      return "\(file):\(line): the foreign key \(foreignKey) cannot work: \(reason) (SQLite "
-        + "calls it a \"foreign key mismatch\" and, with foreign keys on, refuses every write "
-        + "to \(ForeignKeyMismatch.shown(table))); \(outcome); \(at)"
+      let sentence = ForeignKeyMismatch.sentence(
+        foreignKey: foreignKey,
+        reason: reason,
+        table: table
+      )
+      return "\(file):\(line): \(sentence); \(outcome); \(at)"
     case .needsNoTransaction(let version, let file, let line, let statement)
     where TransactionBoundStatement.transactionControl.contains(statement):
       return "\(file):\(line): \(statement) would end the transaction strata runs this migration "
