@@ -2,7 +2,7 @@
 ///
 /// A database migrated by one of these keeps that tool's record of what it applied; strata reads
 /// it so that it neither runs those migrations again nor forgets them (see
-/// ``Migrator/adopt(_:from:)``).
+/// ``Migrator/adopt(_:from:folder:allowChanged:)``).
 public enum ForeignTool: String, CaseIterable, Sendable, Codable {
   /// dbmate: `schema_migrations (version varchar(128) primary key)`, one row per migration.
   case dbmate

@@ -13,7 +13,7 @@ public struct MigrationStatus: Hashable, Sendable, Codable {
     /// Pending, but older than the newest applied version (merged out of order).
     case outOfOrder = "out-of-order"
     /// Not in strata's history, but another tool's history records it as applied: adopting
-    /// that history makes it applied (see ``Migrator/adopt(_:from:)``).
+    /// that history makes it applied (see ``Migrator/adopt(_:from:folder:allowChanged:)``).
     case otherTool = "other-tool"
   }
 

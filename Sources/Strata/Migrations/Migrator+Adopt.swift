@@ -1,6 +1,6 @@
 import Foundation
 
-/// What ``Migrator/adopt(_:from:)`` recorded.
+/// What ``Migrator/adopt(_:from:folder:allowChanged:)`` recorded.
 public struct Adoption: Hashable, Sendable, Codable {
   /// The history adopted.
   public let history: ForeignHistory
