@@ -77,23 +77,9 @@ struct ForeignKeyMismatch: Hashable, Sendable {
   /// or column named, a view as parent. When these rules explain nothing (a UNIQUE index with
   /// another collation than the column's), the first foreign key, with SQLite's own reason.
   static func describe(table: String, _ connection: Connection) throws -> ForeignKeyMismatch {
-    let rows = try connection.rows(
-      "SELECT id, \"table\", \"from\", \"to\" FROM pragma_foreign_key_list(?, 'main') ORDER BY id, seq",
-      [.text(table)]
-    )
-    var keys: [(parent: String, from: [String], to: [String?])] = []
-    var lastID: Int64?
-    for row in rows {
-      let id = row[0].integerValue
-      if id != lastID || keys.isEmpty {
-        keys.append((row[1].textValue ?? "", [], []))
-        lastID = id
-      }
-      keys[keys.count - 1].from.append(row[2].textValue ?? "")
-      keys[keys.count - 1].to.append(row[3].textValue)
-    }
+    let pragmas = try SchemaPragmas(connection)
     var first: ForeignKeyMismatch?
-    for key in keys {
+    for key in try pragmas.foreignKeys(of: table) {
       let named = key.to.allSatisfy { $0 != nil }
       let columns = key.to.compactMap { $0 }
       let foreignKey =
@@ -117,7 +103,7 @@ struct ForeignKeyMismatch: Hashable, Sendable {
       // No parent table is a violation per row, not a mismatch.
       guard let kind else { continue }
       if kind == "view" { return mismatch("\(parent) is a view; a foreign key needs a table") }
-      let table = try columnsAndKey(of: key.parent, connection)
+      let table = try columnsAndKey(of: key.parent, pragmas)
       if let missing = columns.first(where: { !table.columns.contains($0.lowercased()) }) {
         return mismatch("\(parent) has no column \(shown(missing))")
       }
@@ -136,7 +122,7 @@ struct ForeignKeyMismatch: Hashable, Sendable {
       let wanted = Set(parentColumns.map { $0.lowercased() })
       let primary = Set(table.primaryKey.map { $0.lowercased() })
       if primary == wanted && table.primaryKey.count == wanted.count { continue }
-      if try !uniqueIndexes(of: key.parent, connection).contains(wanted) {
+      if try !uniqueIndexes(of: key.parent, pragmas).contains(wanted) {
         return mismatch("\(parentKey) is neither \(parent)'s PRIMARY KEY nor UNIQUE")
       }
     }
@@ -163,32 +149,24 @@ struct ForeignKeyMismatch: Hashable, Sendable {
   /// for a rowid table without a declared key).
   private static func columnsAndKey(
     of table: String,
-    _ connection: Connection
+    _ pragmas: SchemaPragmas
   ) throws -> (columns: Set<String>, primaryKey: [String]) {
-    let rows = try connection.rows(
-      "SELECT name, pk FROM pragma_table_info(?, 'main') ORDER BY pk",
-      [.text(table)]
-    )
+    let columns = try pragmas.columns(of: table)
     return (
-      Set(rows.compactMap { $0[0].textValue?.lowercased() }),
-      rows.filter { ($0[1].integerValue ?? 0) > 0 }.compactMap { $0[0].textValue }
+      Set(columns.map { $0.name.lowercased() }),
+      columns.filter { $0.primaryKeyPosition > 0 }.sorted {
+        $0.primaryKeyPosition < $1.primaryKeyPosition
+      }.map(\.name)
     )
   }
 
   /// The column sets (lowercased) of `table`'s complete UNIQUE indexes.
   private static func uniqueIndexes(
     of table: String,
-    _ connection: Connection
+    _ pragmas: SchemaPragmas
   ) throws -> [Set<String>] {
-    let indexes = try connection.rows(
-      "SELECT name FROM pragma_index_list(?, 'main') WHERE \"unique\" = 1 AND partial = 0",
-      [.text(table)]
-    )
-    return try indexes.compactMap { $0[0].textValue }.map { index in
-      Set(
-        try connection.rows("SELECT name FROM pragma_index_info(?, 'main')", [.text(index)])
-          .compactMap { $0[0].textValue?.lowercased() }
-      )
+    try pragmas.indexes(of: table).filter { $0.unique && !$0.partial }.map { index in
+      Set(try pragmas.keyColumns(of: index.name).compactMap { $0.name?.lowercased() })
     }
   }
 

@@ -1,7 +1,8 @@
 /// Reads the schema PRAGMAs of the main database (`table_list`, `table_xinfo`, `index_list`,
 /// `index_xinfo`, `foreign_key_list`): the one reader that both the seeder and the inspector
 /// use, so the two never read a table differently. Each PRAGMA is prepared once and reused for
-/// every table.
+/// every table. In `SQLite/`: it reads SQLite's own catalogue, for every layer above (seeding,
+/// inspection, the foreign key check of a migration).
 struct SchemaPragmas {
   /// One row of `PRAGMA table_list`.
   struct ListedTable {
