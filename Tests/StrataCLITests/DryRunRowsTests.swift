@@ -16,7 +16,7 @@ import Testing
     + "-- migrate:down\nDROP INDEX person_email;\n"
 
   /// A project at version 1 whose `person` holds `emails`, with `pending` as migration 0002.
-  private static func project(
+  static func project(
     emails: [String],
     pending: String,
     walMode: Bool = false
@@ -34,7 +34,7 @@ import Testing
 
   /// Every file of the database (itself and any `-journal`, `-wal`, `-shm` beside it), byte for
   /// byte, by name.
-  private static func files(_ project: Project) throws -> [String: Data] {
+  static func files(_ project: Project) throws -> [String: Data] {
     var result: [String: Data] = [:]
     for name in try FileManager.default.contentsOfDirectory(atPath: project.dir.url.path)
     where name.hasPrefix("app.sqlite3") {

@@ -8,8 +8,6 @@ import Testing
 /// what really happened: the lock kept the trial from starting, the database did not exist
 /// yet, or the part not tried may be all that is wrong.
 @Suite struct DryRunTrialEdgeTests {
-  static let createTable =
-    "-- migrate:up\nCREATE TABLE person (id INTEGER PRIMARY KEY, email TEXT);\n"
   /// About 9 MB of new rows (the default page cache is about 2 MB), then a UNIQUE index over
   /// duplicates that fails.
   static let largeFailing = """
@@ -23,23 +21,11 @@ import Testing
 
   /// A project at version 1 whose `person` holds two equal addresses.
   private static func project(pending: String, walMode: Bool) throws -> Project {
-    let project = try Project(["0001_person.sql": createTable, "0002_next.sql": pending])
-    let migrate = try project.strata("migrate", "--database", "app.sqlite3", "--to", "1")
-    try #require(migrate.exitCode == 0, "\(migrate.standardError)")
-    let connection = try Connection(path: project.database.path)
-    if walMode { try connection.execute("PRAGMA journal_mode = WAL") }
-    try connection.execute("INSERT INTO person (email) VALUES ('a@x'), ('a@x')")
-    return project
+    try DryRunRowsTests.project(emails: ["a@x", "a@x"], pending: pending, walMode: walMode)
   }
 
-  /// Every file of the database (itself and any `-journal`, `-wal`, `-shm`), byte for byte.
   private static func files(_ project: Project) throws -> [String: Data] {
-    var result: [String: Data] = [:]
-    for name in try FileManager.default.contentsOfDirectory(atPath: project.dir.url.path)
-    where name.hasPrefix("app.sqlite3") {
-      result[name] = try Data(contentsOf: project.dir.path(name))
-    }
-    return result
+    try DryRunRowsTests.files(project)
   }
 
   @Test func aLargeFailingTrialLeavesTheWALAndSHMOfAnOpenDatabaseAsTheyWere() throws {
@@ -156,7 +142,7 @@ import Testing
 
   @Test func aFailureAfterAPartNotTriedSaysItMayComeFromThatPart() throws {
     let project = try Project([
-      "0001_person.sql": Self.createTable,
+      "0001_person.sql": DryRunRowsTests.createTable,
       "0002_queue.sql": "-- migrate:up transaction:false\nCREATE TABLE q (x);\n",
       "0003_fill.sql": "-- migrate:up\nINSERT INTO q VALUES (1);\n",
     ])
