@@ -46,48 +46,41 @@ import Testing
   }
 
   /// F1: a desired schema's CR LF inside a value is the value; a migration file would read it
-  /// as LF, so `diff` refuses, naming the table, instead of printing "No changes".
-  @Test func aDesiredCRLFInsideAValueIsNotReadAsLF() throws {
-    let folder = try TemporaryDirectory()
-    _ = try database(
-      folder,
-      "lf.db",
-      "CREATE TABLE t (id INTEGER PRIMARY KEY, v TEXT DEFAULT 'a\nb');"
-    )
-    try folder.write(
-      "desired.sql",
-      "CREATE TABLE t (id INTEGER PRIMARY KEY, v TEXT DEFAULT 'a\r\nb');\n"
-    )
-    let diff = try StrataProcess.run(
-      ["diff", "--database", "lf.db", "--schema", "desired.sql"],
-      in: folder.url
-    )
-    #expect(diff.exitCode == 1)
-    #expect(diff.standardOutput == "")
-    #expect(diff.standardError.contains("the table t with a CR LF line break inside"))
-    #expect(diff.standardError.contains("which a migration file cannot keep"))
-  }
-
-  /// A desired schema written (or checked out) with CR LF line endings throughout: the line
-  /// breaks inside its strings became CR LF with the others, and are read as LF with them.
-  @Test func aDesiredSchemaWithCRLFLineEndingsReadsItsStringsAsWritten() throws {
-    let folder = try TemporaryDirectory()
-    _ = try database(
-      folder,
-      "lf.db",
-      "CREATE TABLE t (id INTEGER PRIMARY KEY, v TEXT DEFAULT 'a\nb');"
-    )
-    try folder.write(
-      "desired.sql",
+  /// as LF, so `diff` refuses, naming the table, instead of printing "No changes". A desired
+  /// schema written (or checked out) with CR LF line endings throughout is another matter: the
+  /// line breaks inside its strings became CR LF with the others, and read as LF with them.
+  @Test(arguments: [
+    (
+      "CREATE TABLE t (id INTEGER PRIMARY KEY, v TEXT DEFAULT 'a\r\nb');\n",
+      Int32(1),
+      "the table t with a CR LF line break inside"
+    ),
+    (
       "-- checked out with autocrlf\r\nCREATE TABLE t (id INTEGER PRIMARY KEY, v TEXT DEFAULT "
-        + "'a\r\nb');\r\n"
+        + "'a\r\nb');\r\n",
+      Int32(0),
+      "No changes"
+    ),
+  ])
+  func aDesiredCRLFInsideAValueIsReadAsItsFileMeansIt(
+    desired: String,
+    exitCode: Int32,
+    said: String
+  ) throws {
+    let folder = try TemporaryDirectory()
+    _ = try database(
+      folder,
+      "lf.db",
+      "CREATE TABLE t (id INTEGER PRIMARY KEY, v TEXT DEFAULT 'a\nb');"
     )
+    try folder.write("desired.sql", desired)
     let diff = try StrataProcess.run(
       ["diff", "--database", "lf.db", "--schema", "desired.sql"],
       in: folder.url
     )
-    #expect(diff.exitCode == 0, "\(diff.standardError)")
-    #expect(diff.standardError.hasPrefix("No changes"), "\(diff.standardError)")
+    #expect(diff.exitCode == exitCode, "\(diff.standardError)")
+    #expect(diff.standardOutput == "")
+    #expect(diff.standardError.contains(said), "\(diff.standardError)")
   }
 
   /// F2: a CREATE statement that is not UTF-8 is refused in a dump and in `diff`, never
