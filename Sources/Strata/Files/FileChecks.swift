@@ -206,42 +206,6 @@ func realPath(_ path: String) -> String? {
   return String(cString: resolved)
 }
 
-/// The seed files' names (`*.csv`, `*.tsv`, each maybe `.gz`) directly in a seeds folder (hidden files and folders skipped), each
-/// checked by `folderFileProblem`; every failure is a `SeedError`, never a raw system error.
-func seedFileNames(in directory: URL, shown: String, followSymlinks: Bool) throws -> [String] {
-  func failure(_ file: String, _ reason: String) -> SeedError {
-    .malformed(file: file, CSVError(.readFailed, line: 1, column: 1, detail: reason))
-  }
-  switch checkFolder(atPath: directory.path) {
-  case .listable: break
-  case .missing: throw SeedError.directoryNotFound(path: shown)
-  case .unusable(let reason): throw SeedError.folderUnusable(path: shown, reason: reason)
-  }
-  let names: [String]
-  do {
-    names = try FileManager.default.contentsOfDirectory(atPath: directory.path)
-  } catch {
-    throw SeedError.folderUnusable(
-      path: shown,
-      reason: "the folder cannot be listed (\((error as NSError).localizedFailureReason ?? "?"))"
-    )
-  }
-  return try names.filter { name in
-    guard !name.hasPrefix("."), SeedFile.isSeedFileName(name) else { return false }
-    if pathStatus(atPath: directory.appendingPathComponent(name).path) == .directory {
-      return false
-    }
-    if let problem = folderFileProblem(
-      folder: directory.path,
-      name: name,
-      followSymlinks: followSymlinks
-    ) {
-      throw failure(shown.hasSuffix("/") ? shown + name : shown + "/" + name, problem)
-    }
-    return true
-  }
-}
-
 /// Whether two paths name the same file (following symbolic links): the same device and
 /// inode, so that a hard link, a symbolic link or another spelling of the path is seen too.
 func isSameFile(_ first: String, _ second: String) -> Bool {

@@ -1,32 +1,5 @@
 import Foundation
 
-/// A statement of a migration that the replay of the migrations did not run, so `validate` and
-/// `inspect --diff` did not check it: where it is and why.
-public struct UncheckedStatement: Hashable, Sendable, Codable, CustomStringConvertible {
-  /// The migration file, as the user named it.
-  public let file: String
-  /// The line on which the statement starts; nil when the whole file was not checked.
-  public let line: Int?
-  /// The statement's first 200 characters, on one line.
-  public let statement: String?
-  /// Why the replay did not run it.
-  public let reason: String
-
-  /// "migrations/0002_x.sql:1 `ATTACH 'o.db' AS o`: not checked: …".
-  public var description: String {
-    let place = line.map { "\(file):\($0)" } ?? file
-    let shown = statement.map { " `\($0)`" } ?? ""
-    return "\(place)\(shown): not checked: \(reason)"
-  }
-}
-
-extension UncheckedStatement {
-  /// A whole file the replay did not run.
-  init(wholeFile file: String, reason: String) {
-    self.init(file: file, line: nil, statement: nil, reason: reason)
-  }
-}
-
 /// A migration that fails in the replay for a reason of its own, so `migrate` would fail on it
 /// too (a syntax error, a table it needs that the earlier migrations do not create).
 public struct ReplayFailure: Hashable, Sendable, Codable, CustomStringConvertible {

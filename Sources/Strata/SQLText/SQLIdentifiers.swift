@@ -1,3 +1,13 @@
+/// Quotes an SQL identifier, doubling embedded double quotes: `a"b` → `"a""b"`.
+package func quoteIdentifier(_ name: String) -> String {
+  "\"" + name.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+}
+
+/// Quotes an SQL string literal, doubling embedded single quotes.
+package func quoteLiteral(_ text: String) -> String {
+  "'" + text.replacingOccurrences(of: "'", with: "''") + "'"
+}
+
 /// A name as a person reads it: bare when it is a plain word, SQL-quoted when it holds
 /// anything else (spaces, quotes, punctuation) or starts with a digit, so it is never
 /// ambiguous. Non-ASCII letters are plain, as SQLite reads them.

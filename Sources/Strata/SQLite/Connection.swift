@@ -263,13 +263,3 @@ public final class Connection {
   }
 
 }
-
-/// Quotes an SQL identifier, doubling embedded double quotes: `a"b` → `"a""b"`.
-package func quoteIdentifier(_ name: String) -> String {
-  "\"" + name.replacingOccurrences(of: "\"", with: "\"\"") + "\""
-}
-
-/// Quotes an SQL string literal, doubling embedded single quotes.
-package func quoteLiteral(_ text: String) -> String {
-  "'" + text.replacingOccurrences(of: "'", with: "''") + "'"
-}

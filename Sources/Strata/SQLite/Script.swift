@@ -160,3 +160,19 @@ package func containsSQL<Bytes: Collection>(_ bytes: Bytes) -> Bool where Bytes.
     SQLScanner.skipTrivia($0, from: 0, end: count, semicolons: true) < count
   }
 }
+
+/// The errors of the lower-level public APIs (`Connection.executeScript`, `CSVReader`'s
+/// `CSVError`, and `SQLiteError`) are `StrataError`s too, so an app always has a message and a
+/// help to show.
+extension ScriptError: StrataError {
+  /// The statement's number, its line, and SQLite's error.
+  public var message: String {
+    "statement \(statementNumber) of the script (line \(line)) failed: \(underlying)"
+  }
+
+  /// Fix the statement; the ones before it have run unless a transaction rolled them back.
+  public var help: String {
+    "Fix the statement on line \(line). The statements before it have run, unless the script "
+      + "ran inside a transaction that was rolled back."
+  }
+}

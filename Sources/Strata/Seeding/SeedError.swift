@@ -371,11 +371,6 @@ private func list(_ names: [String]) -> String {
   return names.count > 20 ? shown + " and \(names.count - 20) more" : shown
 }
 
-/// A delimiter in words: `a tab`, or the character quoted (`';'`).
-func delimiterName(_ delimiter: Character) -> String {
-  delimiter == "\t" ? "a tab" : "'\(delimiter)'"
-}
-
 /// A header name as the user wrote it, visibly delimited.
 private func quoted(_ name: String) -> String {
   "\"" + name.replacingOccurrences(of: "\"", with: "\\\"") + "\""

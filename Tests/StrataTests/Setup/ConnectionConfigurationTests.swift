@@ -130,7 +130,7 @@ private let withTwice = ConnectionConfiguration { connection in
         .compactMap { $0 as? String }.filter { $0.hasSuffix(".swift") } ?? []
       #expect(!files.isEmpty)
       for file in files
-      where !["SQLite/Connection.swift", "Setup/ConnectionConfiguration.swift"].contains(file) {
+      where !["SQLite/Connection.swift", "SQLite/ConnectionConfiguration.swift"].contains(file) {
         let text = try String(contentsOf: folder.appendingPathComponent(file), encoding: .utf8)
         for (number, line) in text.split(separator: "\n", omittingEmptySubsequences: false)
           .enumerated()

@@ -125,3 +125,11 @@ extension CSVError: CustomStringConvertible {
   /// `line:column: reason`, for logs.
   public var description: String { "\(line):\(column): \(reason)" }
 }
+
+/// A `StrataError` too, like the other lower-level public APIs' errors (`ScriptError`).
+extension CSVError: StrataError {
+  /// `line N, column M: reason`.
+  public var message: String { "line \(line), column \(column): \(reason)" }
+  /// The help of a malformed seed file: how to fix the CSV.
+  public var help: String { SeedError.malformed(file: "", self).help }
+}
