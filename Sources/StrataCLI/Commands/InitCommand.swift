@@ -70,7 +70,7 @@ enum InitCommand: Command {
       template = arguments[InitCommand.template]
       seeds = arguments[CommonOptions.seeds]
       seedMaximumFieldBytes = arguments[CommonOptions.maxFieldBytes]
-      applying = MigrateCommand.options(arguments)
+      applying = MigrateOptions(applying: arguments)
     }
   }
 

@@ -44,16 +44,6 @@ enum MigrateCommand: Command {
     singleTransaction, allowChanged, allowUnknown, allowOutOfOrder,
   ]
 
-  /// `MigrateOptions` from the shared flags (`applyingOptions`); no target, no dry run.
-  static func options(_ arguments: ParsedArguments) -> MigrateOptions {
-    MigrateOptions(
-      singleTransaction: arguments[Self.singleTransaction],
-      allowChanged: arguments[Self.allowChanged],
-      allowUnknown: arguments[Self.allowUnknown],
-      allowOutOfOrder: arguments[Self.allowOutOfOrder]
-    )
-  }
-
   static let spec = CommandSpec(
     name: "migrate",
     abstract: "Apply pending migrations in order.",
@@ -103,7 +93,7 @@ enum MigrateCommand: Command {
       migrations = MigrationsOptions(arguments)
       output = OutputOptions(arguments)
       target = arguments[MigrateCommand.target]
-      var applying = MigrateCommand.options(arguments)
+      var applying = MigrateOptions(applying: arguments)
       applying.dryRun = arguments[MigrateCommand.dryRun]
       applying.triesRows = applying.dryRun
       if arguments[MigrateCommand.backup] {
@@ -211,5 +201,18 @@ enum MigrateCommand: Command {
     } catch let error as BackupError {
       throw error.shown(context)
     }
+  }
+}
+
+extension MigrateOptions {
+  /// The options from the flags `migrate` and `init` share (`MigrateCommand.applyingOptions`);
+  /// no target, no dry run.
+  init(applying arguments: ParsedArguments) {
+    self.init(
+      singleTransaction: arguments[MigrateCommand.singleTransaction],
+      allowChanged: arguments[MigrateCommand.allowChanged],
+      allowUnknown: arguments[MigrateCommand.allowUnknown],
+      allowOutOfOrder: arguments[MigrateCommand.allowOutOfOrder]
+    )
   }
 }
