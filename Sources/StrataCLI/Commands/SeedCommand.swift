@@ -96,8 +96,9 @@ enum SeedCommand: Command {
     let seed: SeedOptions
     /// `--seeds` as given; nil takes `$STRATA_SEEDS`, else `./seeds`.
     let seeds: String?
-    /// `--settings` as given.
-    let settings: SchemaFileOptions
+    /// `--settings`: the project settings name seed files' formats (`seed` keeps no schema
+    /// file).
+    let project: SchemaFileOptions
     /// The files named, as given; empty loads the seeds folder.
     let files: [String]
     let table: String?
@@ -132,7 +133,7 @@ enum SeedCommand: Command {
       database = DatabaseOptions(arguments)
       output = OutputOptions(arguments)
       seeds = arguments[CommonOptions.seeds]
-      settings = try SchemaFileOptions(arguments)
+      project = try SchemaFileOptions(arguments)
       followSymlinks = arguments[CommonOptions.followSymlinks]
     }
   }
@@ -174,7 +175,7 @@ enum SeedCommand: Command {
     _ options: Options,
     _ context: CommandContext
   ) throws -> ([SeedFile], folder: String?) {
-    let settings = try options.settings.projectSettings(context)
+    let settings = try options.project.projectSettings(context)
     let directory = CommonOptions.seedsFolder(options.seeds, context)
     var files: [SeedFile]
     var folder: String?
