@@ -14,8 +14,8 @@ struct CommandContext {
   var currentDirectory: String
   let output: OutputChannel
   let errors: OutputChannel
-  /// Progress and colour only go to a terminal, and never when NO_COLOR is set.
-  var standardErrorIsTerminal: Bool
+  /// Whether standard error is a terminal (`isatty`).
+  var standardErrorIsATerminal: Bool
   /// What the command did, for the message when its output cannot be written.
   let record = RunRecord()
 
@@ -30,8 +30,14 @@ struct CommandContext {
       currentDirectory: FileManager.default.currentDirectoryPath,
       output: output,
       errors: errors,
-      standardErrorIsTerminal: isatty(2) != 0 && environment["NO_COLOR"] == nil
+      standardErrorIsATerminal: isatty(2) != 0
     )
+  }
+
+  /// Progress and colour only go to a terminal, and never when NO_COLOR is set. Asked only by
+  /// a command that shows progress, so that no other reads the environment for it.
+  var standardErrorIsTerminal: Bool {
+    standardErrorIsATerminal && environment["NO_COLOR"] == nil
   }
 
   /// Prints a line for a person on standard output, its controls escaped.

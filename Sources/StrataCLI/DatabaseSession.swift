@@ -7,31 +7,36 @@ enum DatabaseSession {
   ///   - forWriting: create the file when missing (and the default documents folder with it).
   ///   - mustExist: a missing file is an error even when writing (rollback, baseline).
   ///   - configuration: the extensions every connection gets (`--load-extension`).
+  ///   - kind: what the command already read at the path (`ResolvedDatabase.kind()`), so
+  ///     that it is not read again; nil reads it here when it matters.
   /// - Returns: the connection; for a read of a missing file, an empty in-memory database,
   ///   so that `status` can report everything pending without creating a file.
   static func open(
-    _ location: DatabaseLocation,
+    _ database: ResolvedDatabase,
     forWriting: Bool,
     busyTimeout: Int,
     configuration: ConnectionConfiguration,
-    mustExist: Bool = false
+    mustExist: Bool = false,
+    kind: DatabaseFileKind? = nil
   ) throws -> Connection {
-    let missing = databaseFileKind(at: location.url.path) == .missing
+    // Written without `mustExist`, the file is created when missing: nothing to look at.
+    let missing =
+      forWriting && !mustExist ? false : (kind ?? database.kind()) == .missing
     if missing, mustExist {
-      throw DatabaseOpenError.missing(path: location.url.path)
+      throw DatabaseOpenError.missing(path: database.path)
     }
     if forWriting {
       return try Connection.open(
-        at: location.url,
+        at: database.url,
         access: .create,
         busyTimeout: busyTimeout,
-        createsFolder: location.isDefault,
+        createsFolder: database.location.isDefault,
         configuration: configuration
       )
     }
     if missing { return try configuration.openInMemory() }
     return try Connection.open(
-      at: location.url,
+      at: database.url,
       access: .read,
       busyTimeout: busyTimeout,
       configuration: configuration
@@ -43,26 +48,29 @@ enum DatabaseSession {
   /// or its folder cannot be written, and the dry run then tries nothing (it says so); for a
   /// missing file, an empty in-memory database, as for a read.
   static func openForTrial(
-    _ location: DatabaseLocation,
+    _ database: ResolvedDatabase,
     busyTimeout: Int,
-    configuration: ConnectionConfiguration
+    configuration: ConnectionConfiguration,
+    kind: DatabaseFileKind? = nil
   ) throws -> Connection {
-    guard databaseFileKind(at: location.url.path) != .missing else {
+    let kind = kind ?? database.kind()
+    guard kind != .missing else {
       return try configuration.openInMemory()
     }
     do {
       return try Connection.open(
-        at: location.url,
+        at: database.url,
         access: .write,
         busyTimeout: busyTimeout,
         configuration: configuration
       )
     } catch DatabaseOpenError.readOnly, DatabaseOpenError.folderReadOnly {
       return try open(
-        location,
+        database,
         forWriting: false,
         busyTimeout: busyTimeout,
-        configuration: configuration
+        configuration: configuration,
+        kind: kind
       )
     }
   }

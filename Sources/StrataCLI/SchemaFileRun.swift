@@ -30,7 +30,7 @@ enum SchemaFileRun {
     changed: Bool,
     _ change: Change,
     connection: () throws -> Connection,
-    _ arguments: ParsedArguments
+    _ rewrite: Rewrite
   ) throws -> WriteReport? {
     guard let file else { return nil }
     guard changed else { return WriteReport(path: file.displayPath, result: "skipped") }
@@ -38,7 +38,7 @@ enum SchemaFileRun {
     do {
       outcome = try file.write(schemaOf: try connection())
     } catch {
-      throw failure(error, file, change, arguments)
+      throw failure(error, file, change, rewrite)
     }
     return WriteReport(path: file.displayPath, result: outcome.rawValue)
   }
@@ -59,9 +59,9 @@ enum SchemaFileRun {
     _ error: any Error,
     _ file: SchemaFile,
     _ change: Change,
-    _ arguments: ParsedArguments
+    _ rewrite: Rewrite
   ) -> SchemaFileFailure {
-    let rewrite = command(arguments, database: change.database)
+    let rewrite = rewrite.command(database: change.database)
     let say: (Remedy) -> String = {
       $0 == .writeSchemaFile
         ? "write it from the database with '\(rewrite)' (no migration runs again)"
@@ -92,34 +92,44 @@ enum SchemaFileRun {
     return SchemaFileFailure(message: said.message, help: said.help ?? "", underlyingError: error)
   }
 
-  /// `strata schema` with the options of this run that choose the file and the migrations (and
-  /// `--database` to write from a database), so the file it writes is the one meant.
-  static func command(_ arguments: ParsedArguments, database: String? = nil) -> String {
-    var words = ["\(CommandLineTool.name) schema"]
-    func add(_ option: Option<String?>) {
-      if let value = arguments[option] { words.append("--\(option.spec.name) \(shellWord(value))") }
-    }
-    if let database { words.append("--database \(shellWord(database))") }
-    add(CommonOptions.settings)
-    add(CommonOptions.schemaFile)
-    if database == nil {
-      add(CommonOptions.migrations)
-      if let format = arguments[CommonOptions.migrationFormat] {
-        words.append("--migration-format \(format.rawValue)")
+  /// The options of this run that choose the schema file, the migrations and the extensions:
+  /// what `strata schema` is given to write the file this run means.
+  struct Rewrite {
+    let schemaFile: SchemaFileOptions
+    let migrations: MigrationsOptions
+    let extensions: [SQLiteExtension]
+
+    /// `strata schema` with the options of this run that choose the file and the migrations
+    /// (and `--database` to write from a database), so the file it writes is the one meant.
+    func command(database: String? = nil) -> String {
+      var words = ["\(CommandLineTool.name) schema"]
+      func add(_ option: Option<String?>, _ value: String?) {
+        if let value { words.append("--\(option.spec.name) \(SchemaFileRun.shellWord(value))") }
       }
-      for glob in arguments[CommonOptions.exclude] { words.append("--exclude \(shellWord(glob))") }
-      if arguments[CommonOptions.followSymlinks] { words.append("--follow-symlinks") }
+      if let database { words.append("--database \(SchemaFileRun.shellWord(database))") }
+      add(CommonOptions.settings, schemaFile.settings)
+      add(CommonOptions.schemaFile, schemaFile.schemaFile)
+      if database == nil {
+        add(CommonOptions.migrations, migrations.folder)
+        if let format = migrations.format {
+          words.append("--migration-format \(format.rawValue)")
+        }
+        for glob in migrations.exclude {
+          words.append("--exclude \(SchemaFileRun.shellWord(glob))")
+        }
+        if migrations.followSymlinks { words.append("--follow-symlinks") }
+      }
+      for library in extensions {
+        let text = library.path + (library.entryPoint.map { ":" + $0 } ?? "")
+        words.append("--load-extension \(SchemaFileRun.shellWord(text))")
+      }
+      return words.joined(separator: " ")
     }
-    for library in arguments[CommonOptions.loadExtension] {
-      let text = library.path + (library.entryPoint.map { ":" + $0 } ?? "")
-      words.append("--load-extension \(shellWord(text))")
-    }
-    return words.joined(separator: " ")
   }
 
   /// `text` as one shell word: as it is when it has no character the shell reads, else in
   /// single quotes.
-  private static func shellWord(_ text: String) -> String {
+  fileprivate static func shellWord(_ text: String) -> String {
     let plain =
       !text.isEmpty
       && text.unicodeScalars.allSatisfy {
@@ -169,9 +179,9 @@ extension SchemaFileRun {
     _ file: SchemaFile,
     _ migrations: MigrationSet,
     _ configuration: ConnectionConfiguration,
-    _ arguments: ParsedArguments
+    _ rewrite: Rewrite
   ) -> StatusReport {
-    let rewrite = command(arguments)
+    let rewrite = rewrite.command()
     let error: any Error
     let state: String
     var difference: SchemaFileDifference?

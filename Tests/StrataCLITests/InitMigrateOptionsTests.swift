@@ -4,7 +4,7 @@ import StrataTestSupport
 import Testing
 
 /// `strata init` takes `migrate`'s flags for how migrations apply, passed to the setup's
-/// `migrateOptions` (one mapping, `MigrateCommand.options`).
+/// `migrateOptions` (one mapping, `MigrateOptions(applying:)`).
 @Suite struct InitMigrateOptionsTests {
   /// All or none with the flag; without it, each migration before the bad one stays.
   @Test func singleTransactionAppliesAllOrNone() throws {

@@ -36,50 +36,73 @@ enum BaselineCommand: Command {
     options: CommonOptions.databaseOptions + [version, from, allowChanged]
   )
 
-  static func run(_ arguments: ParsedArguments, _ context: CommandContext) throws -> Int32 {
-    let usage = "Usage: strata baseline --version V, or strata baseline --from TOOL"
-    if arguments[Self.version] != nil, arguments[Self.from] != nil {
-      throw UsageError(message: "--version and --from cannot be combined", help: usage)
+  /// What `baseline` reads of its command line.
+  struct Options: CommandOptions {
+    let database: DatabaseOptions
+    let migrations: MigrationsOptions
+    let output: OutputOptions
+    /// `--version` as given: a version is read in the folder's format, once the folder is read.
+    let version: String?
+    /// `--from`: `auto`, or the tool.
+    let from: String?
+    let allowChanged: Bool
+
+    init(_ arguments: ParsedArguments) throws {
+      version = arguments[BaselineCommand.version]
+      from = arguments[BaselineCommand.from]
+      allowChanged = arguments[BaselineCommand.allowChanged]
+      let usage = "Usage: strata baseline --version V, or strata baseline --from TOOL"
+      if version != nil, from != nil {
+        throw UsageError(message: "--version and --from cannot be combined", help: usage)
+      }
+      if from == nil, version == nil {
+        throw UsageError(message: "missing --version or --from", help: usage)
+      }
+      if from == nil, allowChanged {
+        throw UsageError(message: "--allow-changed goes with --from", help: usage)
+      }
+      try CommonOptions.rejectEmptyPaths(arguments)
+      database = DatabaseOptions(arguments)
+      migrations = MigrationsOptions(arguments)
+      output = OutputOptions(arguments)
     }
-    let from = arguments[Self.from]
-    if from == nil, arguments[Self.version] == nil {
-      throw UsageError(message: "missing --version or --from", help: usage)
-    }
-    if from == nil, arguments[Self.allowChanged] {
-      throw UsageError(message: "--allow-changed goes with --from", help: usage)
-    }
-    let migrations = try CommonOptions.loadMigrations(arguments, context)
-    let location = try CommonOptions.databaseURL(arguments, context)
+  }
+
+  static func run(_ options: Options, _ context: CommandContext) throws -> Int32 {
+    let migrations = try options.migrations.load(context)
+    let resolved = try options.database.resolve(context)
     let connection = try DatabaseSession.open(
-      location,
+      resolved,
       forWriting: true,
-      busyTimeout: arguments[CommonOptions.busyTimeout],
-      configuration: try CommonOptions.connectionConfiguration(arguments),
+      busyTimeout: options.database.busyTimeout,
+      configuration: try options.database.configuration(),
       mustExist: true
     )
-    let database = CommonOptions.shown(location.url, context)
+    let database = resolved.shown
     guard
       let version = try VersionOption.parse(
-        arguments[Self.version],
+        options.version,
         name: "version",
         in: migrations,
         allowsZero: false
       )
     else {
+      let from = options.from
       let adoption = try Migrator(migrations).adopt(
         connection,
         from: from == "auto" ? nil : from.flatMap(ForeignTool.init(rawValue:)),
-        folder: CommonOptions.migrationsDirectory(arguments, context).url,
-        allowChanged: arguments[Self.allowChanged]
+        folder: options.migrations.directory(context).url,
+        allowChanged: options.allowChanged
       )
-      return try report(adoption, database: database, arguments, context)
+      return try report(adoption, database: database, options.output, context)
     }
     let recorded = try Migrator(migrations).baseline(connection, version: version)
     context.finished(
       "\(recorded.count) migration(s) up to version \(version) were recorded as applied in "
         + "\(database)."
     )
-    switch arguments[CommonOptions.format] {
+    let output = options.output
+    switch output.format {
     case .json:
       struct Report: Encodable {
         let database: String
@@ -90,7 +113,7 @@ enum BaselineCommand: Command {
         Report(database: database, version: version, recorded: recorded.map(\.version))
       )
     case .text:
-      if !arguments[CommonOptions.quiet] {
+      if !output.quiet {
         context.print(
           "Recorded \(recorded.count) migration(s) up to version \(version) as applied in "
             + "\(database), without running them."
@@ -104,7 +127,7 @@ enum BaselineCommand: Command {
   private static func report(
     _ adoption: Adoption,
     database: String,
-    _ arguments: ParsedArguments,
+    _ output: OutputOptions,
     _ context: CommandContext
   ) throws -> Int32 {
     let history = adoption.history
@@ -113,7 +136,7 @@ enum BaselineCommand: Command {
       "\(history.tool.displayName)'s history was adopted: \(adoption.recorded.count) "
         + "migration(s) were recorded as applied in \(database)."
     )
-    switch arguments[CommonOptions.format] {
+    switch output.format {
     case .json:
       struct Report: Encodable {
         let database: String
@@ -134,7 +157,7 @@ enum BaselineCommand: Command {
         )
       )
     case .text:
-      if !arguments[CommonOptions.quiet] {
+      if !output.quiet {
         context.print(
           "Adopted \(history.tool.displayName)'s history (\(history.table)): recorded "
             + "\(adoption.recorded.count) migration(s) as applied in \(database), without "

@@ -51,18 +51,32 @@ enum DiffCommand: Command {
     }
   }
 
-  static func run(_ arguments: ParsedArguments, _ context: CommandContext) throws -> Int32 {
-    guard let desiredPath = arguments[Self.schema] else {
-      throw UsageError(
-        message: "strata diff needs the desired schema: --schema FILE",
-        help: "Write the desired CREATE statements to a file (or start from 'strata inspect "
-          + "--format sql > desired.sql') and run 'strata diff --schema desired.sql'."
-      )
+  /// What `diff` reads of its command line.
+  struct Options: CommandOptions {
+    /// `--schema` as given: the desired schema.
+    let desiredPath: String
+    let schemaDiff: SchemaDiffArguments
+    let output: OutputOptions
+
+    init(_ arguments: ParsedArguments) throws {
+      guard let desiredPath = arguments[DiffCommand.schema] else {
+        throw UsageError(
+          message: "strata diff needs the desired schema: --schema FILE",
+          help: "Write the desired CREATE statements to a file (or start from 'strata inspect "
+            + "--format sql > desired.sql') and run 'strata diff --schema desired.sql'."
+        )
+      }
+      self.desiredPath = desiredPath
+      try CommonOptions.rejectEmptyPaths(arguments)
+      schemaDiff = SchemaDiffArguments(arguments)
+      output = OutputOptions(arguments)
     }
-    let (migration, folder, format) = try SchemaDiffArguments.generate(
-      desiredPath: desiredPath,
+  }
+
+  static func run(_ options: Options, _ context: CommandContext) throws -> Int32 {
+    let (migration, folder, format) = try options.schemaDiff.generate(
+      desiredPath: options.desiredPath,
       writing: false,
-      arguments,
       context
     )
     let files =
@@ -72,10 +86,10 @@ enum DiffCommand: Command {
         in: folder,
         name: "schema_change",
         format: format,
-        excluding: MigrationFileExclusion(arguments[CommonOptions.exclude]),
+        excluding: options.schemaDiff.migrations.exclusion,
         content: migration
       ).files
-    switch arguments[CommonOptions.format] {
+    switch options.output.format {
     case .json:
       try context.printJSON(
         Report(
@@ -92,7 +106,7 @@ enum DiffCommand: Command {
       )
     case .text:
       if migration.isEmpty {
-        if !arguments[CommonOptions.quiet] {
+        if !options.output.quiet {
           context.printError(
             "No changes: the schema already is the one \(migration.desiredFile) describes."
           )
@@ -101,7 +115,7 @@ enum DiffCommand: Command {
       }
       // The migration that was checked, byte for byte, unless a person reads it on a terminal.
       context.printSQL(SQLOutput.migrationFiles(files))
-      if !arguments[CommonOptions.quiet] { SchemaDiffArguments.report(migration, context) }
+      if !options.output.quiet { SchemaDiffArguments.report(migration, context) }
     }
     return ExitCode.success
   }

@@ -47,43 +47,45 @@ enum InitCommand: Command {
     enum Key: String, CodingKey { case schemaFile }
   }
 
-  static func run(_ arguments: ParsedArguments, _ context: CommandContext) throws -> Int32 {
-    let location = try CommonOptions.databaseURL(arguments, context)
-    let migrations = CommonOptions.migrationsDirectory(arguments, context)
-    var setup = DatabaseSetup(
-      database: location.url,
-      migrations: migrations.url,
-      template: template(arguments, context),
-      seeds: try seeds(arguments, context)
-    )
-    setup.migrationsDisplayPath = migrations.shown
-    setup.seedsDisplayPath = CommonOptions.seedsDirectory(arguments, context).shown
-    setup.createsFolder = location.isDefault
-    setup.busyTimeout = arguments[CommonOptions.busyTimeout]
-    setup.followsSymlinks = arguments[CommonOptions.followSymlinks]
-    setup.migrationFormat = arguments[CommonOptions.migrationFormat]
-    // A folder that cannot be read is reported by the setup itself, in its own words.
-    if let folder = try? CommonOptions.loadMigrations(arguments, context) {
-      try MigrationOrderCheck.refuseDisagreeingOrder(
-        folder,
-        formatNamed: setup.migrationFormat != nil,
-        context
-      )
+  /// What `init` reads of its command line.
+  struct Options: CommandOptions {
+    let database: DatabaseOptions
+    let migrations: MigrationsOptions
+    let output: OutputOptions
+    let schemaFile: SchemaFileOptions
+    /// `--template` as given; nil takes `seeds/template.sqlite3` when present.
+    let template: String?
+    /// `--seeds` as given; nil takes `$STRATA_SEEDS`, else `./seeds`.
+    let seeds: String?
+    let seedMaximumFieldBytes: Int
+    /// How pending migrations are applied.
+    let applying: MigrateOptions
+
+    init(_ arguments: ParsedArguments) throws {
+      try CommonOptions.rejectEmptyPaths(arguments)
+      schemaFile = try SchemaFileOptions(arguments)
+      database = DatabaseOptions(arguments)
+      migrations = MigrationsOptions(arguments)
+      output = OutputOptions(arguments)
+      template = arguments[InitCommand.template]
+      seeds = arguments[CommonOptions.seeds]
+      seedMaximumFieldBytes = arguments[CommonOptions.maxFieldBytes]
+      applying = MigrateOptions(applying: arguments)
     }
-    setup.migrationExclusion = MigrationFileExclusion(arguments[CommonOptions.exclude])
-    setup.seedMaximumFieldBytes = arguments[CommonOptions.maxFieldBytes]
-    setup.connectionConfiguration = try CommonOptions.connectionConfiguration(arguments)
-    setup.settings = try CommonOptions.projectSettings(arguments, context)
-    let schemaFile = try CommonOptions.schemaFile(arguments, context, setup.settings)
-    setup.migrateOptions = MigrateCommand.options(arguments)
+  }
+
+  static func run(_ options: Options, _ context: CommandContext) throws -> Int32 {
+    let location = try options.database.resolve(context)
+    let setup = try setup(location, options, context)
+    let schemaFile = options.schemaFile.file(context, setup.settings)
     let report = try setup.run()
-    let database = CommonOptions.shown(location.url, context)
+    let database = location.shown
     context.finished(
       report.changedAnything
         ? "\(database) was set up and is at version \(report.version)."
         : "Nothing was changed: \(database) is up to date at version \(report.version)."
     )
-    let text = arguments[CommonOptions.format] == .text && !arguments[CommonOptions.quiet]
+    let text = options.output.showsText
     let written: SchemaFileRun.WriteReport?
     do {
       written = try SchemaFileRun.write(
@@ -94,18 +96,22 @@ enum InitCommand: Command {
           try DatabaseSession.open(
             location,
             forWriting: false,
-            busyTimeout: arguments[CommonOptions.busyTimeout],
+            busyTimeout: options.database.busyTimeout,
             configuration: setup.connectionConfiguration
           )
         },
-        arguments
+        SchemaFileRun.Rewrite(
+          schemaFile: options.schemaFile,
+          migrations: options.migrations,
+          extensions: options.database.extensions
+        )
       )
     } catch {
       // The database is set up: the report says what was done before the error.
       if text { render(report, database: database, context) }
       throw error
     }
-    switch arguments[CommonOptions.format] {
+    switch options.output.format {
     case .json:
       try context.printJSON(Report(report: report, schemaFile: written))
     case .text:
@@ -114,6 +120,43 @@ enum InitCommand: Command {
       if let line = SchemaFileRun.line(written, source: database) { context.print(line) }
     }
     return ExitCode.success
+  }
+
+  /// The library's setup from the options: the folders, the template, the settings, and how
+  /// to migrate; a dbmate folder whose order is in doubt is refused here.
+  private static func setup(
+    _ location: ResolvedDatabase,
+    _ options: Options,
+    _ context: CommandContext
+  ) throws -> DatabaseSetup {
+    let migrations = options.migrations.directory(context)
+    let seeds = CommonOptions.seedsFolder(options.seeds, context)
+    var setup = DatabaseSetup(
+      database: location.url,
+      migrations: migrations.url,
+      template: template(options.template, seeds: seeds, context),
+      seeds: try existingSeeds(seeds)
+    )
+    setup.migrationsDisplayPath = migrations.shown
+    setup.seedsDisplayPath = seeds.shown
+    setup.createsFolder = location.location.isDefault
+    setup.busyTimeout = options.database.busyTimeout
+    setup.followsSymlinks = options.migrations.followSymlinks
+    setup.migrationFormat = options.migrations.format
+    // A folder that cannot be read is reported by the setup itself, in its own words.
+    if let folder = try? options.migrations.load(context) {
+      try MigrationOrderCheck.refuseDisagreeingOrder(
+        folder,
+        formatNamed: options.migrations.formatNamed,
+        context
+      )
+    }
+    setup.migrationExclusion = options.migrations.exclusion
+    setup.seedMaximumFieldBytes = options.seedMaximumFieldBytes
+    setup.connectionConfiguration = try options.database.configuration()
+    setup.settings = try options.schemaFile.projectSettings(context)
+    setup.migrateOptions = options.applying
+    return setup
   }
 
   private static func render(_ report: SetupReport, database: String, _ context: CommandContext) {
@@ -151,24 +194,21 @@ enum InitCommand: Command {
   }
 
   /// `--template`; else `seeds/template.sqlite3` when present.
-  private static func template(_ arguments: ParsedArguments, _ context: CommandContext) -> URL? {
-    if let given = arguments[Self.template] {
+  private static func template(
+    _ given: String?,
+    seeds: CommonOptions.Folder,
+    _ context: CommandContext
+  ) -> URL? {
+    if let given {
       return DatabaseLocation.absolute(given, from: context.currentDirectory)
     }
-    let url = CommonOptions.seedsDirectory(arguments, context).url
-      .appendingPathComponent("template.sqlite3")
+    let url = seeds.url.appendingPathComponent("template.sqlite3")
     return pathStatus(atPath: url.path) == .missing ? nil : url
   }
 
   /// The seeds folder: one named with --seeds or $STRATA_SEEDS must exist; the default
   /// `./seeds` is skipped when there is none.
-  private static func seeds(
-    _ arguments: ParsedArguments,
-    _ context: CommandContext
-  ) throws
-    -> URL?
-  {
-    let directory = CommonOptions.seedsDirectory(arguments, context)
+  private static func existingSeeds(_ directory: CommonOptions.Folder) throws -> URL? {
     switch checkFolder(atPath: directory.url.path) {
     case .listable: return directory.url
     case .missing where directory.isNamed:

@@ -45,25 +45,45 @@ enum InspectCommand: Command {
     ]
   )
 
-  static func run(_ arguments: ParsedArguments, _ context: CommandContext) throws -> Int32 {
-    let chosen = arguments[Self.format]
-    let diff = arguments[Self.diff]
-    if diff, chosen != .text, chosen != .json {
-      throw UsageError(
-        message: "--diff prints text or json, not \(chosen.rawValue)",
-        help: "Run 'strata inspect --diff' or 'strata inspect --diff --format json'."
-      )
+  /// What `inspect` reads of its command line.
+  struct Options: CommandOptions {
+    let database: DatabaseOptions
+    let migrations: MigrationsOptions
+    /// `--format`: `inspect` has more than text and JSON.
+    let format: SchemaFormat
+    let quiet: Bool
+    let diff: Bool
+    /// The tables named; empty shows them all.
+    let tables: [String]
+
+    init(_ arguments: ParsedArguments) throws {
+      format = arguments[InspectCommand.format]
+      diff = arguments[InspectCommand.diff]
+      tables = arguments.positionals
+      if diff, format != .text, format != .json {
+        throw UsageError(
+          message: "--diff prints text or json, not \(format.rawValue)",
+          help: "Run 'strata inspect --diff' or 'strata inspect --diff --format json'."
+        )
+      }
+      if diff, !tables.isEmpty {
+        throw UsageError(
+          message: "--diff compares the whole schema; it takes no table names",
+          help: "Run 'strata inspect --diff' without table names."
+        )
+      }
+      try CommonOptions.rejectEmptyPaths(arguments)
+      database = DatabaseOptions(arguments)
+      migrations = MigrationsOptions(arguments)
+      quiet = arguments[CommonOptions.quiet]
     }
-    if diff, !arguments.positionals.isEmpty {
-      throw UsageError(
-        message: "--diff compares the whole schema; it takes no table names",
-        help: "Run 'strata inspect --diff' without table names."
-      )
-    }
-    let location = try CommonOptions.databaseURL(arguments, context)
-    let busyTimeout = arguments[CommonOptions.busyTimeout]
-    let shown = CommonOptions.shown(location.url, context)
-    let configuration = try CommonOptions.connectionConfiguration(arguments)
+  }
+
+  static func run(_ options: Options, _ context: CommandContext) throws -> Int32 {
+    let location = try options.database.resolve(context)
+    let busyTimeout = options.database.busyTimeout
+    let shown = location.shown
+    let configuration = try options.database.configuration()
     let connection = try open(
       location.url,
       shown: shown,
@@ -71,21 +91,22 @@ enum InspectCommand: Command {
       configuration: configuration
     )
     do {
-      if diff {
-        let migrations = try CommonOptions.loadMigrations(arguments, context)
+      if options.diff {
+        let migrations = try options.migrations.load(context)
         let report = try DriftCheck(migrations, configuration: configuration).check(connection)
         return try DriftReportOutput.render(
           report,
           database: shown,
-          json: chosen == .json,
-          quiet: arguments[CommonOptions.quiet],
+          json: options.format == .json,
+          quiet: options.quiet,
           context
         )
       }
       let schema = try SchemaInspector(connection).inspect(
-        tables: arguments.positionals,
-        migrations: try migrations(arguments, context)
+        tables: options.tables,
+        migrations: try migrations(options.migrations, context)
       )
+      let chosen = options.format
       switch chosen {
       // SQL stays exactly SQLite's text in a file or a pipe, so that the dump recreates the
       // schema; a terminal gets it escaped. Invalid UTF-8 would be written as U+FFFD: refused
@@ -131,14 +152,14 @@ enum InspectCommand: Command {
   /// The migrations folder, to count pending migrations: required when named with
   /// --migrations or STRATA_MIGRATIONS, used when ./migrations exists and reads cleanly.
   private static func migrations(
-    _ arguments: ParsedArguments,
+    _ options: MigrationsOptions,
     _ context: CommandContext
   ) throws -> MigrationSet? {
-    let directory = CommonOptions.migrationsDirectory(arguments, context)
-    if directory.isNamed { return try CommonOptions.loadMigrations(arguments, context) }
+    let directory = options.directory(context)
+    if directory.isNamed { return try options.load(context) }
     guard directory.exists else { return nil }
     do {
-      return try CommonOptions.loadMigrations(arguments, context)
+      return try options.load(context)
     } catch let error as any StrataError {
       // The schema can still be shown; say why the migration state is not.
       context.printError("Warning: \(error.message); the migration state is not shown.")

@@ -31,21 +31,37 @@ enum LintCommand: Command {
     let summary: Summary
   }
 
-  static func run(_ arguments: ParsedArguments, _ context: CommandContext) throws -> Int32 {
-    let migrations = try CommonOptions.loadMigrations(arguments, context)
-    let location = try CommonOptions.databaseURL(arguments, context)
-    let configuration = try CommonOptions.connectionConfiguration(arguments)
+  /// What `lint` reads of its command line.
+  struct Options: CommandOptions {
+    let database: DatabaseOptions
+    let migrations: MigrationsOptions
+    let output: OutputOptions
+
+    init(_ arguments: ParsedArguments) throws {
+      try CommonOptions.rejectEmptyPaths(arguments)
+      database = DatabaseOptions(arguments)
+      migrations = MigrationsOptions(arguments)
+      output = OutputOptions(arguments)
+    }
+  }
+
+  static func run(_ options: Options, _ context: CommandContext) throws -> Int32 {
+    let migrations = try options.migrations.load(context)
+    let database = try options.database.resolve(context)
+    let configuration = try options.database.configuration()
     var connection: Connection?
-    if databaseFileKind(at: location.url.path) != .missing {
+    let kind = database.kind()
+    if kind != .missing {
       connection = try DatabaseSession.open(
-        location,
+        database,
         forWriting: false,
-        busyTimeout: arguments[CommonOptions.busyTimeout],
-        configuration: configuration
+        busyTimeout: options.database.busyTimeout,
+        configuration: configuration,
+        kind: kind
       )
     }
     let result = try MigrationLinter(migrations, configuration: configuration).lint(connection)
-    switch arguments[CommonOptions.format] {
+    switch options.output.format {
     case .json:
       try context.printJSON(
         Report(
@@ -65,7 +81,7 @@ enum LintCommand: Command {
       if let stop = result.stoppedAt {
         context.printError("Error: \(stoppedMessage(stop))")
       }
-      if !arguments[CommonOptions.quiet] || !result.findings.isEmpty {
+      if !options.output.quiet || !result.findings.isEmpty {
         context.print(summary(result))
       }
     }

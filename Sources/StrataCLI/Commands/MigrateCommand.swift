@@ -44,16 +44,6 @@ enum MigrateCommand: Command {
     singleTransaction, allowChanged, allowUnknown, allowOutOfOrder,
   ]
 
-  /// `MigrateOptions` from the shared flags (`applyingOptions`); no target, no dry run.
-  static func options(_ arguments: ParsedArguments) -> MigrateOptions {
-    MigrateOptions(
-      singleTransaction: arguments[Self.singleTransaction],
-      allowChanged: arguments[Self.allowChanged],
-      allowUnknown: arguments[Self.allowUnknown],
-      allowOutOfOrder: arguments[Self.allowOutOfOrder]
-    )
-  }
-
   static let spec = CommandSpec(
     name: "migrate",
     abstract: "Apply pending migrations in order.",
@@ -76,94 +66,153 @@ enum MigrateCommand: Command {
     ] + CommonOptions.schemaFileOptions + CommonOptions.fleetOptions
   )
 
-  static func run(_ arguments: ParsedArguments, _ context: CommandContext) throws -> Int32 {
-    let isFleet = try FleetRun.isFleet(
-      arguments,
-      refusing: [
-        (arguments[Self.dryRun], "dry-run"), (arguments[Self.backup], "backup"),
-        (arguments[CommonOptions.schemaFile] != nil, "schema-file"),
-      ]
-    )
+  /// What `migrate` reads of its command line.
+  struct Options: CommandOptions {
+    let database: DatabaseOptions
+    let migrations: MigrationsOptions
+    let output: OutputOptions
+    let schemaFile: SchemaFileOptions
+    let fleet: FleetOptions
+    /// `--to` as given: a version is read in the folder's format, once the folder is read.
+    let target: String?
+    /// How pending migrations are applied, without the target.
+    let applying: MigrateOptions
+
+    init(_ arguments: ParsedArguments) throws {
+      fleet = try FleetOptions(
+        arguments,
+        refusing: [
+          (arguments[MigrateCommand.dryRun], "dry-run"),
+          (arguments[MigrateCommand.backup], "backup"),
+          (arguments[CommonOptions.schemaFile] != nil, "schema-file"),
+        ]
+      )
+      try CommonOptions.rejectEmptyPaths(arguments)
+      schemaFile = try SchemaFileOptions(arguments)
+      database = DatabaseOptions(arguments)
+      migrations = MigrationsOptions(arguments)
+      output = OutputOptions(arguments)
+      target = arguments[MigrateCommand.target]
+      var applying = MigrateOptions(applying: arguments)
+      applying.dryRun = arguments[MigrateCommand.dryRun]
+      applying.triesRows = applying.dryRun
+      if arguments[MigrateCommand.backup] {
+        applying.backup = BackupPolicy(
+          keep: arguments[MigrateCommand.keepBackups].map { Int($0) } ?? BackupPolicy.defaultKeep
+        )
+      } else if arguments[MigrateCommand.keepBackups] != nil {
+        // Without --backup nothing would be kept or pruned: said, not ignored.
+        throw UsageError(message: "--keep-backups needs --backup")
+      }
+      self.applying = applying
+    }
+
+    /// What `strata schema` is given to write the schema file this run keeps.
+    var rewrite: SchemaFileRun.Rewrite {
+      SchemaFileRun.Rewrite(
+        schemaFile: schemaFile,
+        migrations: migrations,
+        extensions: database.extensions
+      )
+    }
+  }
+
+  static func run(_ options: Options, _ context: CommandContext) throws -> Int32 {
     // Read strictly before anything runs; a fleet never writes the schema file.
-    let settings = try CommonOptions.projectSettings(arguments, context)
-    let schemaFile = isFleet ? nil : try CommonOptions.schemaFile(arguments, context, settings)
-    let migrations = try CommonOptions.loadMigrations(arguments, context)
+    let settings = try options.schemaFile.projectSettings(context)
+    let schemaFile = options.fleet.isFleet ? nil : options.schemaFile.file(context, settings)
+    let migrations = try options.migrations.load(context)
     try MigrationOrderCheck.refuseDisagreeingOrder(
       migrations,
-      formatNamed: arguments[CommonOptions.migrationFormat] != nil,
+      formatNamed: options.migrations.formatNamed,
       context
     )
-    var options = Self.options(arguments)
-    options.target = try VersionOption.parse(
-      arguments[Self.target],
+    var applying = options.applying
+    applying.target = try VersionOption.parse(
+      options.target,
       name: "to",
       in: migrations,
       allowsZero: true
     )
-    options.dryRun = arguments[Self.dryRun]
-    options.triesRows = options.dryRun
-    if arguments[Self.backup] {
-      options.backup = BackupPolicy(
-        keep: arguments[Self.keepBackups].map { Int($0) } ?? BackupPolicy.defaultKeep
-      )
-    } else if arguments[Self.keepBackups] != nil {
-      // Without --backup nothing would be kept or pruned: said, not ignored.
-      throw UsageError(message: "--keep-backups needs --backup")
-    }
-    if isFleet {
-      let fleet = try FleetRun.fleet(arguments, context, migrations)
+    if options.fleet.isFleet {
+      let fleet = try FleetRun.fleet(options.fleet, options.database, context, migrations)
       let summary = FleetRun.withProgress(fleet, context) {
-        $0.migrate(options: options, progress: $1)
+        $0.migrate(options: applying, progress: $1)
       }
-      return try FleetRun.report(summary, arguments, context)
+      return try FleetRun.report(summary, options.output, context)
     }
-    let location = try CommonOptions.databaseURL(arguments, context)
-    let busyTimeout = arguments[CommonOptions.busyTimeout]
-    let configuration = try CommonOptions.connectionConfiguration(arguments)
-    let migrator = Migrator(migrations)
-    let database = CommonOptions.shown(location.url, context)
-    let textOutput = arguments[CommonOptions.format] == .text && !arguments[CommonOptions.quiet]
-    let report: MigrationReport
-    let connection: Connection
-    if let built = try migrator.migrateNewDatabase(
-      at: location.url,
-      options: options,
-      busyTimeout: busyTimeout,
-      configuration: configuration,
-      createsFolder: location.isDefault
-    ) {
-      (report, connection) = built
-    } else {
-      connection =
-        options.dryRun
-        ? try DatabaseSession.openForTrial(
-          location,
-          busyTimeout: busyTimeout,
-          configuration: configuration
-        )
-        : try DatabaseSession.open(
-          location,
-          forWriting: true,
-          busyTimeout: busyTimeout,
-          configuration: configuration
-        )
-      do {
-        report = try migrator.migrate(connection, options: options) { backup in
-          // Said before the first migration runs, so a run that then fails still names it.
-          if textOutput { context.print(MigrationReportOutput.backedUp(backup, context)) }
-        }
-      } catch let error as BackupError {
-        throw error.shown(context)
-      }
-    }
+    let database = try options.database.resolve(context)
+    let (report, connection) = try migrate(database, migrations, applying, options, context)
     try MigrationReportOutput.render(
       report,
-      database: database,
+      database: database.shown,
       keeping: schemaFile,
       of: connection,
-      arguments,
+      options.output,
+      options.rewrite,
       context
     )
     return ExitCode.success
+  }
+
+  /// Runs the migrations on `database`: a new one is built beside its name, an existing one
+  /// migrated in place (or tried, for a dry run); returns the report and the connection the
+  /// schema file is written from.
+  private static func migrate(
+    _ database: ResolvedDatabase,
+    _ migrations: MigrationSet,
+    _ applying: MigrateOptions,
+    _ options: Options,
+    _ context: CommandContext
+  ) throws -> (MigrationReport, Connection) {
+    let busyTimeout = options.database.busyTimeout
+    let configuration = try options.database.configuration()
+    let migrator = Migrator(migrations)
+    if let built = try migrator.migrateNewDatabase(
+      at: database.url,
+      options: applying,
+      busyTimeout: busyTimeout,
+      configuration: configuration,
+      createsFolder: database.location.isDefault
+    ) {
+      return built
+    }
+    let connection =
+      applying.dryRun
+      ? try DatabaseSession.openForTrial(
+        database,
+        busyTimeout: busyTimeout,
+        configuration: configuration
+      )
+      : try DatabaseSession.open(
+        database,
+        forWriting: true,
+        busyTimeout: busyTimeout,
+        configuration: configuration
+      )
+    do {
+      let report = try migrator.migrate(connection, options: applying) { backup in
+        // Said before the first migration runs, so a run that then fails still names it.
+        if options.output.showsText {
+          context.print(MigrationReportOutput.backedUp(backup, context))
+        }
+      }
+      return (report, connection)
+    } catch let error as BackupError {
+      throw error.shown(context)
+    }
+  }
+}
+
+extension MigrateOptions {
+  /// The options from the flags `migrate` and `init` share (`MigrateCommand.applyingOptions`);
+  /// no target, no dry run.
+  init(applying arguments: ParsedArguments) {
+    self.init(
+      singleTransaction: arguments[MigrateCommand.singleTransaction],
+      allowChanged: arguments[MigrateCommand.allowChanged],
+      allowUnknown: arguments[MigrateCommand.allowUnknown],
+      allowOutOfOrder: arguments[MigrateCommand.allowOutOfOrder]
+    )
   }
 }

@@ -35,27 +35,44 @@ enum NewCommand: Command {
     let changes: [String]?
   }
 
-  static func run(_ arguments: ParsedArguments, _ context: CommandContext) throws -> Int32 {
-    let directory = CommonOptions.migrationsDirectory(arguments, context)
-    var content: GeneratedMigration?
-    if let desired = arguments[Self.fromSchema] {
-      content = try SchemaDiffArguments.generate(
-        desiredPath: desired,
-        writing: true,
-        arguments,
-        context
-      ).migration
-    } else if let option = SchemaDiffArguments.firstGiven(arguments) {
-      throw UsageError(
-        message: "\(option) is an option of --from-schema, which was not given",
-        help: "Run 'strata new NAME --from-schema desired.sql \(option) …', or leave \(option) out."
-      )
+  /// What `new` reads of its command line.
+  struct Options: CommandOptions {
+    /// What the migration does: its name.
+    let name: String
+    let migrations: MigrationsOptions
+    let output: OutputOptions
+    /// `--from-schema` as given: the desired schema to write the migration to.
+    let fromSchema: String?
+    /// The options of `--from-schema`.
+    let schemaDiff: SchemaDiffArguments
+
+    init(_ arguments: ParsedArguments) throws {
+      name = arguments.positionals[0]
+      fromSchema = arguments[NewCommand.fromSchema]
+      schemaDiff = SchemaDiffArguments(arguments)
+      if fromSchema == nil, let option = schemaDiff.firstGiven {
+        throw UsageError(
+          message: "\(option) is an option of --from-schema, which was not given",
+          help:
+            "Run 'strata new NAME --from-schema desired.sql \(option) …', or leave \(option) out."
+        )
+      }
+      try CommonOptions.rejectEmptyPaths(arguments)
+      migrations = MigrationsOptions(arguments)
+      output = OutputOptions(arguments)
+    }
+  }
+
+  static func run(_ options: Options, _ context: CommandContext) throws -> Int32 {
+    let directory = options.migrations.directory(context)
+    let content = try options.fromSchema.map {
+      try options.schemaDiff.generate(desiredPath: $0, writing: true, context).migration
     }
     let urls = try MigrationSet.createMigrationFiles(
       in: directory.url,
-      name: arguments.positionals[0],
-      format: arguments[CommonOptions.migrationFormat],
-      excluding: MigrationFileExclusion(arguments[CommonOptions.exclude]),
+      name: options.name,
+      format: options.migrations.format,
+      excluding: options.migrations.exclusion,
       content: content
     )
     // Inside the folder: `0005_x.sql`, or diesel's `<version>_<name>/up.sql`.
@@ -66,11 +83,11 @@ enum NewCommand: Command {
       return "\(directory.shown)/\(inside)"
     }
     context.finished("Created \(files.joined(separator: " and ")).")
-    switch arguments[CommonOptions.format] {
+    switch options.output.format {
     case .json:
       try context.printJSON(Report(file: files[0], files: files, changes: content?.changes))
     case .text:
-      if !arguments[CommonOptions.quiet] {
+      if !options.output.quiet {
         for file in files { context.print("Created \(file)") }
         if let content { SchemaDiffArguments.report(content, context) }
       }

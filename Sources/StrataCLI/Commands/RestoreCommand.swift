@@ -49,32 +49,46 @@ enum RestoreCommand: Command {
     let createdAt: String
   }
 
-  static func run(_ arguments: ParsedArguments, _ context: CommandContext) throws -> Int32 {
+  /// What `restore` reads of its command line.
+  struct Options: CommandOptions {
+    let database: DatabaseOptions
+    let output: OutputOptions
+    /// The backup named, as given; nil takes the newest.
+    let file: String?
+    let force: Bool
+    let list: Bool
+
+    init(_ arguments: ParsedArguments) throws {
+      try CommonOptions.rejectEmptyPaths(arguments)
+      database = DatabaseOptions(arguments)
+      output = OutputOptions(arguments)
+      file = arguments.positionals.first
+      force = arguments[RestoreCommand.force]
+      list = arguments[RestoreCommand.list]
+      if list, file != nil || force {
+        throw UsageError(message: "--list takes no FILE and no --force: it restores nothing")
+      }
+    }
+  }
+
+  static func run(_ options: Options, _ context: CommandContext) throws -> Int32 {
     do {
-      return try restore(arguments, context)
+      return try restore(options, context)
     } catch let error as BackupError {
       throw error.shown(context)
     }
   }
 
-  private static func restore(
-    _ arguments: ParsedArguments,
-    _ context: CommandContext
-  ) throws
-    -> Int32
-  {
-    let location = try CommonOptions.databaseURL(arguments, context)
-    let database = CommonOptions.shown(location.url, context)
-    let json = arguments[CommonOptions.format] == .json
-    let quiet = arguments[CommonOptions.quiet]
-    if arguments[Self.list] {
-      if !arguments.positionals.isEmpty || arguments[Self.force] {
-        throw UsageError(message: "--list takes no FILE and no --force: it restores nothing")
-      }
+  private static func restore(_ options: Options, _ context: CommandContext) throws -> Int32 {
+    let location = try options.database.resolve(context)
+    let database = location.shown
+    let json = options.output.format == .json
+    let quiet = options.output.quiet
+    if options.list {
       return try printList(location.url, database: database, json: json, quiet: quiet, context)
     }
     let backup: URL
-    if let file = arguments.positionals.first {
+    if let file = options.file {
       backup =
         URL(fileURLWithPath: file, relativeTo: URL(fileURLWithPath: context.currentDirectory))
         .standardizedFileURL
@@ -87,8 +101,8 @@ enum RestoreCommand: Command {
     let report = try DatabaseBackup.restore(
       backup,
       into: location.url,
-      force: arguments[Self.force],
-      busyTimeout: arguments[CommonOptions.busyTimeout]
+      force: options.force,
+      busyTimeout: options.database.busyTimeout
     )
     let shownBackup = CommonOptions.shown(backup, context)
     let kept = report.damagedCopy.map {

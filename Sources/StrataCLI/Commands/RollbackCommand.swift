@@ -33,61 +33,94 @@ enum RollbackCommand: Command {
       + CommonOptions.schemaFileOptions + CommonOptions.fleetOptions
   )
 
-  static func run(_ arguments: ParsedArguments, _ context: CommandContext) throws -> Int32 {
-    let steps = arguments[Self.steps]
-    let target = arguments[Self.target]
-    if steps != nil, target != nil {
-      throw UsageError(message: "--steps and --to cannot be used together")
+  /// What `rollback` reads of its command line.
+  struct Options: CommandOptions {
+    let database: DatabaseOptions
+    let migrations: MigrationsOptions
+    let output: OutputOptions
+    let schemaFile: SchemaFileOptions
+    let fleet: FleetOptions
+    let steps: Int64?
+    /// `--to` as given: a version is read in the folder's format, once the folder is read.
+    let target: String?
+    let dryRun: Bool
+    let allowChanged: Bool
+
+    init(_ arguments: ParsedArguments) throws {
+      steps = arguments[RollbackCommand.steps]
+      target = arguments[RollbackCommand.target]
+      dryRun = arguments[RollbackCommand.dryRun]
+      if steps != nil, target != nil {
+        throw UsageError(message: "--steps and --to cannot be used together")
+      }
+      fleet = try FleetOptions(
+        arguments,
+        refusing: [
+          (steps != nil, "steps"), (dryRun, "dry-run"),
+          (arguments[CommonOptions.schemaFile] != nil, "schema-file"),
+        ]
+      )
+      if fleet.isFleet, target == nil {
+        throw UsageError(message: "--databases needs --to VERSION: rollback goes to one version")
+      }
+      try CommonOptions.rejectEmptyPaths(arguments)
+      schemaFile = try SchemaFileOptions(arguments)
+      database = DatabaseOptions(arguments)
+      migrations = MigrationsOptions(arguments)
+      output = OutputOptions(arguments)
+      allowChanged = arguments[RollbackCommand.allowChanged]
     }
-    let isFleet = try FleetRun.isFleet(
-      arguments,
-      refusing: [
-        (steps != nil, "steps"), (arguments[Self.dryRun], "dry-run"),
-        (arguments[CommonOptions.schemaFile] != nil, "schema-file"),
-      ]
-    )
-    if isFleet, target == nil {
-      throw UsageError(message: "--databases needs --to VERSION: rollback goes to one version")
-    }
+  }
+
+  static func run(_ options: Options, _ context: CommandContext) throws -> Int32 {
     // Read strictly before anything runs; a fleet never writes the schema file.
-    let settings = try CommonOptions.projectSettings(arguments, context)
-    let schemaFile = isFleet ? nil : try CommonOptions.schemaFile(arguments, context, settings)
-    let migrations = try CommonOptions.loadMigrations(arguments, context)
+    let settings = try options.schemaFile.projectSettings(context)
+    let schemaFile = options.fleet.isFleet ? nil : options.schemaFile.file(context, settings)
+    let migrations = try options.migrations.load(context)
     try MigrationOrderCheck.refuseDisagreeingOrder(
       migrations,
-      formatNamed: arguments[CommonOptions.migrationFormat] != nil,
+      formatNamed: options.migrations.formatNamed,
       context
     )
-    let version = try VersionOption.parse(target, name: "to", in: migrations, allowsZero: true)
-    if isFleet, let version {
-      let fleet = try FleetRun.fleet(arguments, context, migrations)
-      let allowChanged = arguments[Self.allowChanged]
+    let version = try VersionOption.parse(
+      options.target,
+      name: "to",
+      in: migrations,
+      allowsZero: true
+    )
+    if options.fleet.isFleet, let version {
+      let fleet = try FleetRun.fleet(options.fleet, options.database, context, migrations)
+      let allowChanged = options.allowChanged
       let summary = FleetRun.withProgress(fleet, context) {
         $0.rollback(to: version, allowChanged: allowChanged, progress: $1)
       }
-      return try FleetRun.report(summary, done: "rolled back", arguments, context)
+      return try FleetRun.report(summary, done: "rolled back", options.output, context)
     }
-    let location = try CommonOptions.databaseURL(arguments, context)
+    let database = try options.database.resolve(context)
     let connection = try DatabaseSession.open(
-      location,
-      forWriting: !arguments[Self.dryRun],
-      busyTimeout: arguments[CommonOptions.busyTimeout],
-      configuration: try CommonOptions.connectionConfiguration(arguments),
+      database,
+      forWriting: !options.dryRun,
+      busyTimeout: options.database.busyTimeout,
+      configuration: try options.database.configuration(),
       mustExist: true
     )
     let report = try Migrator(migrations).rollback(
       connection,
-      version.map(RollbackTarget.version) ?? .steps(Int(steps ?? 1)),
-      dryRun: arguments[Self.dryRun],
-      allowChanged: arguments[Self.allowChanged]
+      version.map(RollbackTarget.version) ?? .steps(Int(options.steps ?? 1)),
+      dryRun: options.dryRun,
+      allowChanged: options.allowChanged
     )
-    let database = CommonOptions.shown(location.url, context)
     try MigrationReportOutput.render(
       report,
-      database: database,
+      database: database.shown,
       keeping: schemaFile,
       of: connection,
-      arguments,
+      options.output,
+      SchemaFileRun.Rewrite(
+        schemaFile: options.schemaFile,
+        migrations: options.migrations,
+        extensions: options.database.extensions
+      ),
       context
     )
     return ExitCode.success

@@ -44,64 +44,89 @@ enum SchemaCommand: Command {
     let result: String
   }
 
-  static func run(_ arguments: ParsedArguments, _ context: CommandContext) throws -> Int32 {
-    let named = arguments[Self.database]
-    if arguments[Self.check], named != nil {
-      throw UsageError(
-        message: "--check compares the schema file with the migrations, not with --database",
-        help: "Run 'strata schema --check' without --database."
-      )
+  /// What `schema` reads of its command line.
+  struct Options: CommandOptions {
+    /// `--database` as given: only a database named here is read.
+    let database: String?
+    let busyTimeout: Int
+    /// `--load-extension`, in order.
+    let extensions: [SQLiteExtension]
+    let migrations: MigrationsOptions
+    let output: OutputOptions
+    let schemaFile: SchemaFileOptions
+    let check: Bool
+
+    init(_ arguments: ParsedArguments) throws {
+      database = arguments[SchemaCommand.database]
+      check = arguments[SchemaCommand.check]
+      if check, database != nil {
+        throw UsageError(
+          message: "--check compares the schema file with the migrations, not with --database",
+          help: "Run 'strata schema --check' without --database."
+        )
+      }
+      if database == "" {
+        throw UsageError(message: "--database needs a path; it was given an empty value")
+      }
+      try CommonOptions.rejectEmptyPaths(arguments)
+      schemaFile = try SchemaFileOptions(arguments)
+      let connections = DatabaseOptions(arguments)
+      busyTimeout = connections.busyTimeout
+      extensions = connections.extensions
+      migrations = MigrationsOptions(arguments)
+      output = OutputOptions(arguments)
     }
-    if named == "" {
-      throw UsageError(message: "--database needs a path; it was given an empty value")
+
+    /// What `strata schema` is given to write the same file again.
+    var rewrite: SchemaFileRun.Rewrite {
+      SchemaFileRun.Rewrite(schemaFile: schemaFile, migrations: migrations, extensions: extensions)
     }
-    let settings = try CommonOptions.projectSettings(arguments, context)
-    guard let file = try CommonOptions.schemaFile(arguments, context, settings) else {
-      let settingsFile = arguments[CommonOptions.settings] ?? ProjectSettings.fileName
+  }
+
+  static func run(_ options: Options, _ context: CommandContext) throws -> Int32 {
+    let settings = try options.schemaFile.projectSettings(context)
+    guard let file = options.schemaFile.file(context, settings) else {
+      let settingsFile = options.schemaFile.settings ?? ProjectSettings.fileName
       throw UsageError(
         message: "no schema file is named: \(settingsFile) has no [schema] file",
         help: "Pass --schema-file PATH, or add [schema] file = \"schema.sql\" to \(settingsFile)."
       )
     }
-    let configuration = try CommonOptions.connectionConfiguration(arguments)
-    let report: Report
-    if let named {
-      report = try write(file, fromDatabase: named, configuration, arguments, context)
-    } else {
-      let migrations = try CommonOptions.loadMigrations(arguments, context)
-      let rewrite = SchemaFileRun.command(arguments)
-      do {
-        if arguments[Self.check] {
-          try file.check(against: migrations, configuration: configuration)
-          report = Report(schemaFile: file.displayPath, source: "migrations", result: "current")
-        } else {
-          let outcome = try file.write(producedBy: migrations, configuration: configuration)
-          report = Report(
-            schemaFile: file.displayPath,
-            source: "migrations",
-            result: outcome.rawValue
-          )
-        }
-      } catch let error as SchemaFileError {
-        throw SchemaFileRun.failure(error, rewrite: rewrite)
-      }
+    let configuration = try DatabaseOptions.configuration(loading: options.extensions)
+    if let named = options.database {
+      let database = try ResolvedDatabase.named(named, context)
+      let report = try write(file, from: database, named: named, configuration, options)
+      render(report, schema: "the schema of \(database.shown)", options.output, context)
+      return ExitCode.success
     }
-    render(report, database: named, arguments, context)
+    let migrations = try options.migrations.load(context)
+    let report: Report
+    do {
+      if options.check {
+        try file.check(against: migrations, configuration: configuration)
+        report = Report(schemaFile: file.displayPath, source: "migrations", result: "current")
+      } else {
+        let outcome = try file.write(producedBy: migrations, configuration: configuration)
+        report = Report(
+          schemaFile: file.displayPath,
+          source: "migrations",
+          result: outcome.rawValue
+        )
+      }
+    } catch let error as SchemaFileError {
+      throw SchemaFileRun.failure(error, rewrite: options.rewrite.command())
+    }
+    render(report, schema: "the schema the migrations produce", options.output, context)
     return ExitCode.success
   }
 
   /// What was done, in a sentence (text) or as JSON.
   private static func render(
     _ report: Report,
-    database: String?,
-    _ arguments: ParsedArguments,
+    schema: String,
+    _ output: OutputOptions,
     _ context: CommandContext
   ) {
-    let schema =
-      database.map { named in
-        let url = DatabaseLocation.absolute(named, from: context.currentDirectory)
-        return "the schema of \(CommonOptions.shown(url, context))"
-      } ?? "the schema the migrations produce"
     let path = report.schemaFile
     let sentence =
       switch report.result {
@@ -110,30 +135,24 @@ enum SchemaCommand: Command {
       default: "\(path) is current: it holds \(schema)."
       }
     context.finished(sentence)
-    switch arguments[CommonOptions.format] {
+    switch output.format {
     case .json: try? context.printJSON(report)
-    case .text: if !arguments[CommonOptions.quiet] { context.print(sentence) }
+    case .text: if !output.quiet { context.print(sentence) }
     }
   }
 
   /// `--database PATH`: that database's schema, read without changing it.
   private static func write(
     _ file: SchemaFile,
-    fromDatabase named: String,
+    from database: ResolvedDatabase,
+    named: String,
     _ configuration: ConnectionConfiguration,
-    _ arguments: ParsedArguments,
-    _ context: CommandContext
+    _ options: Options
   ) throws -> Report {
-    let location = try DatabaseLocation.resolve(
-      explicit: named,
-      environment: context.environment.forDefaultLocation,
-      currentDirectory: context.currentDirectory
-    )
-    try checkDatabasePath(location.url)
     let connection = try DatabaseSession.open(
-      location,
+      database,
       forWriting: false,
-      busyTimeout: arguments[CommonOptions.busyTimeout],
+      busyTimeout: options.busyTimeout,
       configuration: configuration,
       mustExist: true
     )
@@ -145,7 +164,7 @@ enum SchemaCommand: Command {
     } catch let error as SchemaFileError {
       throw SchemaFileRun.failure(
         error,
-        rewrite: SchemaFileRun.command(arguments, database: named),
+        rewrite: options.rewrite.command(database: named),
         source: "the database"
       )
     }

@@ -2,10 +2,10 @@ import Foundation
 import Strata
 import StrataArguments
 
-/// The options `strata diff` and `strata new --from-schema` share, and the one way both make
-/// the migration: the current schema (the migrations' replay, or `--database`), the desired
-/// schema file, and `SchemaDiff`.
-enum SchemaDiffArguments {
+/// The options `strata diff` and `strata new --from-schema` share, read once, and the one way
+/// both make the migration: the current schema (the migrations' replay, or `--database`), the
+/// desired schema file, and `SchemaDiff`.
+struct SchemaDiffArguments {
   static let rename = RepeatedOption<SchemaRename>(
     "rename",
     "old=new",
@@ -48,15 +48,29 @@ enum SchemaDiffArguments {
     CommonOptions.followSymlinks, CommonOptions.loadExtension,
   ]
 
+  /// How the migration is made: renames, destructive changes, the oldest SQLite.
+  let diff: SchemaDiffOptions
+  /// `--database`, `--busy-timeout` and `--load-extension`.
+  let database: DatabaseOptions
+  let migrations: MigrationsOptions
   /// The first of these options given, for the usage error of one given without a desired
   /// schema.
-  static func firstGiven(_ arguments: ParsedArguments) -> String? {
-    if !arguments[rename].isEmpty { return "--rename" }
-    if arguments[allowDestructive] { return "--allow-destructive" }
-    if arguments[oldestSQLite] != nil { return "--oldest-sqlite" }
-    if arguments[CommonOptions.database] != nil { return "--database" }
-    if !arguments[CommonOptions.loadExtension].isEmpty { return "--load-extension" }
-    return nil
+  let firstGiven: String?
+
+  init(_ arguments: ParsedArguments) {
+    diff = SchemaDiffOptions(
+      renames: arguments[Self.rename],
+      allowsDestructive: arguments[Self.allowDestructive],
+      oldestSQLite: arguments[Self.oldestSQLite]
+    )
+    database = DatabaseOptions(arguments)
+    migrations = MigrationsOptions(arguments)
+    let given: [(given: Bool, name: String)] = [
+      (!diff.renames.isEmpty, "--rename"), (diff.allowsDestructive, "--allow-destructive"),
+      (diff.oldestSQLite != nil, "--oldest-sqlite"), (database.path != nil, "--database"),
+      (!database.extensions.isEmpty, "--load-extension"),
+    ]
+    firstGiven = given.first(where: \.given)?.name
   }
 
   /// The migration from the current schema to the one in the file `desiredPath`, and the
@@ -65,13 +79,12 @@ enum SchemaDiffArguments {
   /// - Parameter writing: the migration is written into the folder (`strata new`): a
   ///   `--database` that has not applied exactly the folder's migrations is refused; else
   ///   (`strata diff`) it is said as a warning.
-  static func generate(
+  func generate(
     desiredPath: String,
     writing: Bool,
-    _ arguments: ParsedArguments,
     _ context: CommandContext
   ) throws -> (migration: GeneratedMigration, folder: URL, format: MigrationFormat?) {
-    let configuration = try CommonOptions.connectionConfiguration(arguments)
+    let configuration = try database.configuration()
     let desiredURL = URL(
       fileURLWithPath: desiredPath,
       relativeTo: URL(fileURLWithPath: context.currentDirectory + "/")
@@ -81,57 +94,50 @@ enum SchemaDiffArguments {
       displayPath: desiredPath,
       configuration: configuration
     )
-    let folder = CommonOptions.migrationsDirectory(arguments, context)
+    let folder = migrations.directory(context)
     let current: Schema
-    if arguments[CommonOptions.database] != nil {
-      let (schema, check) = try databaseSchema(arguments, context, configuration)
+    if database.path != nil {
+      let (schema, check) = try databaseSchema(context, configuration)
       current = schema
       if let check, !check.matches {
         if writing { throw check.error }
         context.printError(check.warning)
       }
     } else {
-      current = try CommonOptions.loadMigrations(arguments, context)
-        .producedSchema(configuration: configuration)
+      current = try migrations.load(context).producedSchema(configuration: configuration)
     }
-    let options = SchemaDiffOptions(
-      renames: arguments[rename],
-      allowsDestructive: arguments[allowDestructive],
-      oldestSQLite: arguments[oldestSQLite]
-    )
     let migration = try SchemaDiff.migration(
       from: current,
       to: desired,
-      options: options,
+      options: diff,
       configuration: configuration
     )
-    return (migration, folder.url, arguments[CommonOptions.migrationFormat])
+    return (migration, folder.url, migrations.format)
   }
 
   /// The schema of the `--database` file, read without changing it, and how its history
   /// stands against the migrations folder (nil when the folder cannot be read).
-  private static func databaseSchema(
-    _ arguments: ParsedArguments,
+  private func databaseSchema(
     _ context: CommandContext,
     _ configuration: ConnectionConfiguration
   ) throws -> (Schema, SchemaDiffDatabaseCheck?) {
-    let location = try CommonOptions.databaseURL(arguments, context)
+    let location = try database.resolve(context)
     let connection = try DatabaseSession.open(
       location,
       forWriting: false,
-      busyTimeout: arguments[CommonOptions.busyTimeout],
+      busyTimeout: database.busyTimeout,
       configuration: configuration,
       mustExist: true
     )
     // An invalid byte would read as U+FFFD and compare equal to a desired schema's U+FFFD.
     try SchemaInspector(connection).refuseInvalidUTF8()
     let schema = try SchemaInspector(connection).inspect()
-    guard let migrations = try? CommonOptions.loadMigrations(arguments, context),
+    guard let migrations = try? migrations.load(context),
       let plan = try? Migrator(migrations).plan(connection)
     else { return (schema, nil) }
     let check = SchemaDiffDatabaseCheck(
-      database: CommonOptions.shown(location.url, context),
-      folder: CommonOptions.migrationsDirectory(arguments, context).shown,
+      database: location.shown,
+      folder: self.migrations.directory(context).shown,
       plan: plan
     )
     return (schema, check)

@@ -89,49 +89,109 @@ enum SeedCommand: Command {
     ]
   )
 
-  static func run(_ arguments: ParsedArguments, _ context: CommandContext) throws -> Int32 {
-    let options = SeedOptions(
-      mode: arguments[Self.mode],
-      dryRun: arguments[Self.dryRun],
-      force: arguments[Self.force],
-      maximumFieldBytes: arguments[CommonOptions.maxFieldBytes]
-    )
-    let table = arguments[Self.table]
-    if table != nil, arguments.positionals.count != 1 {
-      throw UsageError(
-        message: "--table needs exactly one FILE; got \(arguments.positionals.count)",
-        help: "Usage: strata seed people.csv --table person_info"
-      )
-    }
-    if arguments.positionals.contains("-"), table == nil {
-      throw UsageError(
-        message: "- (standard input) has no file name to take the table from",
-        help: "Name the table: cat people.csv | strata seed - --table person_info"
-      )
-    }
-    let busyTimeout = arguments[CommonOptions.busyTimeout]
-    let format = arguments[CommonOptions.format]
-    let quiet = arguments[CommonOptions.quiet]
+  /// What `seed` reads of its command line.
+  struct Options: CommandOptions {
+    let database: DatabaseOptions
+    let output: OutputOptions
+    let seed: SeedOptions
+    /// `--seeds` as given; nil takes `$STRATA_SEEDS`, else `./seeds`.
+    let seeds: String?
+    /// `--settings`: the project settings name seed files' formats (`seed` keeps no schema
+    /// file).
+    let project: SchemaFileOptions
+    /// The files named, as given; empty loads the seeds folder.
+    let files: [String]
+    let table: String?
+    let followSymlinks: Bool
+    /// How the flags change every file's format (`--null`, `--column`, `--delimiter`,
+    /// `--encoding`).
+    let format: SeedFormatOptions
 
-    let nullTokens = arguments[Self.null]
-    let columns = try SeedColumnFlag.mapping(arguments[Self.column])
-    let settings = try CommonOptions.projectSettings(arguments, context)
-    let directory = CommonOptions.seedsDirectory(arguments, context)
+    init(_ arguments: ParsedArguments) throws {
+      seed = SeedOptions(
+        mode: arguments[SeedCommand.mode],
+        dryRun: arguments[SeedCommand.dryRun],
+        force: arguments[SeedCommand.force],
+        maximumFieldBytes: arguments[CommonOptions.maxFieldBytes]
+      )
+      files = arguments.positionals
+      table = arguments[SeedCommand.table]
+      if table != nil, files.count != 1 {
+        throw UsageError(
+          message: "--table needs exactly one FILE; got \(files.count)",
+          help: "Usage: strata seed people.csv --table person_info"
+        )
+      }
+      if files.contains("-"), table == nil {
+        throw UsageError(
+          message: "- (standard input) has no file name to take the table from",
+          help: "Name the table: cat people.csv | strata seed - --table person_info"
+        )
+      }
+      format = try SeedFormatOptions(arguments)
+      try CommonOptions.rejectEmptyPaths(arguments)
+      database = DatabaseOptions(arguments)
+      output = OutputOptions(arguments)
+      seeds = arguments[CommonOptions.seeds]
+      project = try SchemaFileOptions(arguments)
+      followSymlinks = arguments[CommonOptions.followSymlinks]
+    }
+  }
+
+  static func run(_ options: Options, _ context: CommandContext) throws -> Int32 {
+    let (files, folder) = try files(options, context)
+    let location = try options.database.resolve(context)
+    if files.isEmpty {
+      let report = SeedReport(tables: [], dryRun: options.seed.dryRun, durationMs: 0)
+      render(report, location.shown, emptyFolder: folder, options, context)
+      return ExitCode.success
+    }
+    let connection = try DatabaseSession.open(
+      location,
+      forWriting: true,
+      busyTimeout: options.database.busyTimeout,
+      configuration: try options.database.configuration(),
+      mustExist: true
+    )
+    let bar =
+      context.standardErrorIsTerminal && options.output.showsText ? SeedProgressBar(context) : nil
+    let report: SeedReport
+    do {
+      report = try Seeder(connection: connection).seed(files, options: options.seed) { progress in
+        bar?.update(progress)
+      }
+    } catch {
+      bar?.clear()
+      throw error
+    }
+    bar?.clear()
+    render(report, location.shown, emptyFolder: nil, options, context)
+    return ExitCode.success
+  }
+
+  /// The files to load, each with its format (the settings', then the flags'), and the seeds
+  /// folder when it was read (for the report of an empty one).
+  private static func files(
+    _ options: Options,
+    _ context: CommandContext
+  ) throws -> ([SeedFile], folder: String?) {
+    let settings = try options.project.projectSettings(context)
+    let directory = CommonOptions.seedsFolder(options.seeds, context)
     var files: [SeedFile]
     var folder: String?
-    if arguments.positionals.isEmpty {
+    if options.files.isEmpty {
       folder = directory.shown
       files = try Seeder.files(
         in: directory.url,
         displayPath: directory.shown,
-        followSymlinks: arguments[CommonOptions.followSymlinks]
+        followSymlinks: options.followSymlinks
       )
     } else {
-      files = arguments.positionals.map { path in
-        if path == "-", let table { return SeedFile.standardInput(table: table) }
+      files = options.files.map { path in
+        if path == "-", let table = options.table { return SeedFile.standardInput(table: table) }
         return SeedFile(
           url: DatabaseLocation.absolute(path, from: context.currentDirectory),
-          table: table,
+          table: options.table,
           displayPath: path
         )
       }
@@ -143,58 +203,24 @@ enum SeedCommand: Command {
       besides: files
     )
     files = settings.seeds.applied(to: files)
+    return (options.format.apply(to: files), folder)
+  }
 
-    // A flag that is given overrides that part of every file's format.
-    for index in files.indices {
-      if !nullTokens.isEmpty { files[index].format.nullTokens = nullTokens }
-      if !columns.isEmpty { files[index].format.columns = columns }
-    }
-
-    files = SeedFormatOptions.apply(arguments, to: files)
-    let location = try CommonOptions.databaseURL(arguments, context)
-    let database = CommonOptions.shown(location.url, context)
-    if files.isEmpty {
-      let report = SeedReport(tables: [], dryRun: options.dryRun, durationMs: 0)
-      SeedReportOutput.render(
-        report,
-        database: database,
-        mode: options.mode,
-        emptyFolder: folder,
-        format: format,
-        quiet: quiet,
-        context
-      )
-      return ExitCode.success
-    }
-    let connection = try DatabaseSession.open(
-      location,
-      forWriting: true,
-      busyTimeout: busyTimeout,
-      configuration: try CommonOptions.connectionConfiguration(arguments),
-      mustExist: true
-    )
-    let bar =
-      context.standardErrorIsTerminal && !quiet && format == .text
-      ? SeedProgressBar(context) : nil
-    let report: SeedReport
-    do {
-      report = try Seeder(connection: connection).seed(files, options: options) { progress in
-        bar?.update(progress)
-      }
-    } catch {
-      bar?.clear()
-      throw error
-    }
-    bar?.clear()
+  private static func render(
+    _ report: SeedReport,
+    _ database: String,
+    emptyFolder: String?,
+    _ options: Options,
+    _ context: CommandContext
+  ) {
     SeedReportOutput.render(
       report,
       database: database,
-      mode: options.mode,
-      emptyFolder: nil,
-      format: format,
-      quiet: quiet,
+      mode: options.seed.mode,
+      emptyFolder: emptyFolder,
+      format: options.output.format,
+      quiet: options.output.quiet,
       context
     )
-    return ExitCode.success
   }
 }

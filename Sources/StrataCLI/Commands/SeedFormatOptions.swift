@@ -1,10 +1,10 @@
 import Strata
 import StrataArguments
 
-/// `strata seed`'s options for how a file's bytes are read (`--delimiter`, `--encoding`), and
-/// the CLI's words for the library's errors about them. A flag that is given overrides that
-/// field of every file's format in the run; one that is not leaves the format as it is.
-enum SeedFormatOptions {
+/// `strata seed`'s options for how a file's fields are read (`--null`, `--column`,
+/// `--delimiter`, `--encoding`), read once. A flag that is given overrides that field of every
+/// file's format in the run; one that is not leaves the format as it is.
+struct SeedFormatOptions {
   static let delimiter = Option<Character?>(
     "delimiter",
     "char",
@@ -43,12 +43,27 @@ enum SeedFormatOptions {
     return encoding
   }
 
+  /// `--null`, in order.
+  let nullTokens: [String]
+  /// `--column`, as the format's header → column mapping.
+  let columns: [String: String]
+  let delimiter: Character?
+  let encoding: SeedEncoding?
+
+  /// - Throws: `UsageError` for a header `--column` maps twice.
+  init(_ arguments: ParsedArguments) throws {
+    nullTokens = arguments[SeedCommand.null]
+    columns = try SeedColumnFlag.mapping(arguments[SeedCommand.column])
+    delimiter = arguments[Self.delimiter]
+    encoding = arguments[Self.encoding]
+  }
+
   /// `files` with the given flags set in each one's format.
-  static func apply(_ arguments: ParsedArguments, to files: [SeedFile]) -> [SeedFile] {
-    let delimiter = arguments[Self.delimiter]
-    let encoding = arguments[Self.encoding]
-    return files.map { file in
+  func apply(to files: [SeedFile]) -> [SeedFile] {
+    files.map { file in
       var file = file
+      if !nullTokens.isEmpty { file.format.nullTokens = nullTokens }
+      if !columns.isEmpty { file.format.columns = columns }
       if let delimiter { file.format.delimiter = delimiter }
       if let encoding { file.format.encoding = encoding }
       return file

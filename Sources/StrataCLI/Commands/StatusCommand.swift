@@ -41,25 +41,47 @@ enum StatusCommand: Command {
     let schemaFile: SchemaFileRun.StatusReport?
   }
 
-  static func run(_ arguments: ParsedArguments, _ context: CommandContext) throws -> Int32 {
-    let isFleet = try FleetRun.isFleet(
-      arguments,
-      refusing: [(arguments[CommonOptions.schemaFile] != nil, "schema-file")]
-    )
-    // Read strictly before anything runs; a fleet leaves the schema file out.
-    let settings = try CommonOptions.projectSettings(arguments, context)
-    let schemaFile = isFleet ? nil : try CommonOptions.schemaFile(arguments, context, settings)
-    // Begun before the folder is read; its answer (or error) is taken only after.
-    let early = isFleet ? nil : earlyOpen(arguments, context)
-    let migrations = try CommonOptions.loadMigrations(arguments, context, cached: true)
-    if isFleet {
-      let fleet = try FleetRun.fleet(arguments, context, migrations)
-      let summary = FleetRun.withProgress(fleet, context) { $0.plans(progress: $1) }
-      let code = try FleetRun.report(summary, lines: FleetRun.statusLine, arguments, context)
-      return arguments[Self.check] && summary.behindCount > 0 ? ExitCode.failure : code
+  /// What `status` reads of its command line.
+  struct Options: CommandOptions {
+    let database: DatabaseOptions
+    let migrations: MigrationsOptions
+    let output: OutputOptions
+    let schemaFile: SchemaFileOptions
+    let fleet: FleetOptions
+    let check: Bool
+
+    init(_ arguments: ParsedArguments) throws {
+      fleet = try FleetOptions(
+        arguments,
+        refusing: [(arguments[CommonOptions.schemaFile] != nil, "schema-file")]
+      )
+      try CommonOptions.rejectEmptyPaths(arguments)
+      schemaFile = try SchemaFileOptions(arguments)
+      database = DatabaseOptions(arguments)
+      migrations = MigrationsOptions(arguments)
+      output = OutputOptions(arguments)
+      check = arguments[StatusCommand.check]
     }
-    let location = try CommonOptions.databaseURL(arguments, context)
-    let configuration = try CommonOptions.connectionConfiguration(arguments)
+  }
+
+  static func run(_ options: Options, _ context: CommandContext) throws -> Int32 {
+    // Read strictly before anything runs; a fleet leaves the schema file out.
+    let settings = try options.schemaFile.projectSettings(context)
+    if options.fleet.isFleet {
+      let migrations = try options.migrations.load(context, cached: true)
+      let fleet = try FleetRun.fleet(options.fleet, options.database, context, migrations)
+      let summary = FleetRun.withProgress(fleet, context) { $0.plans(progress: $1) }
+      let code = try FleetRun.report(summary, lines: FleetRun.statusLine, options.output, context)
+      return options.check && summary.behindCount > 0 ? ExitCode.failure : code
+    }
+    let schemaFile = options.schemaFile.file(context, settings)
+    // Resolved before the folder is read, its error (if any) thrown after the folder's.
+    let resolved = Result { try options.database.resolve(context) }
+    // Begun before the folder is read; its answer (or error) is taken only after.
+    let early = earlyOpen(try? resolved.get(), options.database, context)
+    let migrations = try options.migrations.load(context, cached: true)
+    let database = try resolved.get()
+    let configuration = try options.database.configuration()
     let exists: Bool
     let plan: MigrationPlan
     if let early {
@@ -68,31 +90,50 @@ enum StatusCommand: Command {
       exists = opened.existed
       plan = Migrator(migrations).plan(opened.history)
     } else {
-      exists = databaseFileKind(at: location.url.path) != .missing
+      let kind = database.kind()
+      exists = kind != .missing
       let connection = try DatabaseSession.open(
-        location,
+        database,
         forWriting: false,
-        busyTimeout: arguments[CommonOptions.busyTimeout],
-        configuration: configuration
+        busyTimeout: options.database.busyTimeout,
+        configuration: configuration,
+        kind: kind
       )
       plan = try Migrator(migrations).plan(connection)
     }
     UntilExit.keep((migrations, plan))
     // Replayed only when something reads the answer.
-    let showsSchema =
-      arguments[Self.check] || !arguments[CommonOptions.quiet]
-      || arguments[CommonOptions.format] == .json
+    let showsSchema = options.check || !options.output.quiet || options.output.format == .json
+    let rewrite = SchemaFileRun.Rewrite(
+      schemaFile: options.schemaFile,
+      migrations: options.migrations,
+      extensions: options.database.extensions
+    )
     let schema = schemaFile.flatMap { file in
-      showsSchema ? SchemaFileRun.status(file, migrations, configuration, arguments) : nil
+      showsSchema ? SchemaFileRun.status(file, migrations, configuration, rewrite) : nil
     }
+    try render(plan, database: database.shown, exists: exists, migrations, schema, options, context)
+    let behind = !plan.isUpToDate || schema.map { !$0.isCurrent } == true
+    return options.check && behind ? ExitCode.failure : ExitCode.success
+  }
+
+  /// The report, in the format asked for.
+  private static func render(
+    _ plan: MigrationPlan,
+    database: String,
+    exists: Bool,
+    _ migrations: MigrationSet,
+    _ schema: SchemaFileRun.StatusReport?,
+    _ options: Options,
+    _ context: CommandContext
+  ) throws {
     var counts: [String: Int] = [:]
     for state in [
       MigrationStatus.State.applied, .pending, .changed, .unknown, .outOfOrder, .otherTool,
     ] {
       counts[state.rawValue] = plan.count(in: state)
     }
-    let database = CommonOptions.shown(location.url, context)
-    switch arguments[CommonOptions.format] {
+    switch options.output.format {
     case .json:
       try context.printJSON(
         Report(
@@ -108,7 +149,7 @@ enum StatusCommand: Command {
         )
       )
     case .text:
-      if !arguments[CommonOptions.quiet] {
+      if !options.output.quiet {
         renderText(
           plan,
           database: database,
@@ -120,8 +161,6 @@ enum StatusCommand: Command {
         )
       }
     }
-    let behind = !plan.isUpToDate || schema.map { !$0.isCurrent } == true
-    return arguments[Self.check] && behind ? ExitCode.failure : ExitCode.success
   }
 
   /// The database opened and its history read while the folder is (`EarlyDatabaseOpen`);
@@ -130,21 +169,20 @@ enum StatusCommand: Command {
   /// may create `-wal` and `-shm` files: a broken folder must leave the folder of the
   /// database as it was.
   private static func earlyOpen(
-    _ arguments: ParsedArguments,
+    _ database: ResolvedDatabase?,
+    _ options: DatabaseOptions,
     _ context: CommandContext
   ) -> EarlyDatabaseOpen? {
-    guard arguments[CommonOptions.loadExtension].isEmpty,
-      let location = try? CommonOptions.databaseURL(arguments, context),
-      !isWALDatabase(at: location.url.path)
-    else { return nil }
-    let busyTimeout = arguments[CommonOptions.busyTimeout]
-    let path = location.url.path
+    guard options.extensions.isEmpty, let database, !isWALDatabase(at: database.path) else {
+      return nil
+    }
+    let busyTimeout = options.busyTimeout
     return EarlyDatabaseOpen(
-      at: path,
-      cache: StatusCache.historyCache(forDatabaseAt: path, context)
+      at: database.path,
+      cache: StatusCache.historyCache(forDatabaseAt: database.path, context)
     ) {
       try DatabaseSession.open(
-        location,
+        database,
         forWriting: false,
         busyTimeout: busyTimeout,
         configuration: ConnectionConfiguration()

@@ -48,33 +48,54 @@ enum TemplateCommand: Command {
     ]
   )
 
-  static func run(_ arguments: ParsedArguments, _ context: CommandContext) throws -> Int32 {
-    let migrations = try CommonOptions.loadMigrations(arguments, context)
-    try MigrationOrderCheck.refuseDisagreeingOrder(
-      migrations,
-      formatNamed: arguments[CommonOptions.migrationFormat] != nil,
-      context
-    )
-    let configuration = try CommonOptions.connectionConfiguration(arguments)
-    let given = arguments[Self.output] ?? "seeds/template.sqlite3"
-    let output = DatabaseLocation.absolute(given, from: context.currentDirectory)
-    if arguments[Self.check] {
-      if arguments[Self.force] {
+  /// What `template` reads of its command line.
+  struct Options: CommandOptions {
+    let migrations: MigrationsOptions
+    let output: OutputOptions
+    /// `--load-extension`, in order.
+    let extensions: [SQLiteExtension]
+    /// `--output` as given; nil writes `seeds/template.sqlite3`, creating `seeds`.
+    let path: String?
+    let force: Bool
+    let check: Bool
+    /// `--stamp` as given (with `--check`).
+    let stamp: String?
+
+    init(_ arguments: ParsedArguments) throws {
+      try CommonOptions.rejectEmptyPaths(arguments)
+      migrations = MigrationsOptions(arguments)
+      output = OutputOptions(arguments)
+      extensions = DatabaseOptions(arguments).extensions
+      path = arguments[TemplateCommand.output]
+      force = arguments[TemplateCommand.force]
+      check = arguments[TemplateCommand.check]
+      stamp = arguments[TemplateCommand.stamp]
+      if check, force {
         throw UsageError(message: "--check writes nothing, so --force has nothing to replace")
       }
-      return try checkTemplate(
-        output,
-        shownAs: given,
-        migrations,
-        configuration,
-        arguments,
-        context
-      )
+      if !check, stamp != nil {
+        throw UsageError(message: "--stamp is written only by a check: pass --check too")
+      }
     }
-    if arguments[Self.stamp] != nil {
-      throw UsageError(message: "--stamp is written only by a check: pass --check too")
+
+    /// The output path as the user gave it, or the default.
+    var shownPath: String { path ?? "seeds/template.sqlite3" }
+  }
+
+  static func run(_ options: Options, _ context: CommandContext) throws -> Int32 {
+    let migrations = try options.migrations.load(context)
+    try MigrationOrderCheck.refuseDisagreeingOrder(
+      migrations,
+      formatNamed: options.migrations.formatNamed,
+      context
+    )
+    let configuration = try DatabaseOptions.configuration(loading: options.extensions)
+    let given = options.shownPath
+    let output = DatabaseLocation.absolute(given, from: context.currentDirectory)
+    if options.check {
+      return try checkTemplate(output, shownAs: given, migrations, configuration, options, context)
     }
-    if arguments[Self.output] == nil {
+    if options.path == nil {
       try FileManager.default.createDirectory(
         at: output.deletingLastPathComponent(),
         withIntermediateDirectories: true
@@ -83,15 +104,15 @@ enum TemplateCommand: Command {
     let report = try TemplateBuilder.build(
       migrations,
       to: output,
-      replacing: arguments[Self.force],
+      replacing: options.force,
       configuration: configuration
     )
     context.finished("\(given) was written at version \(report.version).")
-    switch arguments[CommonOptions.format] {
+    switch options.output.format {
     case .json:
       try context.printJSON(report)
     case .text:
-      if !arguments[CommonOptions.quiet] {
+      if !options.output.quiet {
         context.print(
           "Wrote \(given) at version \(report.version) (\(report.migrations) migrations, "
             + "\(report.bytes) bytes)."
@@ -110,10 +131,10 @@ extension TemplateCommand {
     shownAs given: String,
     _ migrations: MigrationSet,
     _ configuration: ConnectionConfiguration,
-    _ arguments: ParsedArguments,
+    _ options: Options,
     _ context: CommandContext
   ) throws -> Int32 {
-    let stamp = arguments[Self.stamp].map {
+    let stamp = options.stamp.map {
       DatabaseLocation.absolute($0, from: context.currentDirectory)
     }
     // A stamp left by an earlier check must not say that this one passed.
@@ -138,11 +159,11 @@ extension TemplateCommand {
       }
     }
     context.finished("\(given) is current; nothing was written.")
-    switch arguments[CommonOptions.format] {
+    switch options.output.format {
     case .json:
       try context.printJSON(["template": given, "status": "current"])
     case .text:
-      if !arguments[CommonOptions.quiet] {
+      if !options.output.quiet {
         context.print("\(given) is current: it is what the migrations build now.")
       }
     }

@@ -70,80 +70,152 @@ enum ValidateCommand: Command {
     }
   }
 
-  static func run(_ arguments: ParsedArguments, _ context: CommandContext) throws -> Int32 {
-    let isFleet = try FleetRun.isFleet(
-      arguments,
-      refusing: [(arguments[Self.filesOnly], "files-only"), (arguments[Self.rows], "rows")]
-    )
-    let migrations = try CommonOptions.loadMigrations(arguments, context)
-    if isFleet {
-      let fleet = try FleetRun.fleet(arguments, context, migrations)
-      let summary = FleetRun.withProgress(fleet, context) { $0.validate(progress: $1) }
-      return try FleetRun.report(summary, arguments, context)
-    }
-    let filesOnly = arguments[Self.filesOnly]
-    let tryRows = arguments[Self.rows]
-    if filesOnly, tryRows {
-      throw UsageError(
-        message: "--rows tries the migrations on a database's rows, so it cannot "
-          + "be used with --files-only"
-      )
-    }
-    let location = try CommonOptions.databaseURL(arguments, context)
-    let database = CommonOptions.shown(location.url, context)
-    let configuration = try CommonOptions.connectionConfiguration(arguments)
-    var connection: Connection?
-    if !filesOnly {
-      if databaseFileKind(at: location.url.path) == .missing {
-        throw MissingDatabase(path: database)
+  /// What `validate` reads of its command line.
+  struct Options: CommandOptions {
+    let database: DatabaseOptions
+    let migrations: MigrationsOptions
+    let output: OutputOptions
+    let fleet: FleetOptions
+    let filesOnly: Bool
+    let tryRows: Bool
+
+    init(_ arguments: ParsedArguments) throws {
+      filesOnly = arguments[ValidateCommand.filesOnly]
+      tryRows = arguments[ValidateCommand.rows]
+      fleet = try FleetOptions(arguments, refusing: [(filesOnly, "files-only"), (tryRows, "rows")])
+      try CommonOptions.rejectEmptyPaths(arguments)
+      if filesOnly, tryRows {
+        throw UsageError(
+          message: "--rows tries the migrations on a database's rows, so it cannot "
+            + "be used with --files-only"
+        )
       }
-      // --rows opens the file as migrate --dry-run does: for writing when it can be, else
-      // read-only (and then says the rows were not tried).
-      connection =
-        tryRows
-        ? try DatabaseSession.openForTrial(
-          location,
-          busyTimeout: arguments[CommonOptions.busyTimeout],
-          configuration: configuration
-        )
-        : try DatabaseSession.open(
-          location,
-          forWriting: false,
-          busyTimeout: arguments[CommonOptions.busyTimeout],
-          configuration: configuration
-        )
+      database = DatabaseOptions(arguments)
+      migrations = MigrationsOptions(arguments)
+      output = OutputOptions(arguments)
     }
+  }
+
+  static func run(_ options: Options, _ context: CommandContext) throws -> Int32 {
+    let migrations = try options.migrations.load(context)
+    if options.fleet.isFleet {
+      let fleet = try FleetRun.fleet(options.fleet, options.database, context, migrations)
+      let summary = FleetRun.withProgress(fleet, context) { $0.validate(progress: $1) }
+      return try FleetRun.report(summary, options.output, context)
+    }
+    let database = try options.database.resolve(context)
+    let configuration = try options.database.configuration()
+    let connection = options.filesOnly ? nil : try open(database, configuration, options)
+    let checked = try check(
+      migrations,
+      connection,
+      database: options.filesOnly ? nil : database.shown,
+      tryingRows: options.tryRows,
+      configuration
+    )
+    try render(checked, migrations, options, context)
+    return checked.problems.isEmpty ? ExitCode.success : ExitCode.failure
+  }
+
+  /// The database, which must exist; `--rows` opens it as migrate --dry-run does: for writing
+  /// when it can be, else read-only (and then says the rows were not tried).
+  private static func open(
+    _ database: ResolvedDatabase,
+    _ configuration: ConnectionConfiguration,
+    _ options: Options
+  ) throws -> Connection {
+    let kind = database.kind()
+    if kind == .missing {
+      throw MissingDatabase(path: database.shown)
+    }
+    return options.tryRows
+      ? try DatabaseSession.openForTrial(
+        database,
+        busyTimeout: options.database.busyTimeout,
+        configuration: configuration,
+        kind: kind
+      )
+      : try DatabaseSession.open(
+        database,
+        forWriting: false,
+        busyTimeout: options.database.busyTimeout,
+        configuration: configuration,
+        kind: kind
+      )
+  }
+
+  /// What one database's validation found.
+  private struct Checked {
+    /// The database as shown; nil with `--files-only`.
+    let database: String?
+    let result: ValidationResult
+    let problems: [ValidationProblem]
+    /// The pending migrations; nil with `--files-only`.
+    let pending: [MigrationStatus]?
+    /// With `--rows`, when the pending migrations ran on the rows.
+    let trial: DryRunTrial?
+    /// What `strata lint` finds in the pending migrations.
+    let warnings: [LintFinding]
+  }
+
+  /// The replay, the history and schema, the rows with `--rows`, and the lint's warnings.
+  private static func check(
+    _ migrations: MigrationSet,
+    _ connection: Connection?,
+    database: String?,
+    tryingRows: Bool,
+    _ configuration: ConnectionConfiguration
+  ) throws -> Checked {
     let result = try Validator(migrations, configuration: configuration).validate(
       connection,
-      databaseName: filesOnly ? nil : database
+      databaseName: database
     )
     var problems = Self.problems(result)
     let pending = try connection.map { try Migrator(migrations).plan($0).migrations(in: .pending) }
     var trial: DryRunTrial?
-    if tryRows, problems.isEmpty, let connection {
+    if tryingRows, problems.isEmpty, let connection, let database {
       (trial, problems) = Self.tryRows(migrations, connection, database: database)
     }
     // The replay's own failures are problems above; the lint adds its findings as warnings.
     let warnings = try MigrationLinter(migrations, configuration: configuration).lint(connection)
       .findings
-    switch arguments[CommonOptions.format] {
+    return Checked(
+      database: database,
+      result: result,
+      problems: problems,
+      pending: pending,
+      trial: trial,
+      warnings: warnings
+    )
+  }
+
+  /// The problems and warnings on standard error and the summary line (text), or the report.
+  private static func render(
+    _ checked: Checked,
+    _ migrations: MigrationSet,
+    _ options: Options,
+    _ context: CommandContext
+  ) throws {
+    let result = checked.result
+    let trial = checked.trial
+    switch options.output.format {
     case .json:
       try context.printJSON(
         Report(
           migrations: migrations.migrations.count,
           migrationFormat: migrations.format.rawValue,
-          database: filesOnly ? nil : database,
-          problems: problems,
+          database: checked.database,
+          problems: checked.problems,
           notChecked: result.notChecked,
           versionWidthWarnings: migrations.versionWidthWarnings,
           schemaCompared: result.schemaCompared,
-          warnings: warnings,
+          warnings: checked.warnings,
           rowsTried: trial != nil,
           notTriedOnRows: trial?.notTried ?? []
         )
       )
     case .text:
-      for problem in problems {
+      for problem in checked.problems {
         context.printError("Error: \(problem.message)")
         context.printError("Help: \(problem.help)")
       }
@@ -154,29 +226,27 @@ enum ValidateCommand: Command {
         let at = place.line.map { "\(place.file):\($0)" } ?? place.file
         context.printError("Warning: \(at): not tried on the rows: \(place.reason)")
       }
-      let refused =
-        migrations.format == .dbmate && arguments[CommonOptions.migrationFormat] == nil
+      let refused = migrations.format == .dbmate && !options.migrations.formatNamed
       for warning in migrations.versionWidthWarnings {
         let note = refused ? MigrationOrderCheck.refusalNote : ""
         context.printError("Warning: \(warning.message)\(note)")
       }
-      for finding in warnings {
+      for finding in checked.warnings {
         context.printError("Warning: \(finding.description)")
         context.printError("Help: \(finding.help)")
       }
-      if problems.isEmpty, !arguments[CommonOptions.quiet] {
+      if checked.problems.isEmpty, !options.output.quiet {
         context.print(
           summary(
             migrations,
-            database: filesOnly ? nil : database,
+            database: checked.database,
             result,
-            pending: pending?.count ?? 0,
+            pending: checked.pending?.count ?? 0,
             trial: trial
           )
         )
       }
     }
-    return problems.isEmpty ? ExitCode.success : ExitCode.failure
   }
 
   /// The problems found, their help in the CLI's words (its flags), in text and JSON alike.

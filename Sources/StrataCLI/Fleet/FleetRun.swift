@@ -1,28 +1,9 @@
 import Foundation
 import Strata
-import StrataArguments
 
 /// What `migrate`, `status`, `validate` and `rollback` do with `--databases`: the fleet it
 /// names, and the report of its results (a summary line; each failure named with its error).
 enum FleetRun {
-  /// True when `--databases` is given; refuses it together with `--database`, and options the
-  /// command cannot apply across a fleet (`refused`, by their flag names).
-  ///
-  /// - Throws: `UsageError` for `--database` with `--databases`, or a refused option.
-  static func isFleet(
-    _ arguments: ParsedArguments,
-    refusing refused: [(given: Bool, flag: String)] = []
-  ) throws -> Bool {
-    guard !arguments[CommonOptions.databases].isEmpty else { return false }
-    if arguments[CommonOptions.database] != nil {
-      throw UsageError(message: "--database and --databases cannot be used together")
-    }
-    if let flag = refused.first(where: \.given)?.flag {
-      throw UsageError(message: "--\(flag) cannot be used with --databases")
-    }
-    return true
-  }
-
   /// The fleet `--databases` names, and the files its patterns matched that belong to other
   /// databases (left out).
   struct Resolved {
@@ -45,19 +26,20 @@ enum FleetRun {
   /// - Throws: `DatabaseListError` when a glob matches nothing (or only files that belong to
   ///   other databases) or such a file is named outright; `ExtensionLoadError`.
   static func fleet(
-    _ arguments: ParsedArguments,
+    _ options: FleetOptions,
+    _ database: DatabaseOptions,
     _ context: CommandContext,
     _ migrations: MigrationSet
   ) throws -> Resolved {
     let resolution = try DatabaseList.resolve(
-      arguments[CommonOptions.databases],
+      options.databases,
       currentDirectory: context.currentDirectory
     )
     var fleet = MigrationFleet(migrations, databases: resolution.databases)
-    fleet.jobs = arguments[CommonOptions.jobs]
-    fleet.failFast = arguments[CommonOptions.failFast]
-    fleet.busyTimeout = arguments[CommonOptions.busyTimeout]
-    fleet.configuration = try CommonOptions.connectionConfiguration(arguments)
+    fleet.jobs = options.jobs
+    fleet.failFast = options.failFast
+    fleet.busyTimeout = database.busyTimeout
+    fleet.configuration = try database.configuration()
     return Resolved(fleet: fleet, leftOut: resolution.leftOut)
   }
 
@@ -114,7 +96,7 @@ enum FleetRun {
     _ summary: Summary,
     lines: (FleetDatabaseResult, String) -> String? = { _, _ in nil },
     done: String = "migrated",
-    _ arguments: ParsedArguments,
+    _ output: OutputOptions,
     _ context: CommandContext
   ) throws -> Int32 {
     let reports = summary.results.map { databaseReport($0, context) }
@@ -124,7 +106,7 @@ enum FleetRun {
       "skipped": summary.skippedCount, "behind": summary.behindCount,
       "valid": summary.validCount, "invalid": summary.invalidCount,
     ]
-    switch arguments[CommonOptions.format] {
+    switch output.format {
     case .json:
       let leftOut = summary.leftOut.map {
         LeftOutReport(
@@ -137,7 +119,7 @@ enum FleetRun {
       if let note = leftOutNote(summary.leftOut, context) { context.printError(note) }
       for result in summary.results {
         let shown = CommonOptions.shown(result.database, context)
-        if let line = lines(result, shown), !arguments[CommonOptions.quiet] { context.print(line) }
+        if let line = lines(result, shown), !output.quiet { context.print(line) }
         for problem in problems(result) {
           context.printError("Error: \(shown): \(problem.message)")
           context.printError("Help: \(problem.help)")
@@ -149,7 +131,7 @@ enum FleetRun {
         context.printError("Error: \(named ? "" : "\(shown): ")\(message)")
         if let help { context.printError("Help: \(help)") }
       }
-      if !summary.succeeded || summary.invalidCount > 0 || !arguments[CommonOptions.quiet] {
+      if !summary.succeeded || summary.invalidCount > 0 || !output.quiet {
         context.print(summaryLine(summary.fleetSummary, done: done))
       }
     }

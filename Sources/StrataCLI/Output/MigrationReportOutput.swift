@@ -1,5 +1,4 @@
 import Strata
-import StrataArguments
 
 /// Renders what `migrate` and `rollback` did.
 enum MigrationReportOutput {
@@ -110,11 +109,12 @@ enum MigrationReportOutput {
     database: String,
     keeping schemaFile: SchemaFile?,
     of connection: Connection,
-    _ arguments: ParsedArguments,
+    _ output: OutputOptions,
+    _ rewrite: SchemaFileRun.Rewrite,
     _ context: CommandContext
   ) throws {
-    let format = arguments[CommonOptions.format]
-    let quiet = arguments[CommonOptions.quiet]
+    let format = output.format
+    let quiet = output.quiet
     let written: SchemaFileRun.WriteReport?
     do {
       written = try SchemaFileRun.write(
@@ -122,7 +122,7 @@ enum MigrationReportOutput {
         changed: !report.dryRun && !report.steps.isEmpty,
         .init(database: database, done: done(report)),
         connection: { connection },
-        arguments
+        rewrite
       )
     } catch {
       if format == .text {

@@ -2,7 +2,8 @@ import Strata
 import StrataArguments
 
 /// The options most commands share, each declared once: commands list these in their
-/// `CommandSpec` and read them back with `arguments[CommonOptions.x]`.
+/// `CommandSpec`, and the option groups (`DatabaseOptions`, `MigrationsOptions`,
+/// `OutputOptions`, `SchemaFileOptions`, `FleetOptions`) read them back, once per run.
 enum CommonOptions {
   static let database = Option<String?>(
     "database",
@@ -125,21 +126,6 @@ enum CommonOptions {
     migrationFormat, exclude,
   ]
 
-  /// What every connection the command opens gets: the extensions given, each loaded once
-  /// into a scratch in-memory connection first, so that a missing or bad one fails before any
-  /// file is opened or created.
-  ///
-  /// - Throws: `ExtensionLoadError` naming the extension and SQLite's message.
-  static func connectionConfiguration(
-    _ arguments: ParsedArguments
-  ) throws
-    -> ConnectionConfiguration
-  {
-    let configuration = ConnectionConfiguration(extensions: arguments[loadExtension])
-    if !configuration.extensions.isEmpty { _ = try configuration.openInMemory() }
-    return configuration
-  }
-
   /// `PATH[:ENTRY]`: the entry point is the text after the last colon when it is a C name and
   /// a path comes before it; otherwise the whole text is the path. As in the sqlite3 shell, a
   /// path without a slash is looked for in the system's library folders.
@@ -156,13 +142,5 @@ enum CommonOptions {
       if isName, !path.isEmpty { return SQLiteExtension(path: path, entryPoint: entry) }
     }
     return SQLiteExtension(path: text)
-  }
-
-  /// The options that name a file or folder, in the order their emptiness is reported.
-  static var pathOptions: [Option<String?>] {
-    [
-      database, migrations, seeds, InitCommand.template, TemplateCommand.output, settings,
-      schemaFile,
-    ]
   }
 }
