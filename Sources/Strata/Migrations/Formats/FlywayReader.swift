@@ -25,7 +25,7 @@ enum FlywayReader {
     names: [String],
     directory shown: String,
     settings: FlywaySettings,
-    read readFile: MigrationSet.FileRead
+    read readFile: MigrationFileRead
   ) throws -> (migrations: [Migration], repeatables: [RepeatableMigration]) {
     let all = Set(names)
     var versioned: [MigrationVersion: (name: String, parsed: FlywayFileName)] = [:]
@@ -113,24 +113,24 @@ enum FlywayReader {
     shown: String,
     hasConf: Bool,
     settings: FlywaySettings,
-    read readFile: MigrationSet.FileRead
+    read readFile: MigrationFileRead
   ) throws -> (MigrationScript?, String) {
-    let file = MigrationSet.FileGroup.File(
+    let file = MigrationFileGroup.File(
       name: name,
       shown: shown + "/" + name,
       parsed: MigrationParser.FileName(version: 0, name: name, part: .whole),
       isBare: false
     )
-    let loaded = try MigrationSet.LoadedFile(file: file, read: readFile)
+    let loaded = try LoadedMigrationFile(file: file, read: readFile)
     var options = FlywayScript.Options()
     if hasConf {
-      let conf = MigrationSet.FileGroup.File(
+      let conf = MigrationFileGroup.File(
         name: name + ".conf",
         shown: file.shown + ".conf",
         parsed: file.parsed,
         isBare: false
       )
-      let bytes = try MigrationSet.LoadedFile(file: conf, read: readFile).bytes
+      let bytes = try LoadedMigrationFile(file: conf, read: readFile).bytes
       options = try FlywayScript.options(conf: bytes, file: conf.shown)
     }
     let text = MigrationParser.normalize(loaded.bytes)

@@ -144,7 +144,7 @@ extension MigrationSet {
       // sql-migrate orders them.
       let digits = file.prefix { $0.isASCII && $0.isNumber }
       let leading = file.hasSuffix(".sql") ? Int64(digits) : nil
-      guard let parsed = MigrationParser.parseFileName(file) ?? bareVersion(file) else {
+      guard let parsed = MigrationParser.parseFileName(file) ?? MigrationParser.bareVersion(file) else {
         if MigrationParser.hasOversizedVersion(file) {
           throw MigrationError.versionTooLarge(file: directory.appendingPathComponent(file).path)
         }
@@ -313,7 +313,7 @@ extension MigrationSet {
   private static func detectFormat(_ directory: URL, names: [String]) throws -> MigrationFormat {
     var signals: [(shown: String, signal: MigrationFormat.Signal)] = []
     for name in names.sorted() where !name.hasPrefix(".") && name.lowercased().hasSuffix(".sql") {
-      let bare = bareVersion(name)
+      let bare = MigrationParser.bareVersion(name)
       guard let parsed = MigrationParser.parseFileName(name) ?? bare else { continue }
       let url = directory.appendingPathComponent(name)
       let bytes = (try? Data(contentsOf: url)).map { [UInt8]($0) } ?? []
