@@ -28,6 +28,60 @@ enum FlywayReader {
     read readFile: MigrationFileRead
   ) throws -> (migrations: [Migration], repeatables: [RepeatableMigration]) {
     let all = Set(names)
+    let (versioned, undo, repeatable) = try files(names, directory: shown, settings: settings)
+    func script(_ name: String, version: MigrationVersion) throws -> (MigrationScript?, String) {
+      try part(
+        name,
+        version: version,
+        shown: shown,
+        hasConf: all.contains(name + ".conf"),
+        settings: settings,
+        read: readFile
+      )
+    }
+    var migrations: [Migration] = []
+    for version in versioned.keys.sorted() {
+      guard let (name, parsed) = versioned[version] else { continue }
+      let (up, checksum) = try script(name, version: version)
+      guard let up else { throw MigrationError.emptyMigration(file: shown + "/" + name) }
+      let down = try undo[version].flatMap { try script($0.name, version: version).0 }
+      migrations.append(
+        Migration(
+          version: version,
+          name: parsed.description,
+          up: up,
+          down: down,
+          checksum: checksum
+        )
+      )
+    }
+    var repeatables: [RepeatableMigration] = []
+    // Flyway orders them by description (Java's String.compareTo: UTF-16 code units).
+    for description in repeatable.keys.sorted(by: {
+      Array($0.utf16).lexicographicallyPrecedes($1.utf16)
+    }) {
+      guard let name = repeatable[description] else { continue }
+      let (sql, checksum) = try script(name, version: .zero)
+      guard let sql else { throw MigrationError.emptyMigration(file: shown + "/" + name) }
+      repeatables.append(RepeatableMigration(name: description, script: sql, checksum: checksum))
+    }
+    return (migrations, repeatables)
+  }
+
+  /// The files Flyway runs, by what their names say: versioned and undo files by version,
+  /// repeatable ones by description.
+  ///
+  /// - Throws: `MigrationError` for a name Flyway would skip or a callback, two files of one
+  ///   version or description, or an undo file without its versioned one.
+  private static func files(
+    _ names: [String],
+    directory shown: String,
+    settings: FlywaySettings
+  ) throws -> (
+    versioned: [MigrationVersion: (name: String, parsed: FlywayFileName)],
+    undo: [MigrationVersion: (name: String, parsed: FlywayFileName)],
+    repeatable: [String: String]
+  ) {
     var versioned: [MigrationVersion: (name: String, parsed: FlywayFileName)] = [:]
     var undo: [MigrationVersion: (name: String, parsed: FlywayFileName)] = [:]
     var repeatable: [String: String] = [:]
@@ -67,43 +121,7 @@ enum FlywayReader {
     {
       throw MigrationError.downWithoutUp(file: shown + "/" + name)
     }
-    func script(_ name: String, version: MigrationVersion) throws -> (MigrationScript?, String) {
-      try part(
-        name,
-        version: version,
-        shown: shown,
-        hasConf: all.contains(name + ".conf"),
-        settings: settings,
-        read: readFile
-      )
-    }
-    var migrations: [Migration] = []
-    for version in versioned.keys.sorted() {
-      guard let (name, parsed) = versioned[version] else { continue }
-      let (up, checksum) = try script(name, version: version)
-      guard let up else { throw MigrationError.emptyMigration(file: shown + "/" + name) }
-      let down = try undo[version].flatMap { try script($0.name, version: version).0 }
-      migrations.append(
-        Migration(
-          version: version,
-          name: parsed.description,
-          up: up,
-          down: down,
-          checksum: checksum
-        )
-      )
-    }
-    var repeatables: [RepeatableMigration] = []
-    // Flyway orders them by description (Java's String.compareTo: UTF-16 code units).
-    for description in repeatable.keys.sorted(by: {
-      Array($0.utf16).lexicographicallyPrecedes($1.utf16)
-    }) {
-      guard let name = repeatable[description] else { continue }
-      let (sql, checksum) = try script(name, version: .zero)
-      guard let sql else { throw MigrationError.emptyMigration(file: shown + "/" + name) }
-      repeatables.append(RepeatableMigration(name: description, script: sql, checksum: checksum))
-    }
-    return (migrations, repeatables)
+    return (versioned, undo, repeatable)
   }
 
   /// One file as one part: its script (nil without SQL) and the checksum of its SQL.
