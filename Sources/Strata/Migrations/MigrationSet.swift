@@ -84,7 +84,7 @@ public struct MigrationSet: Sendable {
         reason: "the folder cannot be opened (\(DirectoryReader.openError))"
       )
     }
-    let readFile: FileRead = { name in
+    let readFile: MigrationFileRead = { name in
       // A regular file that is not a link is read at once (four system calls); anything else
       // takes the checks that say what it is.
       if let bytes = folder.read(name, followingLinks: false) { return .success(bytes) }
@@ -93,31 +93,19 @@ public struct MigrationSet: Sendable {
         name: name,
         followSymlinks: followSymlinks
       ) {
-        return .failure(FileReadFailure(stringLiteral: problem))
+        return .failure(MigrationFileReadFailure(stringLiteral: problem))
       }
       return folder.read(name).map { .success($0) } ?? .failure("permission denied or not a file")
     }
-    let isDiesel =
-      format == .diesel
-      || (format == nil && !DieselReader.migrationFolders(in: url.path, names: names).isEmpty)
-    if isDiesel {
-      try self.init(
-        dieselFolder: url.path,
-        names: names,
-        directory: shown,
-        excluding: exclusion,
-        read: readFile
-      )
-    } else {
-      try self.init(
-        fileNames: names,
-        directory: shown,
-        format: format,
-        excluding: exclusion,
-        flyway: { try FlywaySettings.read(folder: url, shown: shown).0 },
-        read: readFile
-      )
-    }
+    let files = MigrationFolderFiles(
+      listed: names,
+      shown: shown,
+      path: url.path,
+      exclusion: exclusion,
+      flywaySettings: { try FlywaySettings.read(folder: url, shown: shown).0 },
+      read: readFile
+    )
+    self.init(try files.contents(format: format), directory: shown)
     self.folder = url
   }
 
@@ -136,148 +124,24 @@ public struct MigrationSet: Sendable {
     let conf = byName["flyway.conf"].map {
       FlywaySettings.ConfigFile(shown: directory + "/flyway.conf", bytes: $0)
     }
-    try self.init(
-      fileNames: Array(byName.keys),
-      directory: directory,
-      format: format,
-      excluding: exclusion,
-      flyway: { try conf.map(FlywaySettings.settings(of:)) ?? FlywaySettings() }
+    let folder = MigrationFolderFiles(
+      listed: Array(byName.keys),
+      shown: directory,
+      path: nil,
+      exclusion: exclusion,
+      flywaySettings: { try conf.map(FlywaySettings.settings(of:)) ?? FlywaySettings() }
     ) { name in
       byName[name].map { .success($0) } ?? .failure("no such file")
     }
+    self.init(try folder.contents(format: format), directory: directory)
   }
 
-  /// A file's bytes, or why they cannot be read.
-  typealias FileRead = @Sendable (String) -> Result<[UInt8], FileReadFailure>
-
-  /// Why a migration file cannot be read, in words.
-  struct FileReadFailure: Error, ExpressibleByStringLiteral {
-    let reason: String
-    init(stringLiteral reason: String) { self.reason = reason }
-  }
-
-  /// Groups the `.sql` names of a folder into migrations (a whole file, or an up/down pair),
-  /// reads them, settles the folder's format (`format`, or detected from the files), then parses
-  /// each file as that format's tool does.
-  private init(
-    fileNames: [String],
-    directory shown: String,
-    format chosen: MigrationFormat?,
-    excluding exclusion: MigrationFileExclusion,
-    flyway: () throws -> FlywaySettings,
-    read readFile: FileRead
-  ) throws {
-    // Sorted once here: the readers below take the names in this order.
-    let fileNames = MigrationParser.sortedNames(
-      exclusion.patterns.isEmpty
-        ? fileNames : fileNames.filter { !exclusion.excludes(name: $0, shown: shown + "/" + $0) }
-    )
-    if let (migrations, repeatables) = try Self.flywayFolder(
-      names: fileNames,
-      directory: shown,
-      chosen: chosen,
-      settings: flyway,
-      read: readFile
-    ) {
-      self.migrations = migrations
-      self.repeatables = repeatables
-      self.directory = shown
-      self.format = .flyway
-      return
-    }
-    var byVersion: [MigrationVersion: FileGroup] = [:]
-    byVersion.reserveCapacity(fileNames.count)
-    // A name strata's rule refuses, or two files of one version, may still be a sql-migrate
-    // folder's: the first such problem is kept and thrown unless the folder is read as one.
-    var nameProblem: MigrationError?
-    var sqlNames: [String] = []
-    for name in fileNames where !name.hasPrefix(".") {
-      let file = shown + "/" + name
-      guard MigrationParser.isSQLName(name) else {
-        if MigrationFileExclusion.isUnrunnableMigration(name) {
-          throw MigrationError.notSQL(file: file)
-        }
-        continue
-      }
-      sqlNames.append(name)
-      let bare = Self.bareVersion(name)
-      guard let parsed = MigrationParser.parseFileName(name) ?? bare else {
-        if MigrationParser.hasOversizedVersion(name) {
-          throw MigrationError.versionTooLarge(file: file)
-        }
-        nameProblem = nameProblem ?? .invalidFileName(file: file)
-        continue
-      }
-      guard parsed.version > 0 else {
-        nameProblem = nameProblem ?? .versionZero(file: file)
-        continue
-      }
-      let entry = FileGroup.File(name: name, shown: file, parsed: parsed, isBare: bare != nil)
-      let version = MigrationVersion(integer: parsed.version)
-      if let group = byVersion[version], group.whole.count + (group.up == nil ? 0 : 1) > 0,
-        parsed.part != .down
-      {
-        let files = group.whole.map(\.shown) + [group.up?.shown].compactMap { $0 } + [file]
-        nameProblem = nameProblem ?? .duplicateVersion(version: version, files: files)
-      }
-      // Added in place: a copy taken out of the dictionary would copy its file list too.
-      try byVersion[version, default: FileGroup(version: version)].add(entry)
-    }
-    if let problem = nameProblem {
-      guard chosen == nil || chosen == .sqlMigrate,
-        let idGroups = try Self.sqlMigrateGroups(
-          sqlNames,
-          directory: shown,
-          named: chosen == .sqlMigrate,
-          read: readFile
-        )
-      else { throw problem }
-      byVersion = idGroups
-    }
-    // Names are checked in order first; reading and parsing the files is spread over the
-    // cores, and the first failure in version order is the one reported. Each group is parsed
-    // in the same pass as the format its own files suggest (the folder's format is known only
-    // once every file is read); a guess the folder's format belies is parsed again.
-    let groups = Self.inVersionOrder(byVersion.values)
-    let read = try groups.concurrentMap { group in
-      try ReadGroup(group.load(readFile), guess: chosen)
-    }
-    .map { try $0.get() }
-    let format =
-      try chosen
-      ?? MigrationFormat.detect(read.flatMap(\.loaded.signals), directory: shown)
-    if let problem = nameProblem, format != .sqlMigrate { throw problem }
-    if read.allSatisfy({ $0.guess == format }) {
-      self.migrations = try read.compactMap { try $0.parsed.get() }
-    } else {
-      self.migrations = try read.concurrentMap { entry in
-        entry.guess == format ? try entry.parsed.get() : try entry.loaded.migration(format: format)
-      }
-      .compactMap { try $0.get() }
-    }
-    self.directory = shown
-    self.format = format
-  }
-
-  /// The groups sorted by version. Numbers (nearly every folder's versions) are sorted as
-  /// numbers, the order `<` gives them, and the groups are moved once, not at every swap.
-  private static func inVersionOrder(
-    _ groups: Dictionary<MigrationVersion, FileGroup>.Values
-  ) -> [FileGroup] {
-    let numbers = groups.compactMap(\.version.integerValue)
-    guard numbers.count == groups.count else { return groups.sorted { $0.version < $1.version } }
-    let indices = Array(groups.indices)
-    return indices.indices.sorted { numbers[$0] < numbers[$1] }.map { groups[indices[$0]] }
-  }
-
-  /// `1.sql` as an iOS bundle names it (SQLiteMigrationManager): the version, no name.
-  static func bareVersion(_ name: String) -> MigrationParser.FileName? {
-    if let ascii = MigrationParser.asciiBareVersion(name) { return ascii }
-    let stem = name.dropLast(4)
-    guard !stem.isEmpty, stem.allSatisfy({ $0.isASCII && $0.isNumber }),
-      let version = Int64(stem)
-    else { return nil }
-    return MigrationParser.FileName(version: version, name: "", part: .whole)
+  /// The migrations a reader made of a folder.
+  private init(_ contents: MigrationFolderContents, directory: String) {
+    self.migrations = contents.migrations
+    self.repeatables = contents.repeatables
+    self.directory = directory
+    self.format = contents.format
   }
 
   /// How this folder's versions compare: its format's ordering, or sql-migrate's ids where a

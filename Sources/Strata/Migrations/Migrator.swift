@@ -146,20 +146,7 @@ public struct Migrator: Sendable {
     let remaining = wanted.count - toApply.count
     let parts = toApply + repeatableParts(plan, target: options.target)
     if options.dryRun {
-      try reportingState(connection) {
-        try refuseLooseParts(parts, singleTransaction: options.singleTransaction)
-        try checkOwnTransactions(toApply, singleTransaction: options.singleTransaction)
-      }
-      var report = MigrationReport(
-        fromVersion: plan.currentVersion,
-        toVersion: toApply.last.map { max($0.migration.version, plan.currentVersion) }
-          ?? plan.currentVersion,
-        steps: parts.map { $0.step(sql: $0.script.sql) },
-        dryRun: true,
-        pendingCount: remaining
-      )
-      if options.triesRows { report.trial = try tryOnTheRows(parts, connection) }
-      return report
+      return try dryRun(parts, applying: toApply, plan, remaining, options, connection)
     }
     let backup = try options.backup.flatMap { policy in
       parts.isEmpty
@@ -182,6 +169,32 @@ public struct Migrator: Sendable {
       foreignKeyViolationsKeptCount: baseline.keptCount,
       backup: backup
     )
+  }
+
+  /// What `migrate` would do, checked as far as it can be without running anything (and,
+  /// when `options` asks, tried on the rows in a transaction rolled back).
+  private func dryRun(
+    _ parts: [MigrationPart],
+    applying toApply: [MigrationPart],
+    _ plan: MigrationPlan,
+    _ remaining: Int,
+    _ options: MigrateOptions,
+    _ connection: Connection
+  ) throws -> MigrationReport {
+    try reportingState(connection) {
+      try refuseLooseParts(parts, singleTransaction: options.singleTransaction)
+      try checkOwnTransactions(toApply, singleTransaction: options.singleTransaction)
+    }
+    var report = MigrationReport(
+      fromVersion: plan.currentVersion,
+      toVersion: toApply.last.map { max($0.migration.version, plan.currentVersion) }
+        ?? plan.currentVersion,
+      steps: parts.map { $0.step(sql: $0.script.sql) },
+      dryRun: true,
+      pendingCount: remaining
+    )
+    if options.triesRows { report.trial = try tryOnTheRows(parts, connection) }
+    return report
   }
 
   /// Reverts the newest applied migrations: as many as `target` counts, or every one above its
@@ -287,97 +300,11 @@ public struct Migrator: Sendable {
     return recorded
   }
 
-  // MARK: - Running
-
   /// Refuses a connection inside its caller's transaction before anything runs: every run
   /// commits or rolls back transactions of its own.
   private static func refuseOpenTransaction(_ connection: Connection) throws {
     guard connection.isAutocommit else {
       throw MigrationError.insideTransaction(path: connection.path)
-    }
-  }
-
-  /// Runs each part in a transaction of its own (or none, for `transaction:false`); the parts
-  /// that ran before a failure stay done. The database's lock is kept from one commit to the
-  /// next (`MigrationRunLock`).
-  private func runEach(
-    _ parts: [MigrationPart],
-    _ connection: Connection,
-    baseline: ForeignKeyBaseline,
-    willRun: WillRun? = nil
-  ) throws -> [MigrationStep] {
-    var steps: [MigrationStep] = []
-    try reportingState(connection, completed: { steps }) {
-      // Given up after the foreign keys' setting is restored, and before a failure is read.
-      let lock = MigrationRunLock(connection)
-      defer { lock.release() }
-      try Self.withForeignKeysDeferred(connection) {
-        let runner = try MigrationPartRunner(
-          connection,
-          baseline: baseline,
-          format: migrations.format,
-          lock: lock
-        )
-        for (index, part) in parts.enumerated() {
-          try willRun?(part, index + 1, parts.count)
-          if let step = try runner.runAlone(part) { steps.append(step) }
-        }
-      }
-    }
-    return steps
-  }
-
-  /// `--single-transaction`: every part in one transaction, so a failure leaves none applied.
-  private func runAllInOneTransaction(
-    _ parts: [MigrationPart],
-    _ connection: Connection,
-    baseline: ForeignKeyBaseline,
-    willRun: WillRun?
-  ) throws -> [MigrationStep] {
-    try refuseLooseParts(parts, singleTransaction: true)
-    return try reportingState(connection) {
-      try checkOwnTransactions(parts, singleTransaction: true)
-      return try Self.withForeignKeysDeferred(connection) {
-        try Self.withForeignKeyBaseline(connection, baseline) {
-          try connection.transaction(.immediate) { () -> [MigrationStep] in
-            let runner = try MigrationPartRunner(connection, baseline: baseline)
-            var steps: [MigrationStep] = []
-            for (index, part) in parts.enumerated() {
-              try willRun?(part, index + 1, parts.count)
-              let started = ContinuousClock.now
-              guard try runner.runInTransaction(part, started: started) else { continue }
-              steps.append(part.step(durationMs: milliseconds(ContinuousClock.now - started)))
-            }
-            return steps
-          }
-        }
-      }
-    }
-  }
-
-  /// In a run in one transaction, refuses a part marked to run outside a transaction.
-  private func refuseLooseParts(_ parts: [MigrationPart], singleTransaction: Bool) throws {
-    guard singleTransaction, let loose = parts.first(where: { !$0.script.isTransactional })
-    else { return }
-    throw MigrationError.noTransactionInSingleTransaction(
-      version: loose.migration.version,
-      file: loose.script.file,
-      format: migrations.format
-    )
-  }
-
-  /// Refuses, before anything runs, a part whose own transaction cannot work as written, and
-  /// in a run in one transaction any part that manages its own (its `BEGIN` would fail there).
-  private func checkOwnTransactions(_ parts: [MigrationPart], singleTransaction: Bool) throws {
-    for part in parts {
-      guard let own = try OwnTransaction.find(in: part, format: migrations.format),
-        singleTransaction
-      else { continue }
-      throw MigrationError.ownTransactionInSingleTransaction(
-        version: part.migration.version,
-        file: part.script.file,
-        line: own.statements[own.blocks[0].begin].line
-      )
     }
   }
 }

@@ -24,7 +24,7 @@ import Testing
     return MigrationParser.FileName(version: version, name: String(rest.dropFirst()), part: part)
   }
 
-  /// `MigrationSet.bareVersion` as it read every name before.
+  /// `MigrationParser.bareVersion` as it read every name before.
   private static func bareByCharacters(_ name: String) -> MigrationParser.FileName? {
     let stem = name.dropLast(4)
     guard !stem.isEmpty, stem.allSatisfy({ $0.isASCII && $0.isNumber }),
@@ -49,7 +49,7 @@ import Testing
   @Test func namesReadAsByCharacters() {
     for name in Self.names {
       #expect(MigrationParser.parseFileName(name) == Self.byCharacters(name), "\(name)")
-      #expect(MigrationSet.bareVersion(name) == Self.bareByCharacters(name), "\(name)")
+      #expect(MigrationParser.bareVersion(name) == Self.bareByCharacters(name), "\(name)")
       #expect(MigrationParser.isSQLName(name) == name.lowercased().hasSuffix(".sql"), "\(name)")
     }
   }

@@ -60,7 +60,17 @@ extension MigrationParser {
     }
   }
 
-  /// What `MigrationSet.bareVersion` reads in an ASCII name (`1.sql`); `.some(nil)` when it
+  /// `1.sql` as an iOS bundle names it (SQLiteMigrationManager): the version, no name.
+  static func bareVersion(_ name: String) -> FileName? {
+    if let ascii = asciiBareVersion(name) { return ascii }
+    let stem = name.dropLast(4)
+    guard !stem.isEmpty, stem.allSatisfy({ $0.isASCII && $0.isNumber }),
+      let version = Int64(stem)
+    else { return nil }
+    return FileName(version: version, name: "", part: .whole)
+  }
+
+  /// What `bareVersion(_:)` reads in an ASCII name (`1.sql`); `.some(nil)` when it
   /// is not one, nil when the name is not ASCII.
   static func asciiBareVersion(_ name: String) -> FileName?? {
     withASCII(name) { bytes -> FileName? in

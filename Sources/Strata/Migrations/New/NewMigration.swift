@@ -1,41 +1,12 @@
 import Foundation
 
-extension MigrationSet {
-  /// Writes an empty migration with up/down markers, numbered after the folder's newest:
-  /// zero-padded to the width the folder uses (`0005`), or a UTC timestamp when the folder
-  /// uses timestamps. Creates the folder when missing.
-  ///
-  /// - Returns: the new file's URL (the up file of a pair).
-  /// - Throws: `MigrationError`: an invalid name, an unreadable folder, no version left, or a file
-  ///   that could not be created (nothing is ever written over an existing file).
-  public static func createMigrationFile(
-    in directory: URL,
-    name rawName: String,
-    now: Date = Date()
-  ) throws -> URL {
-    try createMigrationFiles(in: directory, name: rawName, now: now)[0]
-  }
-
-  /// Writes an empty migration in the folder's own format (`format`, or the one detected from
-  /// its files), numbered as `createMigrationFile(in:name:now:)` numbers it: a file with
-  /// strata's markers, goose's or sql-migrate's annotations, an sqlx or bundle file, or an
-  /// `.up.sql`/`.down.sql` pair (golang-migrate, and sqlx where the folder has pairs). Each is
-  /// left without SQL and with a `-- strata:todo` line in each part, so every command refuses it
-  /// until it is written.
-  ///
-  /// With `content`, the files hold its up and down parts instead (a part the format has no
-  /// place for, or that does not exist, is not written).
-  ///
-  /// A file with a version that is not SQL (`00005_seed.go`) is refused unless `exclusion`
-  /// names it; excluded or not, its version is taken, so the new file never shares it.
-  ///
-  /// - Returns: the new files' URLs (up first).
-  /// - Throws: `DiffError.noChanges` for a `content` without a change; `MigrationError`: an
-  ///   invalid name, an unreadable folder, a folder that mixes
-  ///   formats, a file with a version that is not SQL (`notSQL`), no version left, or a file
-  ///   that could not be created (nothing is ever written over an existing file; the up file of
-  ///   a pair is removed when its down file fails).
-  public static func createMigrationFiles(
+/// The `new` writer: the next migration's files in a folder's own format, numbered after its
+/// newest, written without ever replacing a file (`MigrationSet.createMigrationFiles` says what
+/// it writes). Apart from the readers: it looks only at names and first bytes, enough to number
+/// the files and pick the format.
+enum NewMigration {
+  /// Writes the next migration's files; `MigrationSet.createMigrationFiles` says which.
+  static func write(
     in directory: URL,
     name rawName: String,
     format chosen: MigrationFormat? = nil,
@@ -66,17 +37,14 @@ extension MigrationSet {
     return try write(planned.files, stem: planned.stem, in: directory, folderIsNew: folderIsNew)
   }
 
-  /// The files `createMigrationFiles` would write for `content` (name endings after the
-  /// version and name, such as `.sql` or `.up.sql`, and texts), without writing anything.
-  ///
-  /// - Throws: `MigrationError`, as `createMigrationFiles` throws it.
-  public static func newMigrationTexts(
+  /// The texts `write` would write; see `MigrationSet.newMigrationTexts`.
+  static func texts(
     in directory: URL,
     name rawName: String,
-    format chosen: MigrationFormat? = nil,
-    excluding exclusion: MigrationFileExclusion = MigrationFileExclusion(),
+    format chosen: MigrationFormat?,
+    excluding exclusion: MigrationFileExclusion,
     content: GeneratedMigration,
-    now: Date = Date()
+    now: Date
   ) throws -> (stem: String, files: [(ending: String, text: String)]) {
     let planned = try plannedFiles(
       in: directory,
@@ -121,6 +89,49 @@ extension MigrationSet {
         "\(utcStamp(now, "yyyy-MM-dd-HHmmss"))_\(name)"
       )
     }
+    let (newest, newestFile, width) = try newestVersion(
+      in: directory,
+      names: existing,
+      excluding: exclusion
+    )
+    guard newest < Int64.max else {
+      throw MigrationError.noVersionLeft(file: directory.appendingPathComponent(newestFile).path)
+    }
+    let versionText: String
+    if width >= 14 {
+      let stamp = Int64(utcStamp(now, "yyyyMMddHHmmss")) ?? newest + 1
+      versionText = String(max(stamp, newest + 1))
+    } else {
+      let next = String(newest + 1)
+      versionText = String(repeating: "0", count: max(0, width - next.count)) + next
+    }
+    if chosen == .flyway
+      || (chosen == nil && existing.contains { FlywayFileName.looksLikeFlyway($0) })
+    {
+      let files = try flywayFiles(in: directory, names: existing, name: name, now: now)
+      guard let content else { return (files, "") }
+      let parts = content.parts(for: .flyway)
+      return (
+        [(files[0].0, parts.up)]
+          + (files.count > 1 ? parts.down.map { [(files[1].0, $0)] } ?? [] : []),
+        ""
+      )
+    }
+    let format = try chosen ?? detectFormat(directory, names: existing)
+    let hasPairs = existing.contains { MigrationParser.parseFileName($0)?.part == .up }
+    return (newFiles(format, pairs: hasPairs, content: content), "\(versionText)_\(name)")
+  }
+
+  /// The folder's newest version (0 when there is none), its file, and the width of its digits
+  /// (4 when there is none): what the next version follows.
+  ///
+  /// - Throws: `MigrationError.notSQL` for a file with a version that is not SQL and is not
+  ///   excluded, `versionTooLarge` for a version beyond 64 bits.
+  private static func newestVersion(
+    in directory: URL,
+    names existing: [String],
+    excluding exclusion: MigrationFileExclusion
+  ) throws -> (version: Int64, file: String, width: Int) {
     var newest: Int64 = 0
     var newestFile = ""
     var width = 4
@@ -144,7 +155,8 @@ extension MigrationSet {
       // sql-migrate orders them.
       let digits = file.prefix { $0.isASCII && $0.isNumber }
       let leading = file.hasSuffix(".sql") ? Int64(digits) : nil
-      guard let parsed = MigrationParser.parseFileName(file) ?? bareVersion(file) else {
+      guard let parsed = MigrationParser.parseFileName(file) ?? MigrationParser.bareVersion(file)
+      else {
         if MigrationParser.hasOversizedVersion(file) {
           throw MigrationError.versionTooLarge(file: directory.appendingPathComponent(file).path)
         }
@@ -161,32 +173,7 @@ extension MigrationSet {
         width = file.prefix { $0.isASCII && $0.isNumber }.count
       }
     }
-    guard newest < Int64.max else {
-      throw MigrationError.noVersionLeft(file: directory.appendingPathComponent(newestFile).path)
-    }
-    let versionText: String
-    if width >= 14 {
-      let stamp = Int64(utcStamp(now, "yyyyMMddHHmmss")) ?? newest + 1
-      versionText = String(max(stamp, newest + 1))
-    } else {
-      let next = String(newest + 1)
-      versionText = String(repeating: "0", count: max(0, width - next.count)) + next
-    }
-    if chosen == .flyway
-      || (chosen == nil && existing.contains { FlywayFileName.looksLikeFlyway($0) })
-    {
-      let files = try flywayNewFiles(in: directory, names: existing, name: name, now: now)
-      guard let content else { return (files, "") }
-      let parts = content.parts(for: .flyway)
-      return (
-        [(files[0].0, parts.up)]
-          + (files.count > 1 ? parts.down.map { [(files[1].0, $0)] } ?? [] : []),
-        ""
-      )
-    }
-    let format = try chosen ?? detectFormat(directory, names: existing)
-    let hasPairs = existing.contains { MigrationParser.parseFileName($0)?.part == .up }
-    return (newFiles(format, pairs: hasPairs, content: content), "\(versionText)_\(name)")
+    return (newest, newestFile, width)
   }
 
   /// Why `url` (a `kind`: file or folder) could not be created: it exists, or what failed.
@@ -313,7 +300,7 @@ extension MigrationSet {
   private static func detectFormat(_ directory: URL, names: [String]) throws -> MigrationFormat {
     var signals: [(shown: String, signal: MigrationFormat.Signal)] = []
     for name in names.sorted() where !name.hasPrefix(".") && name.lowercased().hasSuffix(".sql") {
-      let bare = bareVersion(name)
+      let bare = MigrationParser.bareVersion(name)
       guard let parsed = MigrationParser.parseFileName(name) ?? bare else { continue }
       let url = directory.appendingPathComponent(name)
       let bytes = (try? Data(contentsOf: url)).map { [UInt8]($0) } ?? []

@@ -1,6 +1,6 @@
 import Foundation
 
-extension MigrationSet {
+extension NewMigration {
   /// The files `strata new` writes in a Flyway folder: `V<next>__<name>.sql`, and
   /// `U<next>__<name>.sql` only when the folder already has undo files (Flyway runs undo files
   /// in its paid editions only, so a folder without them gets none). The next version is the
@@ -10,7 +10,7 @@ extension MigrationSet {
   /// until it is written.
   ///
   /// - Throws: `MigrationError` for a refused setting, or no version left.
-  static func flywayNewFiles(
+  static func flywayFiles(
     in directory: URL,
     names: [String],
     name: String,

@@ -1,4 +1,4 @@
-extension MigrationSet {
+extension SQLMigrateReader {
   /// The files of a sql-migrate folder keyed by sql-migrate's ids (their file names), for a
   /// folder strata's name rule cannot read: a name like `01-consolidated.sql`, two files of one
   /// number, a name without a leading number. sql-migrate takes every `.sql` file of the folder
@@ -9,16 +9,16 @@ extension MigrationSet {
   /// name rule of the other formats stands.
   ///
   /// - Throws: `MigrationError.versionTooLarge` for a leading number beyond 64 bits.
-  static func sqlMigrateGroups(
+  static func groupsByFileName(
     _ names: [String],
     directory shown: String,
     named: Bool,
-    read readFile: FileRead
-  ) throws -> [MigrationVersion: FileGroup]? {
+    read readFile: MigrationFileRead
+  ) throws -> [MigrationVersion: MigrationFileGroup]? {
     guard named || names.contains(where: { isSQLMigrateFile($0, read: readFile) }) else {
       return nil
     }
-    var groups: [MigrationVersion: FileGroup] = [:]
+    var groups: [MigrationVersion: MigrationFileGroup] = [:]
     for name in names {
       let file = shown + "/" + name
       guard let version = try? MigrationVersion(sqlMigrate: name) else {
@@ -34,8 +34,8 @@ extension MigrationSet {
         name: String(rest),
         part: .whole
       )
-      var group = FileGroup(version: version)
-      try group.add(FileGroup.File(name: name, shown: file, parsed: parsed, isBare: false))
+      var group = MigrationFileGroup(version: version)
+      try group.add(MigrationFileGroup.File(name: name, shown: file, parsed: parsed, isBare: false))
       groups[version] = group
     }
     return groups
@@ -43,7 +43,7 @@ extension MigrationSet {
 
   /// Whether the file carries a sql-migrate command (an unreadable file says nothing here;
   /// reading it later reports it).
-  private static func isSQLMigrateFile(_ name: String, read readFile: FileRead) -> Bool {
+  private static func isSQLMigrateFile(_ name: String, read readFile: MigrationFileRead) -> Bool {
     guard case .success(let bytes) = readFile(name) else { return false }
     return MigrationFormat.signal(isPair: false, isBare: false, bytes: bytes)
       == .marked(.sqlMigrate)

@@ -25,48 +25,10 @@ enum FlywayReader {
     names: [String],
     directory shown: String,
     settings: FlywaySettings,
-    read readFile: MigrationSet.FileRead
+    read readFile: MigrationFileRead
   ) throws -> (migrations: [Migration], repeatables: [RepeatableMigration]) {
     let all = Set(names)
-    var versioned: [MigrationVersion: (name: String, parsed: FlywayFileName)] = [:]
-    var undo: [MigrationVersion: (name: String, parsed: FlywayFileName)] = [:]
-    var repeatable: [String: String] = [:]
-    for name in names.sorted() where !name.hasPrefix(".") {
-      let file = shown + "/" + name
-      guard let parsed = try FlywayFileName.parse(name, shown: file, settings: settings) else {
-        continue
-      }
-      if parsed.kind == .repeatable {
-        if let other = repeatable[parsed.description] {
-          throw MigrationError.formatProblem(
-            file: file,
-            line: 1,
-            format: .flyway,
-            reason: "\(shown)/\(other) has the same description; Flyway refuses two repeatable "
-              + "migrations of one description, so nothing was run"
-          )
-        }
-        repeatable[parsed.description] = name
-        continue
-      }
-      let version = try MigrationVersion(flyway: parsed.version)
-      if let other = (parsed.kind == .undo ? undo : versioned)[version] {
-        throw MigrationError.duplicateVersion(
-          version: version,
-          files: [shown + "/" + other.name, file]
-        )
-      }
-      if parsed.kind == .undo {
-        undo[version] = (name, parsed)
-      } else {
-        versioned[version] = (name, parsed)
-      }
-    }
-    if let orphan = undo.keys.sorted().first(where: { versioned[$0] == nil }),
-      let name = undo[orphan]?.name
-    {
-      throw MigrationError.downWithoutUp(file: shown + "/" + name)
-    }
+    let (versioned, undo, repeatable) = try files(names, directory: shown, settings: settings)
     func script(_ name: String, version: MigrationVersion) throws -> (MigrationScript?, String) {
       try part(
         name,
@@ -106,6 +68,62 @@ enum FlywayReader {
     return (migrations, repeatables)
   }
 
+  /// The files Flyway runs, by what their names say: versioned and undo files by version,
+  /// repeatable ones by description.
+  ///
+  /// - Throws: `MigrationError` for a name Flyway would skip or a callback, two files of one
+  ///   version or description, or an undo file without its versioned one.
+  private static func files(
+    _ names: [String],
+    directory shown: String,
+    settings: FlywaySettings
+  ) throws -> (
+    versioned: [MigrationVersion: (name: String, parsed: FlywayFileName)],
+    undo: [MigrationVersion: (name: String, parsed: FlywayFileName)],
+    repeatable: [String: String]
+  ) {
+    var versioned: [MigrationVersion: (name: String, parsed: FlywayFileName)] = [:]
+    var undo: [MigrationVersion: (name: String, parsed: FlywayFileName)] = [:]
+    var repeatable: [String: String] = [:]
+    for name in names.sorted() where !name.hasPrefix(".") {
+      let file = shown + "/" + name
+      guard let parsed = try FlywayFileName.parse(name, shown: file, settings: settings) else {
+        continue
+      }
+      if parsed.kind == .repeatable {
+        if let other = repeatable[parsed.description] {
+          throw MigrationError.formatProblem(
+            file: file,
+            line: 1,
+            format: .flyway,
+            reason: "\(shown)/\(other) has the same description; Flyway refuses two repeatable "
+              + "migrations of one description, so nothing was run"
+          )
+        }
+        repeatable[parsed.description] = name
+        continue
+      }
+      let version = try MigrationVersion(flyway: parsed.version)
+      if let other = (parsed.kind == .undo ? undo : versioned)[version] {
+        throw MigrationError.duplicateVersion(
+          version: version,
+          files: [shown + "/" + other.name, file]
+        )
+      }
+      if parsed.kind == .undo {
+        undo[version] = (name, parsed)
+      } else {
+        versioned[version] = (name, parsed)
+      }
+    }
+    if let orphan = undo.keys.sorted().first(where: { versioned[$0] == nil }),
+      let name = undo[orphan]?.name
+    {
+      throw MigrationError.downWithoutUp(file: shown + "/" + name)
+    }
+    return (versioned, undo, repeatable)
+  }
+
   /// One file as one part: its script (nil without SQL) and the checksum of its SQL.
   private static func part(
     _ name: String,
@@ -113,24 +131,24 @@ enum FlywayReader {
     shown: String,
     hasConf: Bool,
     settings: FlywaySettings,
-    read readFile: MigrationSet.FileRead
+    read readFile: MigrationFileRead
   ) throws -> (MigrationScript?, String) {
-    let file = MigrationSet.FileGroup.File(
+    let file = MigrationFileGroup.File(
       name: name,
       shown: shown + "/" + name,
       parsed: MigrationParser.FileName(version: 0, name: name, part: .whole),
       isBare: false
     )
-    let loaded = try MigrationSet.LoadedFile(file: file, read: readFile)
+    let loaded = try LoadedMigrationFile(file: file, read: readFile)
     var options = FlywayScript.Options()
     if hasConf {
-      let conf = MigrationSet.FileGroup.File(
+      let conf = MigrationFileGroup.File(
         name: name + ".conf",
         shown: file.shown + ".conf",
         parsed: file.parsed,
         isBare: false
       )
-      let bytes = try MigrationSet.LoadedFile(file: conf, read: readFile).bytes
+      let bytes = try LoadedMigrationFile(file: conf, read: readFile).bytes
       options = try FlywayScript.options(conf: bytes, file: conf.shown)
     }
     let text = MigrationParser.normalize(loaded.bytes)

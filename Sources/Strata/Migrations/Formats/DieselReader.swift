@@ -23,52 +23,61 @@ enum DieselReader {
   }
 
   /// Whether `metadata.toml` (its bytes) lets the migration run in a transaction: true unless
-  /// it says `run_in_transaction = false`.
+  /// it says `run_in_transaction = false`. Read by the settings' TOML reader (`TOMLParser`).
   ///
   /// - Throws: `MigrationError.formatProblem` at the line of anything else: another key (strata
-  ///   would not do what it asks), a line that is not `key = value`, a value not `true` or
-  ///   `false`.
+  ///   would not do what it asks), a table, a value not `true` or `false`, a key set twice, or
+  ///   what is not TOML (or not the subset strata reads).
   static func runsInTransaction(metadata bytes: [UInt8], file: String) throws -> Bool {
+    func problem(_ line: Int, _ reason: String) -> MigrationError {
+      .formatProblem(file: file, line: line, format: .diesel, reason: reason)
+    }
+    let document: TOMLDocument
+    do {
+      document = try TOMLParser.parse(String(decoding: bytes, as: UTF8.self))
+    } catch let error as TOMLSyntaxError {
+      throw problem(
+        error.position.line,
+        "column \(error.position.column): \(error.reason) (strata reads only "
+          + "run_in_transaction from diesel's metadata.toml, and it takes true or false)"
+      )
+    }
     var runsInTransaction = true
-    var seenOnLine: Int?
-    let text = String(decoding: MigrationParser.normalize(bytes), as: UTF8.self)
-    for (index, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
-      func problem(_ reason: String) -> MigrationError {
-        .formatProblem(file: file, line: index + 1, format: .diesel, reason: reason)
-      }
-      let line = raw.prefix { $0 != "#" }.trimmingCharacters(in: .whitespaces)
-      guard !line.isEmpty else { continue }
-      guard let equals = line.firstIndex(of: "=") else {
+    // The top table's keys come before the first [header], so the first problem in line order
+    // is the first of its keys, else the first header.
+    for entry in document.tables[0].entries {
+      guard entry.key == "run_in_transaction" else {
         throw problem(
-          "strata reads only 'run_in_transaction = true|false' from diesel's metadata.toml, "
-            + "and this line is not a key and a value"
+          entry.position.line,
+          "strata reads only run_in_transaction from diesel's metadata.toml; '\(entry.key)' is "
+            + "refused rather than ignored, since strata would not do what it asks"
         )
       }
-      var key = line[..<equals].trimmingCharacters(in: .whitespaces)
-      if key.count >= 2, key.first == "\"", key.last == "\"" {
-        key = String(key.dropFirst().dropLast())
-      }
-      let value = line[line.index(after: equals)...].trimmingCharacters(in: .whitespaces)
-      guard key == "run_in_transaction" else {
+      guard case .boolean(let flag) = entry.value else {
         throw problem(
-          "strata reads only run_in_transaction from diesel's metadata.toml; '\(key)' is refused "
-            + "rather than ignored, since strata would not do what it asks"
+          entry.position.line,
+          "run_in_transaction takes true or false, not \(Self.shown(entry.value))"
         )
       }
-      if let first = seenOnLine {
-        throw problem(
-          "run_in_transaction is set again here (first on line \(first)); TOML refuses a key "
-            + "set twice, and so does diesel"
-        )
-      }
-      seenOnLine = index + 1
-      switch value {
-      case "true": runsInTransaction = true
-      case "false": runsInTransaction = false
-      default: throw problem("run_in_transaction takes true or false, not '\(value)'")
-      }
+      runsInTransaction = flag
+    }
+    if let table = document.tables.dropFirst().first {
+      throw problem(
+        table.position.line,
+        "strata reads only 'run_in_transaction = true|false' from diesel's metadata.toml, "
+          + "and this line is not a key and a value but the table [\(table.header)]"
+      )
     }
     return runsInTransaction
+  }
+
+  /// A value as a message shows it: as written for a string or number, else what it is.
+  private static func shown(_ value: TOMLValue) -> String {
+    switch value {
+    case .string(let text): "'\(tomlQuoted(text))'"
+    case .integer(let number): "'\(number)'"
+    case .boolean, .strings, .table: value.kind
+    }
   }
 
   private static func isFolder(_ path: String) -> Bool {
@@ -83,22 +92,26 @@ enum DieselReader {
   }
 }
 
-extension MigrationSet {
-  /// A diesel folder's migrations, in diesel's order (the versions as text).
+extension DieselReader: MigrationFolderReader {
+  /// A diesel folder's migrations, in diesel's order (the versions as text): a folder on disk
+  /// that the caller names diesel's, or (naming none) one holding a migration folder; nil
+  /// otherwise.
   ///
   /// - Throws: `MigrationError`: a top-level `.sql` file beside the migration folders (mixed
   ///   formats), a folder without `up.sql` or without a version, two folders of one version, a
   ///   file that cannot be read, an up part without SQL, a `metadata.toml` key strata does not
-  ///   read; a file with a version that is not SQL (`notSQL`) unless `exclusion` leaves it out.
-  init(
-    dieselFolder path: String,
-    names allNames: [String],
-    directory shown: String,
-    excluding exclusion: MigrationFileExclusion,
-    read readFile: FileRead
-  ) throws {
-    let names = allNames.filter { !exclusion.excludes(name: $0, shown: shown + "/" + $0) }
-    let folders = DieselReader.allFolders(in: path, names: names)
+  ///   read; a file with a version that is not SQL (`notSQL`) unless excluded.
+  static func read(
+    _ files: MigrationFolderFiles,
+    format chosen: MigrationFormat?
+  ) throws -> MigrationFolderContents? {
+    guard let path = files.path,
+      chosen == .diesel
+        || (chosen == nil && !migrationFolders(in: path, names: files.listed).isEmpty)
+    else { return nil }
+    let (shown, readFile) = (files.shown, files.read)
+    let names = files.listed.filter { !files.exclusion.excludes(name: $0, shown: shown + "/" + $0) }
+    let folders = allFolders(in: path, names: names)
     let topLevel = names.sorted().filter { !$0.hasPrefix(".") && $0.lowercased().hasSuffix(".sql") }
     if let file = names.sorted().first(where: MigrationFileExclusion.isUnrunnableMigration) {
       throw MigrationError.notSQL(file: shown + "/" + file)
@@ -106,7 +119,7 @@ extension MigrationSet {
     if let file = topLevel.first {
       let bytes = (try? readFile(file).get()) ?? []
       let parsed = MigrationParser.parseFileName(file)
-      let bare = Self.bareVersion(file)
+      let bare = MigrationParser.bareVersion(file)
       let signal = MigrationFormat.signal(
         isPair: (parsed?.part ?? .whole) != .whole,
         isBare: bare != nil,
@@ -130,25 +143,25 @@ extension MigrationSet {
     var migrations: [Migration] = []
     for folder in folders {
       migrations.append(
-        try Self.dieselMigration(folder, in: path, directory: shown, read: readFile)
+        try migration(folder, in: path, directory: shown, read: readFile)
       )
     }
     migrations.sort { $0.version < $1.version }
     for (a, b) in zip(migrations, migrations.dropFirst()) where a.version == b.version {
       throw MigrationError.duplicateVersion(version: a.version, files: [a.up.file, b.up.file])
     }
-    self.init(sorted: migrations, directory: shown, format: .diesel)
+    return MigrationFolderContents(migrations: migrations, format: .diesel)
   }
 
   /// One folder's migration: `up.sql`, `down.sql` when there is one, `metadata.toml`.
-  private static func dieselMigration(
+  private static func migration(
     _ folder: String,
     in path: String,
     directory shown: String,
-    read readFile: FileRead
+    read readFile: MigrationFileRead
   ) throws -> Migration {
     let shownFolder = shown + "/" + folder
-    let (versionText, name) = DieselReader.version(ofFolder: folder)
+    let (versionText, name) = version(ofFolder: folder)
     guard let version = try? MigrationVersion(diesel: versionText) else {
       throw MigrationError.formatProblem(
         file: shownFolder,
@@ -158,17 +171,18 @@ extension MigrationSet {
           + "<YYYY-MM-DD-HHMMSS>_<name>)"
       )
     }
-    func load(_ file: String, _ part: MigrationParser.FileName.Part) throws -> LoadedFile? {
+    func load(_ file: String, _ part: MigrationParser.FileName.Part) throws -> LoadedMigrationFile?
+    {
       let relative = folder + "/" + file
       guard pathStatus(atPath: path + "/" + relative) != .missing else { return nil }
       // The version in `parsed` is not read for a part file; the migration's is `version`.
-      let entry = FileGroup.File(
+      let entry = MigrationFileGroup.File(
         name: relative,
         shown: shownFolder + "/" + file,
         parsed: MigrationParser.FileName(version: 0, name: name, part: part),
         isBare: false
       )
-      return try LoadedFile(file: entry, read: readFile)
+      return try LoadedMigrationFile(file: entry, read: readFile)
     }
     guard let upFile = try load("up.sql", .up) else {
       throw MigrationError.formatProblem(
@@ -183,7 +197,7 @@ extension MigrationSet {
     var upScript = up.script
     var downScript = try load("down.sql", .down)?.wholePart(format: .diesel).script
     if let metadata = try load("metadata.toml", .whole),
-      try !DieselReader.runsInTransaction(metadata: metadata.bytes, file: metadata.file.shown)
+      try !runsInTransaction(metadata: metadata.bytes, file: metadata.file.shown)
     {
       upScript = upScript.outsideTransaction
       downScript = downScript?.outsideTransaction

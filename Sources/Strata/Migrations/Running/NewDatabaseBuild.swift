@@ -1,56 +1,25 @@
 import Foundation
 
-extension Migrator {
-  /// `migrate` of a database that does not exist yet, built the way a template is installed:
-  /// in a temporary file beside `url`, then flushed once and linked into place when the run
-  /// ends. A crash or power cut during the run leaves no database rather than a part-built
-  /// one, and the run needs one flush in all instead of four per migration (nothing else can
-  /// see the file, so there is nothing for SQLite's per-commit syncs to protect).
-  ///
-  /// The file is linked also when a migration fails: it then holds the migrations before the
-  /// failing one, as a run on an existing file leaves it, and the error says so.
-  ///
-  /// - Parameter createsFolder: make `url`'s folder when it is missing.
-  /// - Parameter willRun: as `migrate(_:options:willRun:)`'s.
-  /// - Returns: the report and a connection to the new database; nil when there is something
-  ///   at `url` already (or another process created it during the run), the run is a dry run
-  ///   or asks for a backup, or the folder's file system cannot make a hard link: the caller
-  ///   then opens `url` and migrates it as usual.
-  /// - Throws: what `migrate` throws, once the file is in place; `DatabaseOpenError` when the
-  ///   folder is missing or read-only, or the new file could not be flushed or linked (nothing
-  ///   is then at `url`).
-  @_spi(StrataCLI)
-  public func migrateNewDatabase(
-    at url: URL,
-    options: MigrateOptions,
-    busyTimeout: Int,
-    configuration: ConnectionConfiguration,
-    createsFolder: Bool = false
-  ) throws -> (report: MigrationReport, connection: Connection)? {
-    try migrateNewDatabase(
-      at: url,
-      options: options,
-      busyTimeout: busyTimeout,
-      configuration: configuration,
-      createsFolder: createsFolder,
-      willRun: nil,
-      around: nil
-    )
-  }
+/// `migrate` of a database that does not exist yet, built the way a template is installed: in
+/// a temporary file beside its name, then flushed once and linked into place when the run ends
+/// (`Migrator.migrateNewDatabase(at:options:busyTimeout:configuration:createsFolder:)` says what
+/// it guarantees). The migrator plans and runs; this type makes the file.
+struct NewDatabaseBuild {
+  let migrator: Migrator
+  let options: MigrateOptions
+  let busyTimeout: Int
+  let configuration: ConnectionConfiguration
+  /// As `Migrator.migrate(_:options:willRun:backedUp:)`'s.
+  let willRun: Migrator.WillRun?
+  /// How the caller wraps the run on the new database's connection.
+  let around: Migrator.RunWrapper?
 
-  /// How a caller wraps the run on the new database's connection (the launch call's
-  /// cancellation, which interrupts a running statement on it).
-  typealias RunWrapper = (Connection, () throws -> MigrationReport) throws -> MigrationReport
-
-  func migrateNewDatabase(
+  /// Builds the database at `url`: the report and a connection to it, or nil when the caller
+  /// is to open `url` and migrate it as usual.
+  func run(
     at url: URL,
-    options: MigrateOptions,
-    busyTimeout: Int,
-    configuration: ConnectionConfiguration,
     createsFolder: Bool,
-    willRun: WillRun?,
-    around: RunWrapper?,
-    linkIntoPlace: (URL, URL) throws -> Bool = NewDatabaseFile.linkIntoPlace
+    linkIntoPlace: (URL, URL) throws -> Bool
   ) throws -> (report: MigrationReport, connection: Connection)? {
     guard !options.dryRun else { return nil }
     guard options.backup == nil, !NewDatabaseFile.nameIsTaken(url) else {
@@ -81,15 +50,7 @@ extension Migrator {
       lock?.release()
       return nil
     }
-    let (outcome, size) = try build(
-      temporary,
-      shownAs: url,
-      options,
-      busyTimeout,
-      configuration,
-      willRun,
-      around
-    )
+    let (outcome, size) = try build(temporary, shownAs: url)
     // A failed run (a full disk) may leave pages past the database's end: not kept.
     if case .failure = outcome, let size { truncate(temporary.path, off_t(size)) }
     let linked: Bool
@@ -118,12 +79,7 @@ extension Migrator {
   /// migrations and closes it, leaving everything in the one file.
   private func build(
     _ temporary: URL,
-    shownAs url: URL,
-    _ options: MigrateOptions,
-    _ busyTimeout: Int,
-    _ configuration: ConnectionConfiguration,
-    _ willRun: WillRun?,
-    _ around: RunWrapper?
+    shownAs url: URL
   ) throws -> (Result<MigrationReport, any Error>, size: Int64?) {
     let connection: Connection
     do {
@@ -138,7 +94,7 @@ extension Migrator {
       throw DatabaseOpenError.sqlite(path: url.path, error)
     }
     try connection.execute("PRAGMA synchronous = OFF; PRAGMA journal_mode = MEMORY")
-    let run = { try migrate(connection, options: options, willRun: willRun) }
+    let run = { try migrator.migrate(connection, options: options, willRun: willRun) }
     let outcome = Result { try around.map { try $0(connection, run) } ?? run() }
     // A migration may have switched the file to WAL: its log goes into the file before the
     // file is linked, or committed migrations would stay behind in the -wal.
