@@ -63,7 +63,7 @@ extension SchemaInspector {
       default: "none"
       }
     return Schema.Database(
-      sqliteVersion: Connection.libraryVersion,
+      sqliteVersion: connection.sqliteVersion,
       pageSize: try integer("page_size"),
       pageCount: try integer("page_count"),
       freelistCount: try integer("freelist_count"),

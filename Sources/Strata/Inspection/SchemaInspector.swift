@@ -5,12 +5,18 @@
 ///
 /// Only reads, inside one read transaction, so the schema and row counts are one snapshot.
 public struct SchemaInspector {
-  /// The connection read from; the inspector never writes to it.
-  public let connection: Connection
+  /// The database read from, through the seam (SQLDatabase.swift); the inspector never writes
+  /// to it.
+  package let connection: any SQLDatabase
 
   /// An inspector of `connection`'s database (any open mode; it only reads).
   public init(_ connection: Connection) {
     self.connection = connection
+  }
+
+  /// An inspector of any engine behind the seam.
+  package init(database: any SQLDatabase) {
+    self.connection = database
   }
 
   /// Reads the schema.

@@ -21,7 +21,7 @@ struct TableReader {
     let virtualDefinition = isVirtualTable ? VirtualTableDefinition(sql: sql) : nil
     let withoutRowID = listed?.withoutRowID ?? definition?.withoutRowID ?? false
     let strict: Bool? =
-      Connection.libraryVersionNumber >= SchemaPragmas.tableListVersion
+      pragmas.connection.sqliteVersionNumber >= SchemaPragmas.tableListVersion
       ? (listed?.strict ?? false) : nil
     // A virtual table whose module is not loaded cannot be read: show what the text says.
     let pragmaColumns =

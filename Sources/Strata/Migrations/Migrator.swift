@@ -18,6 +18,11 @@ public struct Migrator: Sendable {
   ///
   /// - Throws: `SQLiteError` when the history (or another tool's) cannot be read.
   public func plan(_ connection: Connection) throws -> MigrationPlan {
+    try plan(connection as any SQLDatabase)
+  }
+
+  /// `plan(_:)` through the seam to a database (SQLDatabase.swift).
+  package func plan(_ connection: any SQLDatabase) throws -> MigrationPlan {
     plan(
       try RecordedHistory.read(
         connection,
@@ -106,9 +111,10 @@ public struct Migrator: Sendable {
   /// before it stay done.
   typealias WillRun = (_ part: MigrationPart, _ number: Int, _ count: Int) throws -> Void
 
-  /// `migrate(_:options:)`, calling `willRun` before each part (not in a dry run).
+  /// `migrate(_:options:)`, calling `willRun` before each part (not in a dry run), through the
+  /// seam to a database: a backup and a dry run's trial on the rows need SQLite's `Connection`.
   func migrate(
-    _ connection: Connection,
+    _ connection: any SQLDatabase,
     options: MigrateOptions,
     willRun: WillRun?,
     backedUp: (DatabaseBackup) -> Void = { _ in }
@@ -124,7 +130,8 @@ public struct Migrator: Sendable {
           connection,
           .version(target),
           dryRun: options.dryRun,
-          allowChanged: options.allowChanged
+          allowChanged: options.allowChanged,
+          willRun: nil
         )
       }
     }
@@ -148,10 +155,18 @@ public struct Migrator: Sendable {
     if options.dryRun {
       return try dryRun(parts, applying: toApply, plan, remaining, options, connection)
     }
-    let backup = try options.backup.flatMap { policy in
-      parts.isEmpty
-        ? nil
-        : try DatabaseBackup.write(connection, version: plan.currentVersion, policy: policy)
+    let backup = try options.backup.flatMap { policy -> DatabaseBackup? in
+      guard !parts.isEmpty else { return nil }
+      // A backup is written by SQLite's backup API (`Connection+Backup`).
+      guard let sqlite = connection as? Connection else {
+        throw BackupError.notWritten(
+          database: connection.path,
+          backup: "",
+          version: plan.currentVersion,
+          reason: "only an SQLite connection can write a backup"
+        )
+      }
+      return try DatabaseBackup.write(sqlite, version: plan.currentVersion, policy: policy)
     }
     if let backup { backedUp(backup) }
     let baseline = ForeignKeyBaseline()
@@ -179,7 +194,7 @@ public struct Migrator: Sendable {
     _ plan: MigrationPlan,
     _ remaining: Int,
     _ options: MigrateOptions,
-    _ connection: Connection
+    _ connection: any SQLDatabase
   ) throws -> MigrationReport {
     try reportingState(connection) {
       try refuseLooseParts(parts, singleTransaction: options.singleTransaction)
@@ -193,7 +208,13 @@ public struct Migrator: Sendable {
       dryRun: true,
       pendingCount: remaining
     )
-    if options.triesRows { report.trial = try tryOnTheRows(parts, connection) }
+    if options.triesRows {
+      // The trial runs behind SQLite's fence with its cache kept from spilling: on another
+      // engine the dry run plans only, as on a read-only connection.
+      report.trial =
+        try (connection as? Connection).map { try tryOnTheRows(parts, $0) }
+        ?? DryRunTrial(ranOnTheDatabase: false)
+    }
     return report
   }
 
@@ -214,9 +235,10 @@ public struct Migrator: Sendable {
     try rollback(connection, target, dryRun: dryRun, allowChanged: allowChanged, willRun: nil)
   }
 
-  /// `rollback(_:_:dryRun:allowChanged:)`, calling `willRun` before each part (not in a dry run).
+  /// `rollback(_:_:dryRun:allowChanged:)`, calling `willRun` before each part (not in a dry run),
+  /// through the seam to a database.
   func rollback(
-    _ connection: Connection,
+    _ connection: any SQLDatabase,
     _ target: RollbackTarget,
     dryRun: Bool,
     allowChanged: Bool,
@@ -289,6 +311,15 @@ public struct Migrator: Sendable {
   ///   SQLite failure while recording, or a connection inside its caller's transaction.
   @discardableResult
   public func baseline(_ connection: Connection, version: MigrationVersion) throws -> [Migration] {
+    try baseline(connection as any SQLDatabase, version: version)
+  }
+
+  /// `baseline(_:version:)` through the seam to a database.
+  @discardableResult
+  package func baseline(
+    _ connection: any SQLDatabase,
+    version: MigrationVersion
+  ) throws -> [Migration] {
     guard migrations.migration(version: version) != nil else {
       throw MigrationError.unknownTarget(version: version)
     }
@@ -302,7 +333,7 @@ public struct Migrator: Sendable {
 
   /// Refuses a connection inside its caller's transaction before anything runs: every run
   /// commits or rolls back transactions of its own.
-  private static func refuseOpenTransaction(_ connection: Connection) throws {
+  private static func refuseOpenTransaction(_ connection: any SQLDatabase) throws {
     guard connection.isAutocommit else {
       throw MigrationError.insideTransaction(path: connection.path)
     }

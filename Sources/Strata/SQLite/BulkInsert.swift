@@ -8,21 +8,21 @@ internal import SQLite3
 
 /// A prepared multi-row INSERT run many times with fresh bindings: the seeder's fast path.
 ///
-/// Each run steps the statement to its end and resets it, keeping SQLite's result codes inside
-/// this folder: a failure throws `SQLiteError`, built from the connection's message before the
-/// reset clears it, and `rowsBeforeFailure` keeps what `changes()` counted by then (an
-/// `INSERT OR FAIL` keeps the rows before the failing one, so the count names it).
+/// Each run steps the statement to its end and resets it (`SQLStatement.runBatch`): a failure
+/// throws `SQLiteError`, built from the engine's message before the reset clears it, and
+/// `rowsBeforeFailure` keeps what the engine counted by then (an `INSERT OR FAIL` keeps the rows
+/// before the failing one, so the count names it).
 final class BulkInsert {
-  /// The statement to bind each run's values to (see `Statement+Binding`).
-  let statement: Statement
+  /// The statement to bind each run's values to (see `SQLStatement`'s bulk binders).
+  let statement: any SQLStatement
   /// Rows the last failed run had written before it failed.
   private(set) var rowsBeforeFailure = 0
 
-  /// Prepares `sql` on `connection`.
+  /// Prepares `sql` on `database`.
   ///
   /// - Throws: `SQLiteError` when the statement does not compile.
-  init(_ connection: Connection, sql: String) throws {
-    statement = try connection.prepare(sql)
+  init(_ database: any SQLDatabase, sql: String) throws {
+    statement = try database.prepare(sql)
   }
 
   /// The SQL the insert was compiled from.
@@ -35,12 +35,21 @@ final class BulkInsert {
   @inline(__always)
   @discardableResult
   func run() throws -> Int {
-    let handle = statement.handle
+    try statement.runBatch(rowsBeforeFailure: &rowsBeforeFailure)
+  }
+}
+
+extension Statement {
+  /// Steps to the end and resets, keeping SQLite's result codes inside this folder: the error
+  /// and the rows changed before it are read before the reset clears them.
+  ///
+  /// - Throws: `SQLiteError` when a row fails; the statement is reset either way.
+  @inline(__always)
+  package func runBatch(rowsBeforeFailure: inout Int) throws -> Int {
     var rc = sqlite3_step(handle)
     while rc == SQLITE_ROW { rc = sqlite3_step(handle) }
-    let connection = statement.connection
     guard rc == SQLITE_DONE else {
-      let error = connection.error(code: rc, sql: statement.sql)
+      let error = connection.error(code: rc, sql: sql)
       rowsBeforeFailure = connection.changes
       sqlite3_reset(handle)
       throw error

@@ -58,16 +58,16 @@ struct SchemaPragmas {
   /// The first SQLite with `PRAGMA table_list` (STRICT, WITHOUT ROWID, shadow tables).
   static let tableListVersion = 3_037_000
 
-  let connection: Connection
-  private let columnStatement: Statement
-  private let indexStatement: Statement
-  private let indexColumnStatement: Statement
-  private let foreignKeyStatement: Statement
+  let connection: any SQLDatabase
+  private let columnStatement: any SQLStatement
+  private let indexStatement: any SQLStatement
+  private let indexColumnStatement: any SQLStatement
+  private let foreignKeyStatement: any SQLStatement
 
   /// Prepares the PRAGMAs on `connection`.
   ///
   /// - Throws: `SQLiteError` when SQLite cannot prepare them.
-  init(_ connection: Connection) throws {
+  init(_ connection: any SQLDatabase) throws {
     self.connection = connection
     columnStatement = try connection.prepare(
       "SELECT name, type, \"notnull\", dflt_value, pk, hidden FROM pragma_table_xinfo(?, 'main')"
@@ -89,7 +89,7 @@ struct SchemaPragmas {
   ///
   /// - Throws: `SQLiteError` when SQLite fails.
   func listedTables() throws -> [String: ListedTable] {
-    guard Connection.libraryVersionNumber >= Self.tableListVersion else { return [:] }
+    guard connection.sqliteVersionNumber >= Self.tableListVersion else { return [:] }
     var result: [String: ListedTable] = [:]
     let statement = try connection.prepare(
       "SELECT name, type, wr, strict FROM pragma_table_list WHERE schema = 'main'"
@@ -212,9 +212,9 @@ struct SchemaPragmas {
 
   /// Runs a prepared PRAGMA statement for `argument`, visiting each row.
   private func each(
-    _ statement: Statement,
+    _ statement: any SQLStatement,
     _ argument: String,
-    _ body: (Statement) throws -> Void
+    _ body: (any SQLStatement) throws -> Void
   ) throws {
     statement.reset()
     defer { statement.reset() }

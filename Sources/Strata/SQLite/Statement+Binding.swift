@@ -22,7 +22,7 @@ extension Statement {
   /// valid and unmoved until the statement has stepped (or is rebound). A length beyond
   /// Int32 is SQLITE_TOOBIG, never a trap.
   @inline(__always)
-  func bindTextNoCopy(_ start: UnsafeRawPointer, count: Int, at index: Int32) throws {
+  package func bindTextNoCopy(_ start: UnsafeRawPointer, count: Int, at index: Int32) throws {
     guard let length = Int32(exactly: count) else { throw bindFailure(SQLITE_TOOBIG) }
     try checkBind(
       sqlite3_bind_text(
@@ -37,7 +37,7 @@ extension Statement {
 
   /// Binds bytes as a BLOB, copied by SQLite (an empty one is a zero-length BLOB, not NULL).
   @inline(__always)
-  func bindBlobCopy(_ bytes: UnsafeRawBufferPointer, at index: Int32) throws {
+  package func bindBlobCopy(_ bytes: UnsafeRawBufferPointer, at index: Int32) throws {
     guard let base = bytes.baseAddress, !bytes.isEmpty else {
       return try checkBind(sqlite3_bind_zeroblob(handle, index, 0))
     }
@@ -46,17 +46,17 @@ extension Statement {
   }
 
   @inline(__always)
-  func bindInt64(_ value: Int64, at index: Int32) throws {
+  package func bindInt64(_ value: Int64, at index: Int32) throws {
     try checkBind(sqlite3_bind_int64(handle, index, value))
   }
 
   @inline(__always)
-  func bindDouble(_ value: Double, at index: Int32) throws {
+  package func bindDouble(_ value: Double, at index: Int32) throws {
     try checkBind(sqlite3_bind_double(handle, index, value))
   }
 
   @inline(__always)
-  func bindNull(at index: Int32) throws {
+  package func bindNull(at index: Int32) throws {
     try checkBind(sqlite3_bind_null(handle, index))
   }
 
@@ -72,7 +72,7 @@ extension Statement {
 
 extension Connection {
   /// The most `?` parameters one statement may have (999 before SQLite 3.32, 32766 after).
-  var maximumVariableNumber: Int {
+  package var maximumVariableNumber: Int {
     Int(sqlite3_limit(handle, SQLITE_LIMIT_VARIABLE_NUMBER, -1))
   }
 

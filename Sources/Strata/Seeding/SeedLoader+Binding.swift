@@ -4,7 +4,7 @@ import Foundation
 extension SeedLoader {
   /// Binds every field of held record `row` to consecutive parameters.
   @inline(__always)
-  func bindRecord(_ row: Int, to statement: Statement, firstIndex: Int32) throws {
+  func bindRecord(_ row: Int, to statement: some SQLStatement, firstIndex: Int32) throws {
     // Locals: reading a class's properties in the loop would cost an exclusivity check each.
     let spans = reader.spans
     let base = reader.bufferBase
@@ -30,7 +30,7 @@ extension SeedLoader {
   }
 
   /// Binds field `field` of held record `row` (error paths and keys).
-  func bind(_ field: Int, ofRow row: Int, to statement: Statement, at index: Int32) throws {
+  func bind(_ field: Int, ofRow row: Int, to statement: some SQLStatement, at index: Int32) throws {
     let span = reader.spans[reader.held[row].firstField + field]
     do {
       try bind(span, field, conversions[field], reader.bufferBase, to: statement, at: index)
@@ -54,7 +54,7 @@ extension SeedLoader {
     _ field: Int,
     _ conversion: SeedConversion,
     _ base: UnsafeMutablePointer<UInt8>,
-    to statement: Statement,
+    to statement: some SQLStatement,
     at index: Int32,
     countsNulls: Bool = false
   ) throws {

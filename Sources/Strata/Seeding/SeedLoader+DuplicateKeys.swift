@@ -30,7 +30,7 @@ extension SeedLoader {
     return insert
   }
 
-  private func bindKey(_ row: Int, to statement: Statement, firstIndex: Int32) throws {
+  private func bindKey(_ row: Int, to statement: some SQLStatement, firstIndex: Int32) throws {
     let record = reader.held[row]
     var index = firstIndex
     for field in keyFields {
@@ -50,12 +50,23 @@ extension SeedLoader {
     try statement.bindInt64(Int64(record.line), at: index)
   }
 
+  /// Binds the keys of `count` held rows, `width` parameters each, to `statement`.
+  @inline(__always)
+  private func bindKeys(_ count: Int, width: Int32, to statement: some SQLStatement) throws {
+    for row in 0..<count {
+      try bindKey(row, to: statement, firstIndex: Int32(row) * width + 1)
+    }
+  }
+
   /// Records the keys of `count` held rows; throws `SeedError.duplicateKey` on a repeat.
   func insertKeys(_ count: Int) throws {
     let insert = try keyInsert(rows: count)
     let width = Int32(keyFields.count + 1)
-    for row in 0..<count {
-      try bindKey(row, to: insert.statement, firstIndex: Int32(row) * width + 1)
+    // As for the rows (`insertRows`): SQLite's own statement takes the specialized path.
+    if let statement = insert.statement as? Statement {
+      try bindKeys(count, width: width, to: statement)
+    } else {
+      try bindKeys(count, width: width, to: insert.statement)
     }
     do {
       try insert.run()

@@ -91,7 +91,7 @@ extension SeedLoader {
     columns: [String],
     parent: String,
     parentColumns: [String],
-    connection: Connection,
+    connection: any SQLDatabase,
     maximumFieldBytes: Int = CSVReader.defaultMaximumFieldBytes
   ) throws -> Int? {
     // Only its header and binding are used: `append` asks the header for no key.

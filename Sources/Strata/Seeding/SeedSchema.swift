@@ -49,8 +49,11 @@ extension Seeder {
 
   /// Reads `name`'s schema; throws a `SeedError` naming `file` when it is missing, a view, or
   /// one of strata's or SQLite's own tables.
-  static func readTable(named name: String, file: String, _ connection: Connection) throws -> Table
-  {
+  static func readTable(
+    named name: String,
+    file: String,
+    _ connection: any SQLDatabase
+  ) throws -> Table {
     let lowered = folded(name)
     if lowered.hasPrefix("sqlite_") || isStrataOwnTable(lowered) {
       throw SeedError.protectedTable(file: file, table: name)
@@ -69,7 +72,7 @@ extension Seeder {
     let pragmas = try SchemaPragmas(connection)
     var isStrict = false
     var hasRowid = true
-    if Connection.libraryVersionNumber >= SchemaPragmas.tableListVersion {
+    if connection.sqliteVersionNumber >= SchemaPragmas.tableListVersion {
       if let listed = try pragmas.listedTables()[actual] {
         hasRowid = !listed.withoutRowID
         isStrict = listed.strict
@@ -151,7 +154,7 @@ extension Seeder {
   }
 
   /// The tables a user could seed, for "no such table" messages.
-  static func userTables(_ connection: Connection) throws -> [String] {
+  static func userTables(_ connection: any SQLDatabase) throws -> [String] {
     try connection.rows(
       "SELECT name FROM main.sqlite_master WHERE type = 'table' "
         + "AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\' AND name NOT LIKE 'strata\\_%' ESCAPE '\\' "
@@ -164,7 +167,7 @@ extension Seeder {
   static func referencingTables(
     of table: String,
     changedByDelete: Bool = false,
-    _ connection: Connection
+    _ connection: any SQLDatabase
   ) throws -> [String] {
     let onDelete =
       changedByDelete ? "AND upper(f.on_delete) IN ('CASCADE', 'SET NULL', 'SET DEFAULT') " : ""

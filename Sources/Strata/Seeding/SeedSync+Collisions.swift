@@ -170,8 +170,8 @@ extension SeedSync {
 
   /// The prepared statements that apply one staged row.
   private struct Statements {
-    let update: Statement?
-    let insert: Statement
+    let update: (any SQLStatement)?
+    let insert: any SQLStatement
     let sync: SeedSync
 
     init(sync: SeedSync, target: String) throws {
@@ -211,7 +211,7 @@ extension SeedSync {
 
     /// Sets the row's UNIQUE columns (outside the sync key) to a text no row holds; nil when
     /// the table has none in the file.
-    func park(target: String) throws -> Statement? {
+    func park(target: String) throws -> (any SQLStatement)? {
       let keyColumns = Set(sync.key.columns.map(Seeder.folded))
       var parked: [String] = []
       for column in sync.otherUniqueKeys().joined()

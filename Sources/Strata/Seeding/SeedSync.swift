@@ -16,7 +16,7 @@ import Foundation
 /// file: deleted when it still holds what the file wrote and nothing else of the user's
 /// (`SeedSync+Keeping`), otherwise kept, and forgotten.
 struct SeedSync {
-  let connection: Connection
+  let connection: any SQLDatabase
   let table: Seeder.Table
   let key: Seeder.Key
   /// The file's columns, in the table's order.

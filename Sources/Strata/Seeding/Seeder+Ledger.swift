@@ -60,7 +60,7 @@ extension Seeder {
     ) != nil
   }
 
-  static func ledgerExists(_ connection: Connection) throws -> Bool {
+  static func ledgerExists(_ connection: any SQLDatabase) throws -> Bool {
     try connection.scalar(
       "SELECT 1 FROM main.sqlite_master WHERE type = 'table' AND name = 'strata_seeds'"
     ) != nil

@@ -6,7 +6,7 @@ import Foundation
 // `strata_seed_columns` the columns a sync file's values are of. Both are created when a
 // load first needs them, in the run's transaction, so a run that loads nothing writes nothing.
 extension Seeder {
-  static func createRowLedger(_ connection: Connection) throws {
+  static func createRowLedger(_ connection: any SQLDatabase) throws {
     try connection.execute(
       """
       CREATE TABLE IF NOT EXISTS main.strata_seed_rows (

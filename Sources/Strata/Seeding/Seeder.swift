@@ -15,12 +15,18 @@ import Foundation
 /// )
 /// ```
 public struct Seeder {
-  /// The database the seeds load into.
-  public let connection: Connection
+  /// The database the seeds load into, through the seam (SQLDatabase.swift).
+  package let connection: any SQLDatabase
 
   /// A seeder for `connection`'s database, which must already have the tables (migrate first).
   public init(connection: Connection) {
     self.connection = connection
+  }
+
+  /// A seeder for any engine behind the seam; on one that is not SQLite's `Connection`, a
+  /// trigger's writes to strata's own tables are not fenced off (the fence is SQLite's).
+  package init(database: any SQLDatabase) {
+    self.connection = database
   }
 
   // MARK: - Finding files
@@ -327,10 +333,13 @@ public struct Seeder {
     }
     report(rows: 0, bytes: 0, finished: false)
     func load() throws -> SeedLoader.Counts {
-      // A trigger on the seeded table must not change strata's own tables either.
-      try connection.withFence(.strataTables) {
+      let loading = {
         try loader.load { rows, bytes in report(rows: rows, bytes: bytes, finished: false) }
       }
+      // A trigger on the seeded table must not change strata's own tables either: the fence is
+      // an SQLite-only power (Authorizer.swift), raised when the database is a `Connection`.
+      guard let sqlite = connection as? Connection else { return try loading() }
+      return try sqlite.withFence(.strataTables, loading)
     }
     let counts: SeedLoader.Counts
     if stream != nil, options.onlyUnrecorded {

@@ -65,7 +65,7 @@ struct RecordedChecksums {
   var appliedRepeatables: [String] = []
 
   /// Reads them from `tool`'s table; empty for a tool that records no checksum.
-  static func read(_ connection: Connection, tool: ForeignTool) throws -> RecordedChecksums {
+  static func read(_ connection: any SQLDatabase, tool: ForeignTool) throws -> RecordedChecksums {
     switch tool {
     case .flyway: try readFlyway(connection)
     case .sqlx: try readSQLx(connection)
@@ -74,7 +74,7 @@ struct RecordedChecksums {
   }
 
   /// sqlx: one row per version; only a successful one is adopted.
-  private static func readSQLx(_ connection: Connection) throws -> RecordedChecksums {
+  private static func readSQLx(_ connection: any SQLDatabase) throws -> RecordedChecksums {
     var recorded = RecordedChecksums()
     let statement = try connection.prepare(
       "SELECT version, checksum FROM _sqlx_migrations WHERE success ORDER BY version"
@@ -97,7 +97,7 @@ struct RecordedChecksums {
   /// Flyway: rows in the order it installed them; the newest row of a version or description
   /// decides, as in `ForeignHistoryReader` (an undo, a deletion or a failure leaves no checksum
   /// to compare: the version is not adopted or is refused there).
-  private static func readFlyway(_ connection: Connection) throws -> RecordedChecksums {
+  private static func readFlyway(_ connection: any SQLDatabase) throws -> RecordedChecksums {
     var recorded = RecordedChecksums()
     var failed: Set<String> = []
     var applied: Set<String> = []

@@ -5,7 +5,7 @@
 enum ForeignHistoryReader {
   /// Every other tool's history in the database, empty ones included; `PRAGMA user_version`
   /// counts only when it is above 0 and no history table was found.
-  static func detect(_ connection: Connection) throws -> [ForeignHistory] {
+  static func detect(_ connection: any SQLDatabase) throws -> [ForeignHistory] {
     var found: [ForeignHistory] = []
     let tables = try tableDefinitions(connection)
     if let sql = tables["schema_migrations"] {
@@ -25,7 +25,7 @@ enum ForeignHistoryReader {
     return found
   }
 
-  private static func tableDefinitions(_ connection: Connection) throws -> [String: String] {
+  private static func tableDefinitions(_ connection: any SQLDatabase) throws -> [String: String] {
     let statement = try connection.prepare(
       "SELECT name, sql FROM sqlite_master WHERE type = 'table' AND name IN "
         + "('schema_migrations', 'goose_db_version', '_sqlx_migrations', "
@@ -40,7 +40,7 @@ enum ForeignHistoryReader {
 
   /// Four tools name their table `schema_migrations`; its columns tell them apart.
   private static func readSchemaMigrations(
-    _ connection: Connection,
+    _ connection: any SQLDatabase,
     sql: String
   ) throws -> ForeignHistory {
     let columns = try rows(connection, "PRAGMA table_info(schema_migrations)") {
@@ -57,7 +57,7 @@ enum ForeignHistoryReader {
   }
 
   /// golang-migrate keeps one row: the newest version, and whether it failed half-way.
-  private static func readGolangMigrate(_ connection: Connection) throws -> ForeignHistory {
+  private static func readGolangMigrate(_ connection: any SQLDatabase) throws -> ForeignHistory {
     let row = try rows(connection, "SELECT version, dirty FROM schema_migrations LIMIT 1") {
       (number($0.value(at: 0)) ?? -1, (number($0.value(at: 1)) ?? 0) != 0)
     }.first
@@ -76,7 +76,7 @@ enum ForeignHistoryReader {
 
   /// goose appends a row per up (`is_applied` 1) and per down (0); the newest row of a version
   /// decides. Version 0 is the row goose writes when it creates the table.
-  private static func readGoose(_ connection: Connection) throws -> ForeignHistory {
+  private static func readGoose(_ connection: any SQLDatabase) throws -> ForeignHistory {
     let events = try rows(
       connection,
       "SELECT version_id, is_applied FROM goose_db_version ORDER BY id DESC"
@@ -91,7 +91,7 @@ enum ForeignHistoryReader {
 
   /// sqlx: a row per migration; `success` false is a migration that failed (sqlx calls the
   /// database dirty and stops).
-  private static func readSQLx(_ connection: Connection) throws -> ForeignHistory {
+  private static func readSQLx(_ connection: any SQLDatabase) throws -> ForeignHistory {
     let entries = try rows(
       connection,
       "SELECT version, success FROM _sqlx_migrations ORDER BY version"
@@ -106,7 +106,7 @@ enum ForeignHistoryReader {
 
   /// Diesel stores the folder name's version with its dashes removed (`20240101120000`);
   /// `00000000000000` is its setup migration, which creates nothing of the app's.
-  private static func readDiesel(_ connection: Connection) throws -> ForeignHistory {
+  private static func readDiesel(_ connection: any SQLDatabase) throws -> ForeignHistory {
     let values = try rows(connection, "SELECT version FROM __diesel_schema_migrations") {
       $0.value(at: 0)
     }.map { value -> SQLValue in
@@ -118,7 +118,7 @@ enum ForeignHistoryReader {
 
   /// Flyway: versioned rows only (repeatable ones have no version); per version the newest row
   /// decides: an undo or a deletion takes it back, a baseline covers every version up to it.
-  private static func readFlyway(_ connection: Connection) throws -> ForeignHistory {
+  private static func readFlyway(_ connection: any SQLDatabase) throws -> ForeignHistory {
     let entries = try rows(
       connection,
       "SELECT version, type, success FROM flyway_schema_history WHERE version IS NOT NULL "
@@ -161,7 +161,7 @@ enum ForeignHistoryReader {
 
   /// GRDB names migrations freely (`v1`, `createAuthors`); only a name that is a number, or
   /// starts with one followed by `_`, maps to a file's version.
-  private static func readGRDB(_ connection: Connection) throws -> ForeignHistory {
+  private static func readGRDB(_ connection: any SQLDatabase) throws -> ForeignHistory {
     let names = try rows(connection, "SELECT identifier FROM grdb_migrations") {
       $0.string(at: 0) ?? ""
     }
@@ -176,7 +176,7 @@ enum ForeignHistoryReader {
 
   /// sql-migrate records each migration by its id, the file name (`01-consolidated.sql`);
   /// strata reads the id as the version of the file with that name.
-  private static func readSQLMigrate(_ connection: Connection) throws -> ForeignHistory {
+  private static func readSQLMigrate(_ connection: any SQLDatabase) throws -> ForeignHistory {
     let ids = try rows(connection, "SELECT id FROM gorp_migrations") { $0.value(at: 0) }
     var versions: [MigrationVersion] = []
     var unmappable: [String] = []
@@ -246,9 +246,9 @@ enum ForeignHistoryReader {
   }
 
   private static func rows<T>(
-    _ connection: Connection,
+    _ connection: any SQLDatabase,
     _ sql: String,
-    _ row: (Statement) -> T
+    _ row: (any SQLStatement) -> T
   ) throws -> [T] {
     let statement = try connection.prepare(sql)
     var result: [T] = []

@@ -74,7 +74,7 @@ enum History {
     case current
   }
 
-  static func layout(_ connection: Connection) throws -> Layout {
+  static func layout(_ connection: any SQLDatabase) throws -> Layout {
     guard try exists(connection) else { return .none }
     let hasKind = try connection.scalar(
       "SELECT 1 FROM pragma_table_info('strata_migrations') WHERE name = 'kind'"
@@ -82,14 +82,14 @@ enum History {
     return hasKind == nil ? .integerOnly : .current
   }
 
-  static func exists(_ connection: Connection) throws -> Bool {
+  static func exists(_ connection: any SQLDatabase) throws -> Bool {
     try connection.scalar(
       "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?",
       [.text(table)]
     ) != nil
   }
 
-  static func create(_ connection: Connection) throws {
+  static func create(_ connection: any SQLDatabase) throws {
     try connection.execute(createSQL)
   }
 
@@ -97,7 +97,7 @@ enum History {
   /// inside the writing transaction: it all commits or none of it does). Indexes and triggers
   /// a user put on the old table go with it when it is dropped, so they are made again on the
   /// new one from their own SQL; if one cannot be, the whole upgrade rolls back.
-  static func upgrade(_ connection: Connection) throws {
+  static func upgrade(_ connection: any SQLDatabase) throws {
     var attached: [String] = []
     do {
       let statement = try connection.prepare(
@@ -129,7 +129,7 @@ enum History {
   /// Reads either layout without writing.
   ///
   /// - Throws: `SQLiteError`; `MigrationVersionError` for a row whose version is not one.
-  static func read(_ connection: Connection) throws -> [AppliedMigration] {
+  static func read(_ connection: any SQLDatabase) throws -> [AppliedMigration] {
     let kind: String
     switch try layout(connection) {
     case .none: return []
@@ -156,7 +156,7 @@ enum History {
   }
 
   /// The repeatable migrations applied, by name; empty in the first layout.
-  static func readRepeatables(_ connection: Connection) throws -> [AppliedRepeatable] {
+  static func readRepeatables(_ connection: any SQLDatabase) throws -> [AppliedRepeatable] {
     guard try layout(connection) == .current else { return [] }
     let statement = try connection.prepare(
       "SELECT name, checksum, applied_at, duration_ms FROM strata_migrations "
@@ -177,7 +177,7 @@ enum History {
   }
 
   /// The newest applied version, ``MigrationVersion/zero`` when none.
-  static func currentVersion(_ connection: Connection) throws -> MigrationVersion {
+  static func currentVersion(_ connection: any SQLDatabase) throws -> MigrationVersion {
     try read(connection).last?.version ?? .zero
   }
 

@@ -6,13 +6,13 @@ import Foundation
 /// a run makes on purpose (`Migrator.withForeignKeyBaseline`) reloads the layout, so the cached
 /// "table exists" never outlives a rollback.
 final class HistoryWriter {
-  private let connection: Connection
+  private let connection: any SQLDatabase
   private var layout: History.Layout
-  private var lookup: Statement?
-  private var insert: Statement?
-  private var delete: Statement?
+  private var lookup: (any SQLStatement)?
+  private var insert: (any SQLStatement)?
+  private var delete: (any SQLStatement)?
 
-  init(_ connection: Connection) throws {
+  init(_ connection: any SQLDatabase) throws {
     self.connection = connection
     layout = try History.layout(connection)
   }
@@ -92,7 +92,7 @@ final class HistoryWriter {
 
   /// Runs `sql` once with `values`.
   private func perform(_ sql: String, _ values: [SQLValue]) throws {
-    var statement: Statement?
+    var statement: (any SQLStatement)?
     try run(&statement, sql, values)
   }
 
@@ -100,7 +100,11 @@ final class HistoryWriter {
   /// and says whether it returned a row. The statement is reset after it ran, so no read stays
   /// open (it would hold a lock).
   @discardableResult
-  private func run(_ cache: inout Statement?, _ sql: String, _ values: [SQLValue]) throws -> Bool {
+  private func run(
+    _ cache: inout (any SQLStatement)?,
+    _ sql: String,
+    _ values: [SQLValue]
+  ) throws -> Bool {
     let statement = try cache ?? connection.prepare(sql)
     cache = statement
     defer { statement.reset() }

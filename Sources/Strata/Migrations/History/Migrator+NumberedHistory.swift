@@ -6,7 +6,7 @@ extension Migrator {
   /// reading of the history that plans, drift checks and template checks share.
   ///
   /// - Throws: `SQLiteError`; `MigrationVersionError` for a row whose version is not one.
-  func applied(_ connection: Connection) throws -> [AppliedMigration] {
+  func applied(_ connection: any SQLDatabase) throws -> [AppliedMigration] {
     applied(try History.read(connection))
   }
 
@@ -47,7 +47,7 @@ extension Migrator {
   /// folder.
   ///
   /// - Throws: `SQLiteError` when the history cannot be read or written.
-  func rewriteNumberedRows(_ connection: Connection) throws {
+  func rewriteNumberedRows(_ connection: any SQLDatabase) throws {
     guard migrations.versionOrdering == .sqlMigrate else { return }
     try connection.transaction(.immediate) {
       let renamed = try History.read(connection).compactMap { row in

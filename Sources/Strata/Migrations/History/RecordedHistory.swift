@@ -16,6 +16,17 @@
     _ connection: Connection,
     includingRepeatables: Bool
   ) throws -> RecordedHistory {
+    try read(connection as any SQLDatabase, includingRepeatables: includingRepeatables)
+  }
+
+  /// `read(_:includingRepeatables:)` through the seam to a database (SQLDatabase.swift).
+  ///
+  /// - Throws: `SQLiteError` when a history table cannot be read; `MigrationVersionError` for
+  ///   a row whose version is not one.
+  package static func read(
+    _ connection: any SQLDatabase,
+    includingRepeatables: Bool
+  ) throws -> RecordedHistory {
     let rows = try History.read(connection)
     return RecordedHistory(
       rows: rows,

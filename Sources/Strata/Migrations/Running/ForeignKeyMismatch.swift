@@ -23,7 +23,7 @@ struct ForeignKeyMismatch: Hashable, Sendable {
 
   /// Every violation `PRAGMA foreign_key_check` reports, and the tables with a mismatched
   /// foreign key: when the whole check fails on one, each table is checked alone.
-  static func check(_ connection: Connection) throws -> Check {
+  static func check(_ connection: any SQLDatabase) throws -> Check {
     do {
       return Check(violations: try violations(connection, "PRAGMA foreign_key_check"))
     } catch let error as SQLiteError where isMismatch(error) {
@@ -57,7 +57,7 @@ struct ForeignKeyMismatch: Hashable, Sendable {
   }
 
   private static func violations(
-    _ connection: Connection,
+    _ connection: any SQLDatabase,
     _ sql: String
   ) throws -> [ForeignKeyViolation: Int] {
     var found: [ForeignKeyViolation: Int] = [:]
@@ -76,7 +76,7 @@ struct ForeignKeyMismatch: Hashable, Sendable {
   /// neither the parent's PRIMARY KEY nor a UNIQUE index's columns, a parent without the key
   /// or column named, a view as parent. When these rules explain nothing (a UNIQUE index with
   /// another collation than the column's), the first foreign key, with SQLite's own reason.
-  static func describe(table: String, _ connection: Connection) throws -> ForeignKeyMismatch {
+  static func describe(table: String, _ connection: any SQLDatabase) throws -> ForeignKeyMismatch {
     let pragmas = try SchemaPragmas(connection)
     var first: ForeignKeyMismatch?
     for key in try pragmas.foreignKeys(of: table) {

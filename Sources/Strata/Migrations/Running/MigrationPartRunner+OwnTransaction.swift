@@ -37,8 +37,8 @@ extension MigrationPartRunner {
       try? connection.execute("PRAGMA foreign_keys = \(foreignKeys == 0 ? "OFF" : "ON")")
     }
     let script = part.script
-    let fence = connection.raiseFence(.strataTables)
-    defer { connection.restoreFence(fence) }
+    let fence = sqlite?.raiseFence(.strataTables)
+    defer { if let fence { sqlite?.restoreFence(fence) } }
     var seen = 0
     do {
       try connection.executeScript(script.sql, firstLine: script.firstLine) { statement in
@@ -47,8 +47,8 @@ extension MigrationPartRunner {
         guard let index, index == seen else { throw StatementMismatch(index: seen) }
         guard index == own.finalCommit else { return }
         // strata's own statements, not the file's: the fence is for the file.
-        connection.restoreFence(fence)
-        defer { _ = connection.raiseFence(.strataTables) }
+        if let fence { sqlite?.restoreFence(fence) }
+        defer { _ = sqlite?.raiseFence(.strataTables) }
         guard try isPending(part) else { throw ChangedMeanwhile() }
         try Migrator.checkForeignKeys(
           connection,

@@ -37,7 +37,7 @@ struct MigrationPart {
 /// Foreign keys are turned off around the whole run by the caller
 /// (`Migrator.withForeignKeysDeferred`), since inside a transaction the pragma is a no-op.
 struct MigrationPartRunner {
-  let connection: Connection
+  let connection: any SQLDatabase
   let history: HistoryWriter
   let baseline: ForeignKeyBaseline
   /// The folder's format: which parts may manage their own transaction (OwnTransaction.swift).
@@ -45,8 +45,13 @@ struct MigrationPartRunner {
   /// Kept between `runAlone`'s commits when given (a run of parts one transaction each).
   let lock: MigrationRunLock?
 
+  /// The database as SQLite's own connection, for its fence (Authorizer.swift), an SQLite-only
+  /// power; nil on another engine, which the fence cannot guard (docs/architecture.md, "The
+  /// seam to a database").
+  var sqlite: Connection? { connection as? Connection }
+
   init(
-    _ connection: Connection,
+    _ connection: any SQLDatabase,
     baseline: ForeignKeyBaseline = ForeignKeyBaseline(),
     format: MigrationFormat = .dbmate,
     lock: MigrationRunLock? = nil
@@ -174,8 +179,8 @@ struct MigrationPartRunner {
   private func run(_ part: MigrationPart) throws {
     let (migration, script) = (part.migration, part.script)
     // The user's SQL may read strata's own tables but never change them (Authorizer.swift).
-    let fence = connection.raiseFence(.strataTables)
-    defer { connection.restoreFence(fence) }
+    let fence = sqlite?.raiseFence(.strataTables)
+    defer { if let fence { sqlite?.restoreFence(fence) } }
     var prepared = 0
     do {
       try connection.executeScript(script.sql, firstLine: script.firstLine) { statement in
@@ -234,7 +239,7 @@ struct MigrationPartRunner {
   /// `script` runs in; nil when it can, or when `script` runs without one.
   private func refusedInTransaction(_ script: MigrationScript, sql: String) -> String? {
     guard script.isTransactional else { return nil }
-    return TransactionBoundStatement.named(connection.lastPreparedKind, sql: sql)
+    return TransactionBoundStatement.named(sqlite?.lastPreparedKind ?? .unreported, sql: sql)
   }
 
   /// Records an applied migration, or removes a rolled-back one.

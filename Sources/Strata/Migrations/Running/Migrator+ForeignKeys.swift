@@ -25,7 +25,7 @@ extension Migrator {
   /// Foreign keys off before `BEGIN` (inside a transaction the pragma is a no-op), restored
   /// after, on the same connection; so a table rebuild's `DROP TABLE` cannot cascade.
   static func withForeignKeysDeferred<T>(
-    _ connection: Connection,
+    _ connection: any SQLDatabase,
     _ body: () throws -> T
   ) throws
     -> T
@@ -46,7 +46,7 @@ extension Migrator {
   /// needs to know what was there before, it learns that after the rollback and runs it again.
   /// `afterRollback` runs once the step is rolled back, before it runs again.
   static func withForeignKeyBaseline<T>(
-    _ connection: Connection,
+    _ connection: any SQLDatabase,
     _ baseline: ForeignKeyBaseline,
     afterRollback: () throws -> Void = {},
     _ step: () throws -> T
@@ -64,7 +64,7 @@ extension Migrator {
 
   /// Fails the step when it leaves a violation that was not there before it.
   static func checkForeignKeys(
-    _ connection: Connection,
+    _ connection: any SQLDatabase,
     migration: Migration,
     file: String,
     isRollback: Bool,

@@ -9,15 +9,16 @@ extension Migrator {
   /// next (`MigrationRunLock`).
   func runEach(
     _ parts: [MigrationPart],
-    _ connection: Connection,
+    _ connection: any SQLDatabase,
     baseline: ForeignKeyBaseline,
     willRun: WillRun? = nil
   ) throws -> [MigrationStep] {
     var steps: [MigrationStep] = []
     try reportingState(connection, completed: { steps }) {
       // Given up after the foreign keys' setting is restored, and before a failure is read.
-      let lock = MigrationRunLock(connection)
-      defer { lock.release() }
+      // `locking_mode` is SQLite's: another engine's run keeps no lock between migrations.
+      let lock = (connection as? Connection).map(MigrationRunLock.init)
+      defer { lock?.release() }
       try Self.withForeignKeysDeferred(connection) {
         let runner = try MigrationPartRunner(
           connection,
@@ -37,7 +38,7 @@ extension Migrator {
   /// `--single-transaction`: every part in one transaction, so a failure leaves none applied.
   func runAllInOneTransaction(
     _ parts: [MigrationPart],
-    _ connection: Connection,
+    _ connection: any SQLDatabase,
     baseline: ForeignKeyBaseline,
     willRun: WillRun?
   ) throws -> [MigrationStep] {

@@ -1,7 +1,7 @@
 extension Migrator {
   // MARK: - State
 
-  func databaseVersion(_ connection: Connection) throws -> MigrationVersion {
+  func databaseVersion(_ connection: any SQLDatabase) throws -> MigrationVersion {
     try History.currentVersion(connection)
   }
 
@@ -16,7 +16,7 @@ extension Migrator {
   /// before it (`completed`), stay done. The one place a run's error gets that state
   /// (`MigrationError.stopped`).
   func reportingState<T>(
-    _ connection: Connection,
+    _ connection: any SQLDatabase,
     completed: () -> [MigrationStep] = { [] },
     _ body: () throws -> T
   ) throws -> T {

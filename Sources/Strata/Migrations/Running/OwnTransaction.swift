@@ -16,7 +16,7 @@ struct OwnTransaction {
     case other
   }
 
-  /// The part's statements, where `Connection.executeScript` starts them.
+  /// The part's statements, where `SQLDatabase.executeScript` starts them.
   let statements: [ScannedStatement]
   let kinds: [Kind]
   /// Each transaction of the file: the indices of its `BEGIN` and of its `COMMIT`.
