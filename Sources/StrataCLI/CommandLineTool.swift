@@ -1,5 +1,5 @@
 import Foundation
-@_spi(StrataCLI) import Strata
+import Strata
 import StrataArguments
 
 /// `strata`: picks the command, runs it, and maps every error to a message and an exit code.

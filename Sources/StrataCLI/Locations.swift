@@ -1,5 +1,5 @@
 import Foundation
-@_spi(StrataCLI) import Strata
+import Strata
 import StrataArguments
 
 /// Where the files a command works on are: the path options resolved against the environment

@@ -2,18 +2,18 @@ import Foundation
 
 /// A statement of a migration that the replay of the migrations did not run, so `validate` and
 /// `inspect --diff` did not check it: where it is and why.
-public struct UncheckedStatement: Hashable, Sendable, Codable, CustomStringConvertible {
+package struct UncheckedStatement: Hashable, Sendable, Codable, CustomStringConvertible {
   /// The migration file, as the user named it.
-  public let file: String
+  package let file: String
   /// The line on which the statement starts; nil when the whole file was not checked.
-  public let line: Int?
+  package let line: Int?
   /// The statement's first 200 characters, on one line.
-  public let statement: String?
+  package let statement: String?
   /// Why the replay did not run it.
-  public let reason: String
+  package let reason: String
 
   /// "migrations/0002_x.sql:1 `ATTACH 'o.db' AS o`: not checked: …".
-  public var description: String {
+  package var description: String {
     let place = line.map { "\(file):\($0)" } ?? file
     let shown = statement.map { " `\($0)`" } ?? ""
     return "\(place)\(shown): not checked: \(reason)"
@@ -29,18 +29,18 @@ extension UncheckedStatement {
 
 /// A migration that fails in the replay for a reason of its own, so `migrate` would fail on it
 /// too (a syntax error, a table it needs that the earlier migrations do not create).
-public struct ReplayFailure: Hashable, Sendable, Codable, CustomStringConvertible {
+package struct ReplayFailure: Hashable, Sendable, Codable, CustomStringConvertible {
   /// The migration's version.
-  public let version: MigrationVersion
+  package let version: MigrationVersion
   /// The migration file, as the user named it.
-  public let file: String
+  package let file: String
   /// The failing statement's line, when the failure is one statement's.
-  public let line: Int?
+  package let line: Int?
   /// What failed, in SQLite's words, with the statement.
-  public let reason: String
+  package let reason: String
 
   /// "migrations/0003_x.sql:2: SQLite error 1: near "CREAT": syntax error - …".
-  public var description: String {
+  package var description: String {
     "\(line.map { "\(file):\($0)" } ?? file): \(reason)"
   }
 }

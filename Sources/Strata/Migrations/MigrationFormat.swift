@@ -66,7 +66,7 @@ public enum MigrationFormat: String, CaseIterable, Sendable, Codable {
   }
 
   /// How the format's tool compares versions.
-  public var versionOrdering: MigrationVersion.Ordering {
+  package var versionOrdering: MigrationVersion.Ordering {
     switch self {
     case .dbmate, .golangMigrate, .goose, .sqlMigrate, .sqlx, .bundle: .numeric
     case .diesel: .text

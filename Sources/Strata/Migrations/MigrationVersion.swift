@@ -14,7 +14,7 @@
 /// every version.
 public struct MigrationVersion: Hashable, Comparable, Sendable, Codable, CustomStringConvertible {
   /// How a version compares with another of the same ordering.
-  public enum Ordering: String, Sendable, Codable, CaseIterable {
+  package enum Ordering: String, Sendable, Codable, CaseIterable {
     /// As a 64-bit number: `2` before `10` (strata, dbmate, golang-migrate, goose, sql-migrate,
     /// sqlx, iOS bundles).
     case numeric
@@ -32,7 +32,7 @@ public struct MigrationVersion: Hashable, Comparable, Sendable, Codable, CustomS
   /// `2.1`, as Flyway shows it).
   public let text: String
   /// How this version compares with others.
-  public let ordering: Ordering
+  package let ordering: Ordering
   /// What equality and order are decided on.
   private let key: Key
 
@@ -113,7 +113,7 @@ public struct MigrationVersion: Hashable, Comparable, Sendable, Codable, CustomS
 
   /// The version stored as `text` with `ordering`, as read back from the history table.
   /// - Throws: ``MigrationVersionError`` when the text is not a version of that ordering.
-  public init(text: String, ordering: Ordering) throws {
+  package init(text: String, ordering: Ordering) throws {
     switch ordering {
     case .numeric:
       guard let number = Int64(text), number >= 0 else {
@@ -248,7 +248,7 @@ extension MigrationVersion.Ordering {
 }
 
 /// Why a text is not a migration version.
-public enum MigrationVersionError: Error, Hashable, Sendable, CustomStringConvertible {
+package enum MigrationVersionError: Error, Hashable, Sendable, CustomStringConvertible {
   /// The version text is empty.
   case empty(String)
   /// A numeric version holds something other than digits, or is too large for 64 bits.

@@ -17,7 +17,7 @@ public struct Migrator: Sendable {
   /// Every migration's state; reads only.
   ///
   /// - Throws: `SQLiteError` when the history (or another tool's) cannot be read.
-  public func plan(_ connection: Connection) throws -> MigrationPlan {
+  package func plan(_ connection: Connection) throws -> MigrationPlan {
     plan(
       try RecordedHistory.read(
         connection,
@@ -27,7 +27,7 @@ public struct Migrator: Sendable {
   }
 
   /// Every migration's state against a history read before (or while) the folder was.
-  @_spi(StrataCLI) public func plan(_ history: RecordedHistory) -> MigrationPlan {
+  package func plan(_ history: RecordedHistory) -> MigrationPlan {
     let applied = self.applied(history.rows)
     var plan = MigrationPlan(
       set: migrations,
@@ -44,7 +44,7 @@ public struct Migrator: Sendable {
   }
 
   /// The problems that stop `migrate`: changed, unknown and out-of-order migrations.
-  public func problems(in plan: MigrationPlan) -> [MigrationError] {
+  package func problems(in plan: MigrationPlan) -> [MigrationError] {
     var problems: [MigrationError] = []
     for entry in plan.migrations(in: .changed) {
       problems.append(
@@ -92,8 +92,7 @@ public struct Migrator: Sendable {
 
   /// `migrate(_:options:)`, calling `backedUp` as soon as the backup is written, before the
   /// first migration runs: a run that then fails can still say where its backup is.
-  @_spi(StrataCLI)
-  public func migrate(
+  package func migrate(
     _ connection: Connection,
     options: MigrateOptions,
     backedUp: (DatabaseBackup) -> Void
@@ -192,7 +191,7 @@ public struct Migrator: Sendable {
   ///   the history cannot be read; `MigrationError.insideTransaction` when the connection is
   ///   inside a transaction its caller opened.
   @discardableResult
-  public func rollback(
+  package func rollback(
     _ connection: Connection,
     _ target: RollbackTarget = .steps(1),
     dryRun: Bool = false,
@@ -275,7 +274,7 @@ public struct Migrator: Sendable {
   /// - Throws: `MigrationError`: an unknown version, a database that already has history, or an
   ///   SQLite failure while recording, or a connection inside its caller's transaction.
   @discardableResult
-  public func baseline(_ connection: Connection, version: MigrationVersion) throws -> [Migration] {
+  package func baseline(_ connection: Connection, version: MigrationVersion) throws -> [Migration] {
     guard migrations.migration(version: version) != nil else {
       throw MigrationError.unknownTarget(version: version)
     }

@@ -2,28 +2,28 @@
 /// commas, an empty field for a missing value, headers that are the columns' names): real data
 /// sets write `NA` for a missing value, come tab- or semicolon-separated or in Windows-1252.
 /// Nothing is guessed: a file is read differently only when its format says so.
-public struct SeedFileFormat: Hashable, Sendable {
+package struct SeedFileFormat: Hashable, Sendable {
   /// Unquoted fields equal to one of these mean NULL (such as `NA`, `N/A`, `\N`); a quoted
   /// field stays text, as in PostgreSQL's `COPY … CSV NULL`. An unquoted empty field is always
   /// NULL.
-  public var nullTokens: [String]
+  package var nullTokens: [String]
   /// The character between fields: nil means by the file's name (tab for `.tsv`, otherwise a
   /// comma).
-  public var delimiter: Character?
+  package var delimiter: Character?
   /// The file's text encoding, converted to UTF-8 while it is read.
-  public var encoding: SeedEncoding
+  package var encoding: SeedEncoding
   /// Headers that differ from their column's name, as CSV header → column.
-  public var columns: [String: String]
+  package var columns: [String: String]
   /// A file of a table without a key, seeded once, that may be loaded again when it changes:
   /// the rows it loaded before are deleted (those that still hold what it wrote) and its new
   /// version loaded, in the same transaction. Without it, a changed keyless file is an error.
   /// Set per file; it has no effect on a table with a key (`sync` already follows the file)
   /// and is not part of the options the ledger records.
-  public var reload: Bool
+  package var reload: Bool
 
   /// A format; the defaults are strata's (UTF-8, the delimiter by the file's name, no null
   /// tokens, headers that are the columns' names).
-  public init(
+  package init(
     nullTokens: [String] = [],
     delimiter: Character? = nil,
     encoding: SeedEncoding = .utf8,
@@ -38,11 +38,11 @@ public struct SeedFileFormat: Hashable, Sendable {
   }
 
   /// Whether this is strata's default format, which the ledger records as it always has.
-  public var isDefault: Bool { self == SeedFileFormat() }
+  package var isDefault: Bool { self == SeedFileFormat() }
 }
 
 /// The text encodings a seed file can be read in.
-public enum SeedEncoding: String, Hashable, Sendable, Codable, CaseIterable {
+package enum SeedEncoding: String, Hashable, Sendable, Codable, CaseIterable {
   /// UTF-8, strictly: an invalid byte is an error (the default).
   case utf8 = "utf-8"
   /// Windows-1252 (the usual "ANSI" of Western European Windows).

@@ -12,7 +12,7 @@ public struct SeedFile: Hashable, Sendable {
   /// Read the process's standard input instead of `url` (see `standardInput(table:)`).
   public private(set) var isStandardInput = false
   /// How the file writes its data (null tokens, delimiter, encoding, header names).
-  public var format = SeedFileFormat()
+  package var format = SeedFileFormat()
 
   /// A file to load into `table` (default: the file's stem), shown as `displayPath` (default:
   /// its path) in messages.
@@ -76,6 +76,9 @@ public struct SeedOptions: Sendable {
   /// closing quote cannot make the load hold the rest of the file in memory.
   public var maximumFieldBytes: Int
 
+  /// The default `maximumFieldBytes`, 16 MiB: the CSV reader's own limit.
+  public static let defaultMaximumFieldBytes = CSVReader.defaultMaximumFieldBytes
+
   /// Options for a seed run; the defaults insert only rows whose key is not there yet.
   public init(
     mode: SeedMode = .missing,
@@ -84,7 +87,7 @@ public struct SeedOptions: Sendable {
     onlyUnrecorded: Bool = false,
     cacheKiB: Int = 16 * 1024,
     rowsPerStatement: Int = 64,
-    maximumFieldBytes: Int = CSVReader.defaultMaximumFieldBytes
+    maximumFieldBytes: Int = SeedOptions.defaultMaximumFieldBytes
   ) {
     self.mode = mode
     self.dryRun = dryRun
@@ -127,7 +130,7 @@ public struct SeedTableReport: Hashable, Sendable, Codable {
   public let durationMs: Int64
   /// Per column, how many unquoted fields each of the file's null tokens turned into NULL
   /// (`SeedFileFormat.nullTokens`); empty when it has none or none matched.
-  public let nullCounts: [SeedNullCount]
+  package let nullCounts: [SeedNullCount]
 }
 
 /// What a seed run did.
@@ -183,7 +186,7 @@ public struct SeedProgress: Hashable, Sendable {
 }
 
 /// One row of the `strata_seeds` ledger.
-public struct SeedLedgerEntry: Hashable, Sendable, Codable {
+package struct SeedLedgerEntry: Hashable, Sendable, Codable {
   /// The file's name, as the ledger records it (`stdin` for standard input).
   public let file: String
   /// SHA-256 (hex) of the file's bytes: a file with a recorded checksum is not loaded again.
