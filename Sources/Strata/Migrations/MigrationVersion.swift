@@ -59,7 +59,7 @@ public struct MigrationVersion: Hashable, Comparable, Sendable, Codable, CustomS
   ///
   /// Give the folder's version part (`2024-01-02-030405`); the dashes are dropped here.
   /// - Throws: ``MigrationVersionError/empty(_:)`` when nothing is left.
-  public init(diesel folderVersion: String) throws {
+  package init(diesel folderVersion: String) throws {
     let text = folderVersion.filter { $0 != "-" }
     guard !text.isEmpty else { throw MigrationVersionError.empty(folderVersion) }
     self.text = text
@@ -73,7 +73,7 @@ public struct MigrationVersion: Hashable, Comparable, Sendable, Codable, CustomS
   /// zero, so `1` equals `1.0` and `1.10` is after `1.9`.
   /// - Throws: ``MigrationVersionError/notDotted(_:)`` when a part is empty or holds anything
   ///   but the digits 0-9, as Flyway refuses it.
-  public init(flyway version: String) throws {
+  package init(flyway version: String) throws {
     let text = version.replacingOccurrences(of: "_", with: ".")
     let parts = text.split(separator: ".", omittingEmptySubsequences: false)
     guard
@@ -97,7 +97,7 @@ public struct MigrationVersion: Hashable, Comparable, Sendable, Codable, CustomS
   /// - Throws: ``MigrationVersionError/empty(_:)`` for an empty id;
   ///   ``MigrationVersionError/notNumeric(_:)`` when the leading number exceeds 64 bits (which
   ///   sql-migrate cannot read either).
-  public init(sqlMigrate id: String) throws {
+  package init(sqlMigrate id: String) throws {
     guard !id.isEmpty, id != ".sql" else { throw MigrationVersionError.empty(id) }
     let text = id.hasSuffix(".sql") ? id : id + ".sql"
     let digits = text.prefix { $0.isASCII && $0.isNumber }
@@ -257,7 +257,7 @@ package enum MigrationVersionError: Error, Hashable, Sendable, CustomStringConve
   case notDotted(String)
 
   /// What is wrong with the text, in words.
-  public var description: String {
+  package var description: String {
     switch self {
     case .empty(let text): "\"\(text)\" is not a version: it is empty"
     case .notNumeric(let text):

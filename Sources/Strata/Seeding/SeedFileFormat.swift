@@ -2,28 +2,28 @@
 /// commas, an empty field for a missing value, headers that are the columns' names): real data
 /// sets write `NA` for a missing value, come tab- or semicolon-separated or in Windows-1252.
 /// Nothing is guessed: a file is read differently only when its format says so.
-package struct SeedFileFormat: Hashable, Sendable {
+public struct SeedFileFormat: Hashable, Sendable {
   /// Unquoted fields equal to one of these mean NULL (such as `NA`, `N/A`, `\N`); a quoted
   /// field stays text, as in PostgreSQL's `COPY … CSV NULL`. An unquoted empty field is always
   /// NULL.
-  package var nullTokens: [String]
+  public var nullTokens: [String]
   /// The character between fields: nil means by the file's name (tab for `.tsv`, otherwise a
   /// comma).
-  package var delimiter: Character?
+  public var delimiter: Character?
   /// The file's text encoding, converted to UTF-8 while it is read.
-  package var encoding: SeedEncoding
+  public var encoding: SeedEncoding
   /// Headers that differ from their column's name, as CSV header → column.
-  package var columns: [String: String]
+  public var columns: [String: String]
   /// A file of a table without a key, seeded once, that may be loaded again when it changes:
   /// the rows it loaded before are deleted (those that still hold what it wrote) and its new
   /// version loaded, in the same transaction. Without it, a changed keyless file is an error.
   /// Set per file; it has no effect on a table with a key (`sync` already follows the file)
   /// and is not part of the options the ledger records.
-  package var reload: Bool
+  public var reload: Bool
 
   /// A format; the defaults are strata's (UTF-8, the delimiter by the file's name, no null
   /// tokens, headers that are the columns' names).
-  package init(
+  public init(
     nullTokens: [String] = [],
     delimiter: Character? = nil,
     encoding: SeedEncoding = .utf8,
@@ -42,7 +42,7 @@ package struct SeedFileFormat: Hashable, Sendable {
 }
 
 /// The text encodings a seed file can be read in.
-package enum SeedEncoding: String, Hashable, Sendable, Codable, CaseIterable {
+public enum SeedEncoding: String, Hashable, Sendable, Codable, CaseIterable {
   /// UTF-8, strictly: an invalid byte is an error (the default).
   case utf8 = "utf-8"
   /// Windows-1252 (the usual "ANSI" of Western European Windows).
