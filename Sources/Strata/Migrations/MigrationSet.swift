@@ -317,7 +317,7 @@ public struct MigrationSet: Sendable {
   /// The version `text` names in this folder (`--to`, `baseline`'s version): a number, a
   /// Flyway or diesel version, or a sql-migrate file name with or without `.sql`.
   /// - Throws: ``MigrationVersionError`` when `text` is not a version of this folder.
-  public func version(_ text: String) throws -> MigrationVersion {
+  package func version(_ text: String) throws -> MigrationVersion {
     try MigrationVersion(text: text, ordering: versionOrdering)
   }
 

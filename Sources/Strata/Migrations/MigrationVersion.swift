@@ -164,7 +164,7 @@ public struct MigrationVersion: Hashable, Comparable, Sendable, Codable, CustomS
   /// Hashes what equality decides on, so `1` and `1.0` (Flyway) hash alike.
   public func hash(into hasher: inout Hasher) { hasher.combine(key) }
 
-  /// Before, as the tool orders versions (see ``Ordering``).
+  /// Before, as the tool orders versions (see `Ordering`).
   public static func < (lhs: MigrationVersion, rhs: MigrationVersion) -> Bool {
     if case .numeric(let left) = lhs.key, case .numeric(let right) = rhs.key { return left < right }
     switch (lhs.key, rhs.key) {
