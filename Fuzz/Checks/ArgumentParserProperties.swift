@@ -1,4 +1,4 @@
-@_spi(RawArguments) import StrataArguments
+import StrataArguments
 
 /// The argument parser's promises, checked on a command line made from the input (the first
 /// byte picks a command shape, NUL bytes separate the arguments):

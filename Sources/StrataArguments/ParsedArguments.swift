@@ -4,9 +4,9 @@
 public struct ParsedArguments: Sendable, Equatable {
   /// Every value given, by option name, as typed: the parser's raw record, for checks of the
   /// parser. Commands read `arguments[option]`.
-  @_spi(RawArguments) public private(set) var values: [String: [String]] = [:]
+  package private(set) var values: [String: [String]] = [:]
   /// The flags given, by name: the parser's raw record, for checks of the parser.
-  @_spi(RawArguments) public private(set) var flags: Set<String> = []
+  package private(set) var flags: Set<String> = []
   /// The positional arguments, in order.
   public private(set) var positionals: [String] = []
   /// The last value of each declared option, converted by its declaration.

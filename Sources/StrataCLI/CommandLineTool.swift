@@ -1,12 +1,12 @@
 import Foundation
-@_spi(StrataCLI) import Strata
+import Strata
 import StrataArguments
 
 /// `strata`: picks the command, runs it, and maps every error to a message and an exit code.
 public enum CommandLineTool {
   /// The program's name, in usage lines and hints.
   static let name = "strata"
-  static let version = "0.3.0"
+  static let version = "0.4.0"
 
   static var commands: [CommandEntry] {
     [

@@ -1,5 +1,5 @@
 import Foundation
-@_spi(StrataCLI) import Strata
+import Strata
 
 /// Where `status` keeps its copies: of a migrations folder (`MigrationFolderCache`) and of a
 /// database's history (`DatabaseHistoryCache`), one file each under

@@ -1,4 +1,4 @@
-@_spi(RawArguments) import StrataArguments
+import StrataArguments
 import Testing
 
 @Suite struct ArgumentParserTests {

@@ -1,7 +1,7 @@
 import Foundation
 
 /// Why a backup was not written, listed or restored.
-public enum BackupError: StrataError, RemedialError, Equatable {
+package enum BackupError: StrataError, RemedialError, Equatable {
   /// The backup before a migrate run could not be written: no migration ran.
   case notWritten(database: String, backup: String, version: MigrationVersion, reason: String)
   /// The backup file does not exist.
@@ -33,7 +33,7 @@ public enum BackupError: StrataError, RemedialError, Equatable {
   case restoreFailedAfterEmptying(database: String, backup: String, reason: String)
 
   /// What failed, where, and the state the database is in now.
-  public var message: String {
+  package var message: String {
     switch self {
     case .notWritten(let database, let backup, let version, let reason):
       "the backup of \(database) could not be written to \(backup): \(reason). No migration "
@@ -71,7 +71,7 @@ public enum BackupError: StrataError, RemedialError, Equatable {
   }
 
   /// What to do next, in the library's words.
-  public var help: String { help { $0.description } }
+  package var help: String { help { $0.description } }
 
   /// What to do next, each remedy said by `say`.
   package func help(saying say: (Remedy) -> String) -> String {

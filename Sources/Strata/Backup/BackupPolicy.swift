@@ -1,14 +1,14 @@
 /// `MigrateOptions.backup`: copy the database next to itself before the first migration of a
 /// run, and keep the newest `keep` copies of it.
-public struct BackupPolicy: Hashable, Sendable {
+package struct BackupPolicy: Hashable, Sendable {
   /// How many backups of the database to keep, the one just written included (at least 1).
-  public var keep: Int
+  package var keep: Int
 
   /// The number of backups kept unless told otherwise.
-  public static let defaultKeep = 5
+  package static let defaultKeep = 5
 
   /// A policy keeping the newest `keep` backups (at least 1).
-  public init(keep: Int = BackupPolicy.defaultKeep) {
+  package init(keep: Int = BackupPolicy.defaultKeep) {
     self.keep = max(1, keep)
   }
 }

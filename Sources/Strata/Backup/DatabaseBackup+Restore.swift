@@ -7,25 +7,25 @@ import Darwin
 #endif
 
 /// What restoring a backup did.
-public struct RestoreReport: Hashable, Sendable, Codable {
+package struct RestoreReport: Hashable, Sendable, Codable {
   /// The database written.
-  public let database: URL
+  package let database: URL
   /// The backup copied into it.
-  public let backup: URL
+  package let backup: URL
   /// The database's version now (its history's newest, from the backup).
-  public let version: MigrationVersion
+  package let version: MigrationVersion
   /// The versions the database had and the backup lacks (or records otherwise), undone by a
   /// forced restore; empty when it had nothing the backup lacks (or no history to read).
-  public let undone: [MigrationVersion]
+  package let undone: [MigrationVersion]
   /// What was at the database's path before the restore.
-  public let before: Before
+  package let before: Before
   /// For a database that could not be read: where its bytes were copied before the backup
   /// replaced them (`app.sqlite3.damaged-20261201T053012.345Z`, beside it), so that a forced
   /// restore loses nothing that a recovery tool might still read. nil otherwise.
-  public var damagedCopy: URL? = nil
+  package var damagedCopy: URL? = nil
 
   /// What was at the database's path before a restore.
-  public enum Before: String, Hashable, Sendable, Codable {
+  package enum Before: String, Hashable, Sendable, Codable {
     /// A database SQLite could read: its history was compared with the backup's.
     case readable
     /// No file: the database was created from the backup.
@@ -60,7 +60,7 @@ extension DatabaseBackup {
   ///   failed; `DatabaseOpenError` when the database cannot be written or created (read-only,
   ///   its folder missing or read-only).
   @discardableResult
-  public static func restore(
+  package static func restore(
     _ backup: URL,
     into database: URL,
     force: Bool = false,

@@ -4,13 +4,13 @@ import Foundation
 /// `<database file name>.backup-<UTC time>-v<version>.backup`, such as
 /// `app.sqlite3.backup-20261201T053012.345Z-v3.backup`, so that the newest sorts last and the
 /// version it holds shows in its name.
-public struct DatabaseBackup: Hashable, Sendable, Codable {
+package struct DatabaseBackup: Hashable, Sendable, Codable {
   /// The backup file.
-  public let url: URL
+  package let url: URL
   /// The database's version when the backup was written, as its name says.
-  public let version: String
+  package let version: String
   /// When it was written (UTC, to the millisecond), as its name says.
-  public let createdAt: Date
+  package let createdAt: Date
 
   /// `<database>.backup-`: the start of every backup's name.
   static func prefix(of database: URL) -> String {
@@ -76,7 +76,7 @@ public struct DatabaseBackup: Hashable, Sendable, Codable {
   ///
   /// - Throws: `BackupError.folderNotListed` when the database's folder does not exist, is not
   ///   a folder, or cannot be listed.
-  public static func list(of database: URL) throws -> [DatabaseBackup] {
+  package static func list(of database: URL) throws -> [DatabaseBackup] {
     let folder = database.deletingLastPathComponent()
     let names: [String]
     do {

@@ -5,11 +5,11 @@ import Foundation
 ///
 /// The statements run in a fenced in-memory database (no statement reaches a file), so the
 /// schema is SQLite's own reading of them, and an error names the file and line.
-public struct DesiredSchema: Sendable {
+package struct DesiredSchema: Sendable {
   /// The file, as the user named it, for messages.
-  public let file: String
+  package let file: String
   /// The schema the statements create.
-  public let schema: Schema
+  package let schema: Schema
   /// The line on which each table, index, view and trigger is created, by lower-cased name.
   let lines: [String: Int]
 
@@ -21,7 +21,7 @@ public struct DesiredSchema: Sendable {
   ///   - configuration: the functions and extensions its views, triggers and checks call.
   /// - Throws: `DiffError.invalidDesiredSchema` at the first statement that is not a `CREATE`
   ///   of a table, index, view or trigger, creates one of strata's tables, or that SQLite refuses.
-  public init(
+  package init(
     sql: String,
     file: String,
     configuration: ConnectionConfiguration = .none
@@ -113,7 +113,7 @@ public struct DesiredSchema: Sendable {
   ///
   /// - Throws: `DiffError.unreadableDesiredSchema` when the file cannot be read as UTF-8 text;
   ///   `.invalidDesiredSchema` at its first statement that is not allowed.
-  public init(
+  package init(
     contentsOf url: URL,
     displayPath: String? = nil,
     configuration: ConnectionConfiguration = .none

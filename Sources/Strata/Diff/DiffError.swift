@@ -1,6 +1,6 @@
 /// Why no migration was generated from a desired schema. Generating only reads: no database
 /// and no migration file was changed.
-public enum DiffError: StrataError, RemedialError, Equatable {
+package enum DiffError: StrataError, RemedialError, Equatable {
   /// The desired schema's file cannot be read: missing, a folder, not UTF-8 text.
   case unreadableDesiredSchema(file: String, reason: String)
   /// A statement of the desired schema is not one it may hold, or SQLite refused it.
@@ -26,7 +26,7 @@ public enum DiffError: StrataError, RemedialError, Equatable {
   case lineBreakNotKept(object: String, quoted: String)
 
   /// What failed and where; nothing was changed.
-  public var message: String {
+  package var message: String {
     switch self {
     case .unreadableDesiredSchema(let file, let reason):
       return "cannot read the desired schema \(file): \(reason); nothing was generated"
@@ -62,7 +62,7 @@ public enum DiffError: StrataError, RemedialError, Equatable {
   }
 
   /// What to do next, in the library's words.
-  public var help: String { help { $0.description } }
+  package var help: String { help { $0.description } }
 
   /// What to do next, each remedy said by `say`.
   package func help(saying say: (Remedy) -> String) -> String {

@@ -1,34 +1,34 @@
 /// A migration generated from a desired schema, checked before it is returned: applied to a
 /// scratch copy of the schema with sample rows, it gives the desired schema, keeps the rows of
 /// every table it does not change, and its down part gives the schema back.
-public struct GeneratedMigration: Hashable, Sendable {
+package struct GeneratedMigration: Hashable, Sendable {
   /// The desired schema's file, as the user named it.
-  public let desiredFile: String
+  package let desiredFile: String
   /// The up part's statements.
   let upStatements: [PlannedStatement]
   /// The down part's statements; nil when the change cannot be undone.
   let downStatements: [PlannedStatement]?
   /// Why there is no down part, when there is none.
-  public let irreversibleReason: String?
+  package let irreversibleReason: String?
   /// One line per change, in the order the statements make them ("add column person.email").
-  public let changes: [String]
+  package let changes: [String]
   /// The changes that lose data, each also marked in the file by a comment before its
   /// statement.
-  public let destructiveChanges: [String]
+  package let destructiveChanges: [String]
   /// How many tables of the current schema held sample rows in the check (a table whose
   /// constraints refuse every sample row is checked without rows).
-  public let sampledTableCount: Int
+  package let sampledTableCount: Int
   /// How many tables the current schema has.
-  public let tableCount: Int
+  package let tableCount: Int
 
   /// True when the two schemas are already the same: there is nothing to migrate.
-  public var isEmpty: Bool { upStatements.isEmpty }
+  package var isEmpty: Bool { upStatements.isEmpty }
 
   /// The up part's SQL: each statement after its comment lines, a blank line between them.
-  public var up: String { Self.text(upStatements, wrapping: nil) }
+  package var up: String { Self.text(upStatements, wrapping: nil) }
 
   /// The down part's SQL; nil when the change cannot be undone (``irreversibleReason``).
-  public var down: String? { downStatements.map { Self.text($0, wrapping: nil) } }
+  package var down: String? { downStatements.map { Self.text($0, wrapping: nil) } }
 
   /// The up and down parts as `format` writes them in one file or in two (the up part after a
   /// comment listing the changes); the down part is nil when there is none.

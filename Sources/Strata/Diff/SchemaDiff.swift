@@ -9,7 +9,7 @@
 /// loss of data unless a rename says otherwise, and data is lost only when allowed. The
 /// migration and its down part are checked on a scratch copy of the schema with sample rows
 /// before they are returned; one that fails is never returned.
-public enum SchemaDiff {
+package enum SchemaDiff {
   /// The migration from `current` (the schema the migrations produce, or a database's) to
   /// `desired`, with its down part when the change can be undone.
   ///
@@ -22,7 +22,7 @@ public enum SchemaDiff {
   ///     call, for the scratch databases of the check.
   /// - Throws: `DiffError`: a rename that does not apply, a destructive change not allowed, a
   ///   new NOT NULL column without a DEFAULT, or a migration that failed its check.
-  public static func migration(
+  package static func migration(
     from current: Schema,
     to desired: DesiredSchema,
     options: SchemaDiffOptions = SchemaDiffOptions(),

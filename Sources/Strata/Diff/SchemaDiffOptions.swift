@@ -1,19 +1,19 @@
 /// What a migration generated from a desired schema may do: renames cannot be told from a drop
 /// and an add, so they are said; data is lost only when allowed.
-public struct SchemaDiffOptions: Hashable, Sendable {
+package struct SchemaDiffOptions: Hashable, Sendable {
   /// Tables and columns that were renamed rather than dropped and added.
-  public var renames: [SchemaRename]
+  package var renames: [SchemaRename]
   /// Whether the migration may drop tables or columns, recreate a virtual table, make a column
   /// generated, or change a column's type in a way that changes values it holds (each marked
   /// by a comment in the file); refused by default.
-  public var allowsDestructive: Bool
+  package var allowsDestructive: Bool
   /// The oldest SQLite the migration must run on (`3035000` for 3.35.0): the statements
   /// `ALTER TABLE` gained later (`DROP COLUMN` in 3.35, `RENAME COLUMN` in 3.25) are replaced by
   /// a rebuild of the table below it. nil: the SQLite strata is running on.
-  public var oldestSQLite: Int32?
+  package var oldestSQLite: Int32?
 
   /// Options that rename nothing and refuse destructive changes, unless given.
-  public init(
+  package init(
     renames: [SchemaRename] = [],
     allowsDestructive: Bool = false,
     oldestSQLite: Int32? = nil
@@ -26,16 +26,16 @@ public struct SchemaDiffOptions: Hashable, Sendable {
 
 /// A table or column the desired schema calls by another name: `old=new` for a table,
 /// `table.old=new` for a column (the table named as it is now).
-public struct SchemaRename: Hashable, Sendable, CustomStringConvertible {
+package struct SchemaRename: Hashable, Sendable, CustomStringConvertible {
   /// The table, as it is named now.
-  public var table: String
+  package var table: String
   /// The column, as it is named now; nil for a rename of the table.
-  public var column: String?
+  package var column: String?
   /// The name in the desired schema.
-  public var newName: String
+  package var newName: String
 
   /// A rename of `table` (or of its `column`) to `newName`.
-  public init(table: String, column: String? = nil, to newName: String) {
+  package init(table: String, column: String? = nil, to newName: String) {
     self.table = table
     self.column = column
     self.newName = newName
@@ -45,7 +45,7 @@ public struct SchemaRename: Hashable, Sendable, CustomStringConvertible {
   /// quotes, as in SQL (`"a.b"=c`).
   ///
   /// - Throws: `DiffError.invalidRename` when `text` is not one of those.
-  public init(parsing text: String) throws {
+  package init(parsing text: String) throws {
     func refuse(_ reason: String) -> DiffError {
       .invalidRename(rename: text, reason: reason)
     }
@@ -72,7 +72,7 @@ public struct SchemaRename: Hashable, Sendable, CustomStringConvertible {
   }
 
   /// `old=new` or `table.old=new`, as ``init(parsing:)`` reads it.
-  public var description: String {
+  package var description: String {
     let old = column.map { "\(displayIdentifier(table)).\(displayIdentifier($0))" }
     return "\(old ?? displayIdentifier(table))=\(displayIdentifier(newName))"
   }

@@ -8,7 +8,7 @@ import Darwin
 
 /// A file strata was asked to write refused to be written, because of what is already there.
 /// Nothing was written, and what is there is untouched.
-public enum OutputFileError: StrataError, Equatable {
+package enum OutputFileError: StrataError, Equatable {
   /// A file exists at the path and replacing was not asked for.
   case exists(path: String)
   /// What is at the path is not a file strata may replace, even when asked.
@@ -18,7 +18,7 @@ public enum OutputFileError: StrataError, Equatable {
   case journalBeside(path: String, journal: String, pathExists: Bool)
 
   /// What was refused and where; nothing was written.
-  public var message: String {
+  package var message: String {
     switch self {
     case .exists(let path):
       "\(path) already exists; strata wrote nothing and left it untouched"
@@ -37,7 +37,7 @@ public enum OutputFileError: StrataError, Equatable {
   }
 
   /// What to do next, for this kind of refusal.
-  public var help: String { help { $0.description } }
+  package var help: String { help { $0.description } }
 }
 
 extension OutputFileError: RemedialError {

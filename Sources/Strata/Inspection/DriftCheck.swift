@@ -1,44 +1,44 @@
 /// The outcome of comparing a database with its migrations replayed in memory.
-public struct DriftReport: Codable, Equatable, Sendable {
+package struct DriftReport: Codable, Equatable, Sendable {
   /// The migrations folder, as the user named it.
-  public let migrationsDirectory: String
+  package let migrationsDirectory: String
   /// The versions replayed: those the database records as applied (every one when it has no
   /// history).
-  public let replayedVersions: [MigrationVersion]
+  package let replayedVersions: [MigrationVersion]
   /// Applied versions that have no file, which could not be replayed.
-  public let unreplayableVersions: [MigrationVersion]
+  package let unreplayableVersions: [MigrationVersion]
   /// Each way the database differs from the replayed migrations; empty when there is no drift.
-  public let differences: [SchemaDifference]
+  package let differences: [SchemaDifference]
   /// Statements the replay did not run (it never reaches a file, and has none of the
   /// database's rows), so they were not checked.
-  public let notChecked: [UncheckedStatement]
+  package let notChecked: [UncheckedStatement]
   /// False when the replay stopped before the end, or a repeatable migration changed since it
   /// was applied, so the schemas were not compared and `differences` is empty for want of a
   /// comparison.
-  public let schemaCompared: Bool
+  package let schemaCompared: Bool
   /// Flyway's repeatable migrations whose file changed since they were applied (their files):
   /// the database holds what the old text made, which the replay cannot rebuild, and the next
   /// migration run applies them again, so the schema is not compared until then.
-  public var changedRepeatables: [String] = []
+  package var changedRepeatables: [String] = []
 
   /// True when the database differs from its migrations (`strata inspect --diff` exits 1).
-  public var hasDrift: Bool { !differences.isEmpty }
+  package var hasDrift: Bool { !differences.isEmpty }
 }
 
 /// Compares a live database's schema with the one its migrations produce: replays them into an
 /// in-memory database (fenced: see `MigrationReplay`) and compares tables, columns, indexes,
 /// foreign keys, checks, triggers and views. strata's own tables, shadow tables and row counts
 /// are not compared.
-public struct DriftCheck: Sendable {
+package struct DriftCheck: Sendable {
   /// The migrations whose schema the database is compared with.
-  public let migrations: MigrationSet
+  package let migrations: MigrationSet
   /// The extensions and functions the replay's connection gets, so that migrations calling
   /// an app's functions replay as they migrate.
-  public var configuration: ConnectionConfiguration
+  package var configuration: ConnectionConfiguration
 
   /// A check of databases against `migrations`, replayed on connections configured with
   /// `configuration`.
-  public init(_ migrations: MigrationSet, configuration: ConnectionConfiguration = .none) {
+  package init(_ migrations: MigrationSet, configuration: ConnectionConfiguration = .none) {
     self.migrations = migrations
     self.configuration = configuration
   }
@@ -48,7 +48,7 @@ public struct DriftCheck: Sendable {
   ///
   /// - Throws: `InspectionError.replayFailed` when a replayed migration fails in the replay;
   ///   `ExtensionLoadError` (or the configuration's own error) when the configuration fails.
-  public func check(_ connection: Connection) throws -> DriftReport {
+  package func check(_ connection: Connection) throws -> DriftReport {
     let (report, failure) = try check(connection, replayingPending: false)
     if let failure {
       throw InspectionError.replayFailed(directory: migrations.directory, reason: "\(failure)")

@@ -2,19 +2,19 @@
 /// the inspect and drift JSON always has the same keys (a reader can tell "none" from an older
 /// layout). Decoding accepts a missing key as `nil`, as a plain optional does.
 @propertyWrapper
-public struct ExplicitNull<Value: Codable & Equatable & Sendable>: Codable, Equatable, Sendable {
+package struct ExplicitNull<Value: Codable & Equatable & Sendable>: Codable, Equatable, Sendable {
   /// The optional value.
-  public var wrappedValue: Value?
+  package var wrappedValue: Value?
 
   /// Wraps `wrappedValue`.
-  public init(wrappedValue: Value?) {
+  package init(wrappedValue: Value?) {
     self.wrappedValue = wrappedValue
   }
 
   /// Reads `null` as `nil`, anything else as a `Value`.
   ///
   /// - Throws: The decoder's `DecodingError` when the value is neither `null` nor a `Value`.
-  public init(from decoder: any Decoder) throws {
+  package init(from decoder: any Decoder) throws {
     let container = try decoder.singleValueContainer()
     wrappedValue = container.decodeNil() ? nil : try container.decode(Value.self)
   }
@@ -22,7 +22,7 @@ public struct ExplicitNull<Value: Codable & Equatable & Sendable>: Codable, Equa
   /// Writes the value, or `null` for `nil`.
   ///
   /// - Throws: The encoder's `EncodingError`.
-  public func encode(to encoder: any Encoder) throws {
+  package func encode(to encoder: any Encoder) throws {
     var container = encoder.singleValueContainer()
     if let wrappedValue { try container.encode(wrappedValue) } else { try container.encodeNil() }
   }

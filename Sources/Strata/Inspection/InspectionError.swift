@@ -1,5 +1,5 @@
 /// Inspecting or comparing a schema failed. Inspection only reads: the database is unchanged.
-public enum InspectionError: StrataError, Equatable {
+package enum InspectionError: StrataError, Equatable {
   /// A name given on the command line is neither a table nor a view.
   case noSuchTable(name: String, tables: [String])
   /// Another connection held a lock longer than the busy timeout (rollback-journal mode).
@@ -15,7 +15,7 @@ public enum InspectionError: StrataError, Equatable {
   case notUTF8(object: String, part: String)
 
   /// What failed; the database is unchanged.
-  public var message: String {
+  package var message: String {
     switch self {
     case .noSuchTable(let name, let tables):
       let shown = tables.prefix(20).map(displayIdentifier).joined(separator: ", ")
@@ -47,10 +47,10 @@ public enum InspectionError: StrataError, Equatable {
   }
 
   /// What to do next, for this kind of failure.
-  public var help: String { help { $0.description } }
+  package var help: String { help { $0.description } }
 
   /// The migration's or SQLite's error that stopped a replay.
-  public var underlyingError: (any Error)? {
+  package var underlyingError: (any Error)? {
     if case .replayFailed(_, _, let underlying) = self { return underlying?.error }
     return nil
   }

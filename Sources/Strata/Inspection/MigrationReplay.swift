@@ -2,18 +2,18 @@ import Foundation
 
 /// A migration that fails in the replay for a reason of its own, so `migrate` would fail on it
 /// too (a syntax error, a table it needs that the earlier migrations do not create).
-public struct ReplayFailure: Hashable, Sendable, Codable, CustomStringConvertible {
+package struct ReplayFailure: Hashable, Sendable, Codable, CustomStringConvertible {
   /// The migration's version.
-  public let version: MigrationVersion
+  package let version: MigrationVersion
   /// The migration file, as the user named it.
-  public let file: String
+  package let file: String
   /// The failing statement's line, when the failure is one statement's.
-  public let line: Int?
+  package let line: Int?
   /// What failed, in SQLite's words, with the statement.
-  public let reason: String
+  package let reason: String
 
   /// "migrations/0003_x.sql:2: SQLite error 1: near "CREAT": syntax error - …".
-  public var description: String {
+  package var description: String {
     "\(line.map { "\(file):\($0)" } ?? file): \(reason)"
   }
 }

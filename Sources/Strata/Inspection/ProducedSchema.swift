@@ -58,7 +58,7 @@ extension MigrationSet {
   /// - Parameter configuration: the functions and extensions the migrations call.
   /// - Throws: `InspectionError.replayFailed` when a migration fails, `.replayIncomplete` when
   ///   the replay had to skip a statement, so the schema is not known exactly.
-  public func producedSchema(configuration: ConnectionConfiguration = .none) throws -> Schema {
+  package func producedSchema(configuration: ConnectionConfiguration = .none) throws -> Schema {
     try ProducedSchema(self, configuration: configuration).schema()
   }
 }

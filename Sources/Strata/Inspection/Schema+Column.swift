@@ -1,7 +1,7 @@
 extension Schema {
   /// SQLite's type affinity, from the declared type by the rules of
   /// https://www.sqlite.org/datatype3.html#determination_of_column_affinity.
-  public enum Affinity: String, Codable, Sendable {
+  package enum Affinity: String, Codable, Sendable {
     /// Declared with `INT` in its type.
     case integer = "INTEGER"
     /// Declared with `CHAR`, `CLOB` or `TEXT` in its type.
@@ -15,7 +15,7 @@ extension Schema {
 
     /// The affinity SQLite gives a column declared `declaredType`. In a STRICT table, `ANY`
     /// converts nothing, which is BLOB affinity.
-    public init(declaredType: String, strict: Bool = false) {
+    package init(declaredType: String, strict: Bool = false) {
       let type = declaredType.uppercased()
       if type.contains("INT") {
         self = .integer
@@ -34,9 +34,9 @@ extension Schema {
   }
 
   /// A column of a table or a view, as `PRAGMA table_xinfo` reports it.
-  public struct Column: Codable, Equatable, Sendable {
+  package struct Column: Codable, Equatable, Sendable {
     /// How a generated column is kept.
-    public enum Generated: String, Codable, Sendable {
+    package enum Generated: String, Codable, Sendable {
       /// Computed when read.
       case virtual
       /// Computed when written, and stored.
@@ -44,29 +44,29 @@ extension Schema {
     }
 
     /// 1-based, in table order (hidden and generated columns included).
-    public var position: Int
+    package var position: Int
     /// The column's name, as declared.
-    public var name: String
+    package var name: String
     /// As written; empty for a column declared without a type.
-    public var declaredType: String
+    package var declaredType: String
     /// The affinity SQLite gives the declared type; it decides how values are converted.
-    public var affinity: Affinity
+    package var affinity: Affinity
     /// True for NOT NULL, and for an INTEGER PRIMARY KEY (the rowid cannot be NULL), which
     /// `PRAGMA table_info` reports as nullable.
-    public var notNull: Bool
+    package var notNull: Bool
     /// The DEFAULT expression as written (`'x'`, `0`, `CURRENT_TIMESTAMP`); nil when none.
-    @ExplicitNull public var defaultValue: String?
+    @ExplicitNull package var defaultValue: String?
     /// 1-based position in the primary key; 0 when not part of it.
-    public var primaryKeyPosition: Int
+    package var primaryKeyPosition: Int
     /// An INTEGER PRIMARY KEY of a rowid table: another name for the rowid.
-    public var isRowIDAlias: Bool
+    package var isRowIDAlias: Bool
     /// How a generated column is kept; nil for an ordinary column.
-    @ExplicitNull public var generated: Generated?
+    @ExplicitNull package var generated: Generated?
     /// The `AS (…)` expression of a generated column, as written.
-    @ExplicitNull public var generatedExpression: String?
+    @ExplicitNull package var generatedExpression: String?
     /// A hidden column of a virtual table (such as FTS5's `rank`).
-    public var hidden: Bool
+    package var hidden: Bool
     /// The COLLATE written on the column; nil for the default, BINARY.
-    @ExplicitNull public var collation: String?
+    @ExplicitNull package var collation: String?
   }
 }

@@ -1,8 +1,8 @@
 extension Schema {
   /// An index of a table, made by `CREATE INDEX` or by SQLite for a constraint.
-  public struct Index: Codable, Equatable, Sendable {
+  package struct Index: Codable, Equatable, Sendable {
     /// Why the index exists (`PRAGMA index_list`'s origin).
-    public enum Origin: String, Codable, Sendable {
+    package enum Origin: String, Codable, Sendable {
       /// `CREATE INDEX` ("c").
       case created
       /// A UNIQUE constraint ("u").
@@ -12,33 +12,33 @@ extension Schema {
     }
 
     /// The index's name (`sqlite_autoindex_…` for one SQLite made).
-    public var name: String
+    package var name: String
     /// Whether the index refuses duplicate keys.
-    public var unique: Bool
+    package var unique: Bool
     /// What made the index.
-    public var origin: Origin
+    package var origin: Origin
     /// The key columns, in order.
-    public var columns: [IndexColumn]
+    package var columns: [IndexColumn]
     /// The partial index's condition, as written after WHERE.
-    @ExplicitNull public var partialWhere: String?
+    @ExplicitNull package var partialWhere: String?
     /// The `CREATE INDEX` statement; nil for an index SQLite made for a constraint.
-    @ExplicitNull public var sql: String?
+    @ExplicitNull package var sql: String?
 
   }
 
   /// One key column of an index: a column or an expression.
-  public struct IndexColumn: Codable, Equatable, Sendable {
+  package struct IndexColumn: Codable, Equatable, Sendable {
     /// The column; nil for an expression.
-    @ExplicitNull public var name: String?
+    @ExplicitNull package var name: String?
     /// The expression as written, for an expression column.
-    @ExplicitNull public var expression: String?
+    @ExplicitNull package var expression: String?
     /// Sorted `DESC` in the index.
-    public var descending: Bool
+    package var descending: Bool
     /// The collating sequence the index uses ("BINARY" unless one was given).
-    public var collation: String
+    package var collation: String
 
     /// The column name, or the expression in parentheses.
-    public var displayText: String {
+    package var displayText: String {
       if let name { return displayIdentifier(name) }
       return "(\(expression ?? "?"))"
     }

@@ -1,8 +1,8 @@
 extension Schema {
   /// A table: ordinary, virtual, or the shadow table of a virtual table.
-  public struct Table: Codable, Equatable, Sendable {
+  package struct Table: Codable, Equatable, Sendable {
     /// What kind of table this is.
-    public enum Kind: String, Codable, Sendable {
+    package enum Kind: String, Codable, Sendable {
       /// An ordinary table.
       case table
       /// A virtual table (`CREATE VIRTUAL TABLE … USING module`).
@@ -12,44 +12,44 @@ extension Schema {
     }
 
     /// The table's name, as stored.
-    public var name: String
+    package var name: String
     /// Ordinary, virtual or shadow.
-    public var kind: Kind
+    package var kind: Kind
     /// The `CREATE` statement as stored in `sqlite_schema`.
-    public var sql: String
+    package var sql: String
     /// Declared `WITHOUT ROWID`.
-    public var withoutRowID: Bool
+    package var withoutRowID: Bool
     /// nil when the SQLite reading the file is older than 3.37 (no `PRAGMA table_list`).
-    @ExplicitNull public var strict: Bool?
+    @ExplicitNull package var strict: Bool?
     /// Declared with an `AUTOINCREMENT` key.
-    public var autoincrement: Bool
+    package var autoincrement: Bool
     /// The table's row in `sqlite_sequence`, for an AUTOINCREMENT table that has had rows.
-    @ExplicitNull public var autoincrementSequence: Int64?
+    @ExplicitNull package var autoincrementSequence: Int64?
     /// Exact (`count(*)`); nil when the table cannot be read (a virtual table whose module is
     /// not loaded).
-    @ExplicitNull public var rowCount: Int64?
+    @ExplicitNull package var rowCount: Int64?
     /// The columns, in table order.
-    public var columns: [Column]
+    package var columns: [Column]
     /// By name.
-    public var indexes: [Index]
+    package var indexes: [Index]
     /// The foreign keys, as `PRAGMA foreign_key_list` reports them.
-    public var foreignKeys: [ForeignKey]
+    package var foreignKeys: [ForeignKey]
     /// In the order written.
-    public var checks: [CheckConstraint]
+    package var checks: [CheckConstraint]
     /// For a virtual table: `USING module(arguments)`.
-    @ExplicitNull public var module: String?
+    @ExplicitNull package var module: String?
     /// For a virtual table: the arguments in `USING module(arguments)`.
-    @ExplicitNull public var moduleArguments: String?
+    @ExplicitNull package var moduleArguments: String?
     /// For a virtual table: its shadow tables, by name.
-    public var shadowTables: [Table]
+    package var shadowTables: [Table]
 
     /// The column named `name`, ignoring ASCII case as SQLite does.
-    public func column(named name: String) -> Column? {
+    package func column(named name: String) -> Column? {
       columns.first { $0.name == name } ?? columns.first { sameName($0.name, name) }
     }
 
     /// The primary key's columns, in key order.
-    public var primaryKey: [String] {
+    package var primaryKey: [String] {
       columns.filter { $0.primaryKeyPosition > 0 }.sorted {
         $0.primaryKeyPosition < $1.primaryKeyPosition
       }.map(\.name)
@@ -57,31 +57,31 @@ extension Schema {
   }
 
   /// A foreign key of a table: its columns and the parent key they reference.
-  public struct ForeignKey: Codable, Equatable, Sendable {
+  package struct ForeignKey: Codable, Equatable, Sendable {
     /// The child table's key columns, in key order.
-    public var columns: [String]
+    package var columns: [String]
     /// The table the key references.
-    public var parentTable: String
+    package var parentTable: String
     /// As written, or the parent's primary key when the REFERENCES clause names no columns.
-    public var parentColumns: [String]
+    package var parentColumns: [String]
     /// "NO ACTION", "CASCADE", "SET NULL", "SET DEFAULT" or "RESTRICT".
-    public var onDelete: String
+    package var onDelete: String
     /// "NO ACTION", "CASCADE", "SET NULL", "SET DEFAULT" or "RESTRICT".
-    public var onUpdate: String
+    package var onUpdate: String
     /// The `MATCH` clause ("NONE" when none; SQLite parses it but does not enforce it).
-    public var match: String
+    package var match: String
   }
 
   /// A CHECK constraint, with its expression exactly as written.
-  public struct CheckConstraint: Codable, Equatable, Sendable {
+  package struct CheckConstraint: Codable, Equatable, Sendable {
     /// From `CONSTRAINT name CHECK (…)`.
-    @ExplicitNull public var name: String?
+    @ExplicitNull package var name: String?
     /// The column it is written on; nil for a table constraint.
-    @ExplicitNull public var column: String?
+    @ExplicitNull package var column: String?
     /// The expression inside `CHECK (…)`, as written.
-    public var expression: String
+    package var expression: String
 
     /// `CHECK (expression)`.
-    public var sql: String { "CHECK (\(expression))" }
+    package var sql: String { "CHECK (\(expression))" }
   }
 }

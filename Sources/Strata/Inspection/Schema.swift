@@ -3,29 +3,29 @@
 ///
 /// Optional values encode as JSON `null` (``ExplicitNull``) rather than being left out, so every object always
 /// has the same keys.
-public struct Schema: Codable, Equatable, Sendable {
+package struct Schema: Codable, Equatable, Sendable {
   /// The version of this JSON layout; it changes only when a key changes meaning or goes away.
-  public static let formatVersion = 1
+  package static let formatVersion = 1
 
   /// `formatVersion` when this value was made.
-  public var format: Int
+  package var format: Int
   /// Facts about the file: SQLite version, page size, encoding, journal mode.
-  public var database: Database
+  package var database: Database
   /// strata's history, when the database has one.
-  @ExplicitNull public var migrations: MigrationState?
+  @ExplicitNull package var migrations: MigrationState?
   /// The user's tables, virtual tables included (each with its shadow tables inside it), by name.
-  public var tables: [Table]
+  package var tables: [Table]
   /// strata's own tables (`strata_migrations`, `strata_seeds`, any `strata_*`), by name.
-  public var strataTables: [Table]
+  package var strataTables: [Table]
   /// The views, by name.
-  public var views: [View]
+  package var views: [View]
   /// The triggers, by name.
-  public var triggers: [Trigger]
+  package var triggers: [Trigger]
   /// The names asked for, when only some tables were inspected; empty for the whole schema.
-  public var selection: [String]
+  package var selection: [String]
 
   /// Makes a schema from its parts, such as one decoded elsewhere or built in a test.
-  public init(
+  package init(
     database: Database,
     migrations: MigrationState?,
     tables: [Table],
@@ -45,12 +45,12 @@ public struct Schema: Codable, Equatable, Sendable {
   }
 
   /// Every table, strata's included, with shadow tables after their virtual table.
-  public var allTables: [Table] {
+  package var allTables: [Table] {
     (tables + strataTables).flatMap { [$0] + $0.shadowTables }
   }
 
   /// The table named `name` (SQLite compares names without ASCII case), shadow tables included.
-  public func table(named name: String) -> Table? {
+  package func table(named name: String) -> Table? {
     // Without building `allTables`: a diff looks up every table of a large schema.
     func first(where matches: (String) -> Bool) -> Table? {
       for list in [tables, strataTables] {
@@ -65,7 +65,7 @@ public struct Schema: Codable, Equatable, Sendable {
   }
 
   /// The triggers on `table`.
-  public func triggers(on table: String) -> [Trigger] {
+  package func triggers(on table: String) -> [Trigger] {
     triggers.filter { sameName($0.table, table) }
   }
 }

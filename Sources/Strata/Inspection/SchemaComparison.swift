@@ -1,8 +1,8 @@
 /// Compares two schemas object by object.
-public enum SchemaComparison {
+package enum SchemaComparison {
   /// What differs between `expected` (from the migrations) and `actual` (the database), in a
   /// stable order: by object name, tables first.
-  public static func differences(expected: Schema, actual: Schema) -> [SchemaDifference] {
+  package static func differences(expected: Schema, actual: Schema) -> [SchemaDifference] {
     var result: [SchemaDifference] = []
     let expectedTables = keyed(expected.tables.filter { !isStrataTable($0.name) }, \.name)
     let actualTables = keyed(actual.tables.filter { !isStrataTable($0.name) }, \.name)

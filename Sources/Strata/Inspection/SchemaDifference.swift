@@ -1,7 +1,7 @@
 /// One way the live schema differs from what the migrations produce.
 public struct SchemaDifference: Codable, Equatable, Sendable, CustomStringConvertible {
   /// Which side has the object.
-  public enum Change: String, Codable, Sendable {
+  package enum Change: String, Codable, Sendable {
     /// The migrations create it; the database does not have it.
     case missing
     /// The database has it; the migrations do not create it.
@@ -11,15 +11,15 @@ public struct SchemaDifference: Codable, Equatable, Sendable, CustomStringConver
   }
 
   /// The kind of schema object that differs.
-  public enum Object: String, Codable, Sendable {
+  package enum Object: String, Codable, Sendable {
     /// The kind of schema object that differs; its raw value is how messages name it.
     case table, column, index, foreignKey = "foreign key", check, trigger, view
   }
 
   /// Whether the object is missing, unexpected or changed.
-  public let change: Change
+  package let change: Change
   /// The kind of object: table, column, index, foreign key, check, trigger or view.
-  public let object: Object
+  package let object: Object
   /// `student`, `student.email`, `student_class`.
   public let name: String
   /// What differs, for a change ("type", "NOT NULL", "columns", "SQL").
@@ -30,7 +30,7 @@ public struct SchemaDifference: Codable, Equatable, Sendable, CustomStringConver
   public let actual: String?
 
   /// Makes a difference; ``SchemaComparison`` makes them from two schemas.
-  public init(
+  package init(
     change: Change,
     object: Object,
     name: String,

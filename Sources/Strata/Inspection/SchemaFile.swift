@@ -12,18 +12,18 @@ import Foundation
 /// new one, never half of one. A file whose content would not change is not rewritten.
 ///
 /// A tool for a project's checkout, not for an app at launch: `DatabaseSetup` never writes it.
-public struct SchemaFile: Hashable, Sendable {
+package struct SchemaFile: Hashable, Sendable {
   /// Where the file is.
-  public let url: URL
+  package let url: URL
   /// The path as messages name it (`schema.sql`, `db/schema.sql`).
-  public let displayPath: String
+  package let displayPath: String
   /// The project folder: a path inside it that leads, through a symbolic link, out of it is
   /// neither read nor written (a link to `../.env` must not be printed or overwritten).
-  public let projectFolder: URL
+  package let projectFolder: URL
 
   /// The schema file at `url`, named `displayPath` in messages (default: its path), in the
   /// project folder `projectFolder` (default: the file's own folder).
-  public init(url: URL, displayPath: String? = nil, projectFolder: URL? = nil) {
+  package init(url: URL, displayPath: String? = nil, projectFolder: URL? = nil) {
     self.url = url.standardizedFileURL
     self.displayPath = displayPath ?? url.path
     self.projectFolder = (projectFolder ?? url.deletingLastPathComponent()).standardizedFileURL
@@ -31,7 +31,7 @@ public struct SchemaFile: Hashable, Sendable {
 
   /// What a schema file holds for `schema`: its header, then the statements of
   /// `inspect --format sql` (one renderer for both).
-  public static func contents(of schema: Schema) -> String {
+  package static func contents(of schema: Schema) -> String {
     SQLSchemaRenderer(schema: schema, header: header).render()
   }
 
@@ -48,7 +48,7 @@ public struct SchemaFile: Hashable, Sendable {
   static let ownBeginnings = ["-- strata schema file:", "-- Schema dump by 'strata inspect"]
 
   /// How a schema file compares with the schema it should hold.
-  public enum State: Hashable, Sendable {
+  package enum State: Hashable, Sendable {
     /// It holds exactly that schema (line endings aside: CRLF reads as LF).
     case current
     /// There is no file.
@@ -58,7 +58,7 @@ public struct SchemaFile: Hashable, Sendable {
   }
 
   /// What a write did.
-  public enum WriteOutcome: String, Hashable, Sendable, Codable {
+  package enum WriteOutcome: String, Hashable, Sendable, Codable {
     /// The file was written (created, or replaced with new content).
     case written
     /// The file already held that content; it was left as it was, not rewritten.
@@ -69,7 +69,7 @@ public struct SchemaFile: Hashable, Sendable {
   ///
   /// - Throws: `SchemaFileError.notRead` when the path is a directory, a link out of the
   ///   project, or cannot be read.
-  public func state(comparedWith expected: String) throws -> State {
+  package func state(comparedWith expected: String) throws -> State {
     guard let text = try read() else { return .missing }
     return Self.firstDifference(text, expected).map(State.differs) ?? .current
   }
@@ -79,7 +79,7 @@ public struct SchemaFile: Hashable, Sendable {
   ///
   /// - Throws: `SchemaFileError.notCompared` when the replay fails or skips a statement (the
   ///   file is then neither stale nor current), `.notRead` when the file cannot be read.
-  public func state(
+  package func state(
     against migrations: MigrationSet,
     configuration: ConnectionConfiguration = .none
   ) throws -> State {
@@ -97,7 +97,7 @@ public struct SchemaFile: Hashable, Sendable {
   ///
   /// - Throws: `SchemaFileError.missing` or `.stale` (naming the first differing line) when it
   ///   does not, and the errors of `state(against:configuration:)`.
-  public func check(
+  package func check(
     against migrations: MigrationSet,
     configuration: ConnectionConfiguration = .none
   ) throws {
@@ -115,7 +115,7 @@ public struct SchemaFile: Hashable, Sendable {
   /// - Throws: `SchemaFileError.notWritten` (the database is not changed by this), or the
   ///   inspection's `SQLiteError` when the schema cannot be read.
   @discardableResult
-  public func write(schemaOf connection: Connection) throws -> WriteOutcome {
+  package func write(schemaOf connection: Connection) throws -> WriteOutcome {
     try write(Self.contents(of: try SchemaInspector(connection).inspect()))
   }
 
@@ -125,7 +125,7 @@ public struct SchemaFile: Hashable, Sendable {
   /// - Throws: `SchemaFileError.notProduced` when the replay fails or skips a statement,
   ///   `.notWritten` when the file cannot be written.
   @discardableResult
-  public func write(
+  package func write(
     producedBy migrations: MigrationSet,
     configuration: ConnectionConfiguration = .none
   ) throws -> WriteOutcome {

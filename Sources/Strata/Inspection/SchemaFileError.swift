@@ -1,7 +1,7 @@
 /// The schema file (`schema.sql`) is not what the migrations produce, or could not be read,
 /// compared or written. The database is never changed by anything `SchemaFile` does: a caller
 /// that changed it first says so (the CLI's "app.sqlite3 was migrated to version 3, but …").
-public enum SchemaFileError: StrataError, Equatable {
+package enum SchemaFileError: StrataError, Equatable {
   /// There is no schema file at `path` to compare.
   case missing(path: String)
   /// The file differs from what the migrations produce, from `difference`'s line on.
@@ -17,7 +17,7 @@ public enum SchemaFileError: StrataError, Equatable {
   case notWritten(path: String, problem: SchemaFileProblem)
 
   /// What is wrong, and where (`schema.sql:LINE` for a stale file).
-  public var message: String {
+  package var message: String {
     switch self {
     case .missing(let path):
       "the schema file \(path) does not exist, so it does not show the schema the migrations "
@@ -37,10 +37,10 @@ public enum SchemaFileError: StrataError, Equatable {
   }
 
   /// What to do next: write the file again, fix the path, or the migration the replay stopped on.
-  public var help: String { help { $0.description } }
+  package var help: String { help { $0.description } }
 
   /// The migration's error behind a failed replay, or the system's behind a failed write.
-  public var underlyingError: (any Error)? {
+  package var underlyingError: (any Error)? {
     switch self {
     case .notCompared(_, let cause), .notProduced(_, let cause): cause
     case .notRead(_, let problem), .notWritten(_, let problem): problem.underlying?.error
@@ -72,7 +72,7 @@ extension SchemaFileError: RemedialError {
 }
 
 /// Why a schema file could not be read or written.
-public enum SchemaFileProblem: Equatable, Sendable {
+package enum SchemaFileProblem: Equatable, Sendable {
   /// The path is a directory.
   case directory
   /// The path is something other than a file (`kind`: "a named pipe (FIFO)", …).
@@ -94,7 +94,7 @@ public enum SchemaFileProblem: Equatable, Sendable {
   case system(reason: String, underlying: UnderlyingError? = nil)
 
   /// What is wrong with the path, in a clause.
-  public var reason: String {
+  package var reason: String {
     switch self {
     case .directory: "it is a directory, not a file"
     case .notRegularFile(let kind): "it is \(kind), not a regular file"
@@ -138,18 +138,18 @@ public enum SchemaFileProblem: Equatable, Sendable {
 }
 
 /// The first line where a schema file and the schema the migrations produce part ways.
-public struct SchemaFileDifference: Hashable, Sendable, Codable {
+package struct SchemaFileDifference: Hashable, Sendable, Codable {
   /// The 1-based line of the file where they differ.
-  public let line: Int
+  package let line: Int
   /// The file's text on that line; nil when the file ends before it. When the migrations'
   /// schema ends there, the file's first line with text from there on.
-  public let found: String?
+  package let found: String?
   /// The line the migrations' schema has there; nil when it ends before it. When the file ends
   /// there, the schema's first line with text from there on.
-  public let expected: String?
+  package let expected: String?
 
   /// A difference at `line`.
-  public init(line: Int, found: String?, expected: String?) {
+  package init(line: Int, found: String?, expected: String?) {
     self.line = line
     self.found = found
     self.expected = expected

@@ -1,7 +1,7 @@
 import Foundation
 
 /// The ways a `Schema` can be written out.
-public enum SchemaFormat: String, CaseIterable, Sendable {
+package enum SchemaFormat: String, CaseIterable, Sendable {
   /// Aligned, for a terminal 80 columns wide.
   case text
   /// Stable keys, sorted, with a top-level `"format": 1`.
@@ -21,7 +21,7 @@ extension Schema {
   /// - Parameter databaseName: how the text and Markdown headings name the file (nothing when
   ///   nil); JSON, SQL and Mermaid never include it, so they do not change with the path.
   /// - Throws: `EncodingError` when the JSON encoder fails; the other formats do not throw.
-  public func rendered(as format: SchemaFormat, databaseName: String? = nil) throws -> String {
+  package func rendered(as format: SchemaFormat, databaseName: String? = nil) throws -> String {
     switch format {
     case .text: TextSchemaRenderer(schema: self, databaseName: databaseName).render()
     case .json: try JSONSchemaRenderer.render(self)
@@ -41,9 +41,9 @@ extension Schema {
 /// JSON as strata writes it, in one configuration for the schema and the CLI's reports: keys
 /// sorted, so two runs on one value are byte for byte equal; pretty-printed; slashes unescaped;
 /// a line break at the end.
-@_spi(StrataCLI) public enum JSONSchemaRenderer {
+package enum JSONSchemaRenderer {
   /// The encoder in that configuration, for a caller that encodes on its own.
-  public static func encoder() -> JSONEncoder {
+  package static func encoder() -> JSONEncoder {
     let encoder = JSONEncoder()
     encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
     return encoder
@@ -52,7 +52,7 @@ extension Schema {
   /// `value` as JSON, ending with a line break.
   ///
   /// - Throws: `EncodingError` when `value` cannot be encoded.
-  public static func render<Value: Encodable>(_ value: Value) throws -> String {
+  package static func render<Value: Encodable>(_ value: Value) throws -> String {
     String(decoding: try encoder().encode(value), as: UTF8.self) + "\n"
   }
 }
@@ -63,7 +63,7 @@ extension Schema {
 /// - Parameter indent: written before every line.
 /// - Parameter droppingEmptyColumns: leave out a column that is empty in every row but the
 ///   first (the header).
-@_spi(StrataCLI) public func alignedRows(
+package func alignedRows(
   _ rows: [[String]],
   indent: String = "",
   droppingEmptyColumns: Bool = true
@@ -81,7 +81,7 @@ extension Schema {
 
 /// `alignedRows`' lines, each ended by a line feed, in one string: built in one buffer (a
 /// status of 1,000 migrations is one block, not 1,000 lines joined).
-@_spi(StrataCLI) public func alignedBlock(
+package func alignedBlock(
   _ rows: [[String]],
   indent: String = "",
   droppingEmptyColumns: Bool = true

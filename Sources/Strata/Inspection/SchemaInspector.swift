@@ -4,13 +4,13 @@
 /// AUTOINCREMENT, index expressions and WHERE clauses, trigger timing).
 ///
 /// Only reads, inside one read transaction, so the schema and row counts are one snapshot.
-public struct SchemaInspector {
+package struct SchemaInspector {
   /// The database read from, through the seam (SQLDatabase.swift); the inspector never writes
   /// to it.
   package let connection: any SQLDatabase
 
   /// An inspector of `connection`'s database (any open mode; it only reads).
-  public init(_ connection: Connection) {
+  package init(_ connection: Connection) {
     self.connection = connection
   }
 
@@ -27,8 +27,10 @@ public struct SchemaInspector {
   ///   - migrations: the migrations folder, to count pending migrations.
   /// - Throws: `InspectionError.noSuchTable` for a name that is neither a table nor a view;
   ///   `SQLiteError` when SQLite fails (`isBusy` when another process holds a lock).
-  public func inspect(tables names: [String] = [], migrations: MigrationSet? = nil) throws -> Schema
-  {
+  package func inspect(
+    tables names: [String] = [],
+    migrations: MigrationSet? = nil
+  ) throws -> Schema {
     guard connection.isAutocommit else { return try read(names, migrations) }
     return try connection.transaction(.deferred) { try read(names, migrations) }
   }

@@ -1,6 +1,6 @@
 /// A rule of `MigrationLinter`, by its stable kebab-case name: the name findings carry and a
 /// `-- strata:allow NAME` line disables for the statement after it (docs/lint.md).
-public enum LintRule: String, CaseIterable, Hashable, Sendable, Codable {
+package enum LintRule: String, CaseIterable, Hashable, Sendable, Codable {
   /// `DROP TABLE` of a table that exists before the migration and is not rebuilt by it.
   case dropTable = "drop-table"
   /// `ALTER TABLE … DROP COLUMN`.
@@ -23,7 +23,7 @@ public enum LintRule: String, CaseIterable, Hashable, Sendable, Codable {
   case unknownRule = "unknown-rule"
 
   /// What to do about a finding of this rule.
-  public var help: String {
+  package var help: String {
     switch self {
     case .dropTable:
       return "Make sure nothing reads the table any more and its rows are kept elsewhere if "
@@ -60,5 +60,5 @@ public enum LintRule: String, CaseIterable, Hashable, Sendable, Codable {
   }
 
   /// The rules a `-- strata:allow` line may name.
-  public static var allowable: [LintRule] { allCases.filter { $0 != .unknownRule } }
+  package static var allowable: [LintRule] { allCases.filter { $0 != .unknownRule } }
 }

@@ -8,14 +8,14 @@
 /// never a file), with SQLite's authorizer reporting what each statement does as it is
 /// prepared, and the schema read after each statement that changes it. A `-- strata:allow
 /// RULE` line disables a rule for the statement after it.
-public struct MigrationLinter: Sendable {
+package struct MigrationLinter: Sendable {
   /// The migrations linted.
-  public let migrations: MigrationSet
+  package let migrations: MigrationSet
   /// The extensions and functions the replay's connection gets (see `DriftCheck`).
-  public var configuration: ConnectionConfiguration
+  package var configuration: ConnectionConfiguration
 
   /// A linter of `migrations`, replayed on connections configured with `configuration`.
-  public init(_ migrations: MigrationSet, configuration: ConnectionConfiguration = .none) {
+  package init(_ migrations: MigrationSet, configuration: ConnectionConfiguration = .none) {
     self.migrations = migrations
     self.configuration = configuration
   }
@@ -27,7 +27,7 @@ public struct MigrationLinter: Sendable {
   ///   opened; `ExtensionLoadError` (or the configuration's own error) when the configuration
   ///   fails. A statement that fails in the replay is not thrown: the result says where the
   ///   replay stopped.
-  public func lint(_ connection: Connection? = nil) throws -> LintResult {
+  package func lint(_ connection: Connection? = nil) throws -> LintResult {
     var pending = Set(migrations.migrations.map(\.version))
     if let connection {
       let plan = try Migrator(migrations).plan(connection)

@@ -31,7 +31,7 @@ public enum MigrationFormat: String, CaseIterable, Sendable, Codable {
 
   /// The format named `name` (its raw value; `strata` is another name for `dbmate`); nil for
   /// any other name.
-  public init?(named name: String) {
+  package init?(named name: String) {
     if name == "strata" {
       self = .dbmate
     } else if let format = MigrationFormat(rawValue: name) {
@@ -42,7 +42,7 @@ public enum MigrationFormat: String, CaseIterable, Sendable, Codable {
   }
 
   /// How `status` and `validate` describe the format.
-  public var summary: String {
+  package var summary: String {
     switch self {
     case .dbmate: "dbmate (strata's own: -- migrate:up / -- migrate:down)"
     case .golangMigrate: "golang-migrate (.up.sql / .down.sql pairs)"
@@ -66,7 +66,7 @@ public enum MigrationFormat: String, CaseIterable, Sendable, Codable {
   }
 
   /// How the format's tool compares versions.
-  public var versionOrdering: MigrationVersion.Ordering {
+  package var versionOrdering: MigrationVersion.Ordering {
     switch self {
     case .dbmate, .golangMigrate, .goose, .sqlMigrate, .sqlx, .bundle: .numeric
     case .diesel: .text
@@ -77,7 +77,7 @@ public enum MigrationFormat: String, CaseIterable, Sendable, Codable {
   /// The version `text` names in this format (`--to`, `baseline`'s version), compared as the
   /// format's tool compares versions.
   /// - Throws: ``MigrationVersionError`` when `text` is not a version of this format.
-  public func version(_ text: String) throws -> MigrationVersion {
+  package func version(_ text: String) throws -> MigrationVersion {
     try MigrationVersion(text: text, ordering: versionOrdering)
   }
 

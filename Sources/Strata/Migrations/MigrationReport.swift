@@ -22,7 +22,7 @@ public struct MigrateOptions: Sendable {
   public var allowOutOfOrder = false
   /// Copy the database next to itself before the first migration of a run that applies any
   /// (not in a dry run), keeping the newest copies as the policy says; nil: no backup.
-  public var backup: BackupPolicy?
+  package var backup: BackupPolicy?
 
   /// Options for `migrate`; the defaults apply every pending migration, each in its own
   /// transaction, and refuse changed, unknown and out-of-order migrations.
@@ -33,8 +33,7 @@ public struct MigrateOptions: Sendable {
     triesRows: Bool = false,
     allowChanged: Bool = false,
     allowUnknown: Bool = false,
-    allowOutOfOrder: Bool = false,
-    backup: BackupPolicy? = nil
+    allowOutOfOrder: Bool = false
   ) {
     self.target = target
     self.singleTransaction = singleTransaction
@@ -43,6 +42,28 @@ public struct MigrateOptions: Sendable {
     self.allowChanged = allowChanged
     self.allowUnknown = allowUnknown
     self.allowOutOfOrder = allowOutOfOrder
+  }
+
+  /// The same options with a backup policy: the CLI's `--backup` (`BackupPolicy` is package).
+  package init(
+    target: MigrationVersion? = nil,
+    singleTransaction: Bool = false,
+    dryRun: Bool = false,
+    triesRows: Bool = false,
+    allowChanged: Bool = false,
+    allowUnknown: Bool = false,
+    allowOutOfOrder: Bool = false,
+    backup: BackupPolicy?
+  ) {
+    self.init(
+      target: target,
+      singleTransaction: singleTransaction,
+      dryRun: dryRun,
+      triesRows: triesRows,
+      allowChanged: allowChanged,
+      allowUnknown: allowUnknown,
+      allowOutOfOrder: allowOutOfOrder
+    )
     self.backup = backup
   }
 }
@@ -50,7 +71,7 @@ public struct MigrateOptions: Sendable {
 /// One migration applied or rolled back (or, in a dry run, that would be).
 public struct MigrationStep: Hashable, Sendable, Codable {
   /// Which way a step moved the database.
-  public enum Direction: String, Hashable, Sendable, Codable {
+  package enum Direction: String, Hashable, Sendable, Codable {
     /// The up part ran: the migration was applied.
     case up
     /// The down part ran: the migration was rolled back.
@@ -63,7 +84,7 @@ public struct MigrationStep: Hashable, Sendable, Codable {
   /// The file whose part ran, as the user named it.
   public let file: String
   /// Up (applied) or down (rolled back).
-  public let direction: Direction
+  package let direction: Direction
   /// Wall time of the step; 0 in a dry run.
   public let durationMs: Int64
   /// The statements run (in a dry run, the SQL that would run).
@@ -112,9 +133,9 @@ public struct MigrationReport: Hashable, Sendable, Codable {
   /// How many there are in all.
   public var foreignKeyViolationsKeptCount = 0
   /// The backup written before the first migration (`MigrateOptions.backup`), if one was.
-  public var backup: DatabaseBackup?
+  package var backup: DatabaseBackup?
   /// In a dry run of pending migrations: what was tried on the database's rows (in a
   /// transaction that was rolled back) and what could not be. Nil for a real run and for a dry
   /// run that rolls back, whose down parts are not tried.
-  public var trial: DryRunTrial?
+  package var trial: DryRunTrial?
 }

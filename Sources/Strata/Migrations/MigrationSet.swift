@@ -3,7 +3,7 @@ import Foundation
 /// The migrations of a folder (or a bundle's resource folder), sorted by version.
 public struct MigrationSet: Sendable {
   /// Sorted by version, ascending; versions are unique.
-  public let migrations: [Migration]
+  package let migrations: [Migration]
   /// The folder as the user named it, for messages.
   public let directory: String
   /// How the folder's files are written (detected from them unless the caller named it);
@@ -11,7 +11,7 @@ public struct MigrationSet: Sendable {
   public let format: MigrationFormat
   /// Flyway's repeatable migrations (`R__<description>.sql`), in the order Flyway runs them
   /// (by description); empty for every other format.
-  public private(set) var repeatables: [RepeatableMigration] = []
+  package private(set) var repeatables: [RepeatableMigration] = []
   /// The folder the files were read from, when they were (whatever `directory` shows): where
   /// adoption reads a file again to compare it with another tool's checksum.
   package private(set) var folder: URL?
@@ -21,7 +21,7 @@ public struct MigrationSet: Sendable {
   /// default.
   ///
   /// - Throws: `MigrationError.duplicateVersion` when two migrations share a version.
-  public init(
+  package init(
     _ migrations: [Migration],
     directory: String = "(in code)",
     format: MigrationFormat = .dbmate
@@ -56,7 +56,7 @@ public struct MigrationSet: Sendable {
   ///   version 0, a duplicate version, a marker problem or invalid UTF-8, naming the file; a
   ///   file the format does not read (`formatProblem`), a folder that mixes formats, or a file
   ///   with a version that is not SQL and is not excluded (`notSQL`).
-  public init(
+  package init(
     directory url: URL,
     displayPath: String? = nil,
     followSymlinks: Bool = false,
@@ -109,6 +109,34 @@ public struct MigrationSet: Sendable {
     self.folder = url
   }
 
+  /// Reads every `.sql` file of `url`, rejecting the whole folder on the first bad file, so
+  /// nothing touches the database while the files are wrong.
+  ///
+  /// - Parameters:
+  ///   - url: the folder of `.sql` files.
+  ///   - displayPath: how messages name the folder (default: `url`'s path).
+  ///   - followSymlinks: read files that are symbolic links to files outside the folder
+  ///     (refused by default: a link to a `.env` would print its secrets).
+  ///   - format: how the files are written; nil (the default) detects it from the files.
+  /// - Throws: `MigrationError` for a missing or unreadable folder or file, a bad file name, a
+  ///   version 0, a duplicate version, a marker problem or invalid UTF-8, naming the file; a
+  ///   file the format does not read (`formatProblem`), a folder that mixes formats, or a file
+  ///   with a version that is not SQL (`notSQL`).
+  public init(
+    directory url: URL,
+    displayPath: String? = nil,
+    followSymlinks: Bool = false,
+    format: MigrationFormat? = nil
+  ) throws {
+    try self.init(
+      directory: url,
+      displayPath: displayPath,
+      followSymlinks: followSymlinks,
+      format: format,
+      excluding: MigrationFileExclusion()
+    )
+  }
+
   /// The migrations of files held in memory (name and bytes), with the rules of a folder;
   /// the fuzzer feeds it whole folders this way.
   package init(
@@ -146,19 +174,19 @@ public struct MigrationSet: Sendable {
 
   /// How this folder's versions compare: its format's ordering, or sql-migrate's ids where a
   /// sql-migrate folder is known by its file names.
-  public var versionOrdering: MigrationVersion.Ordering {
+  package var versionOrdering: MigrationVersion.Ordering {
     migrations.first?.version.ordering ?? format.versionOrdering
   }
 
   /// The version `text` names in this folder (`--to`, `baseline`'s version): a number, a
   /// Flyway or diesel version, or a sql-migrate file name with or without `.sql`.
   /// - Throws: ``MigrationVersionError`` when `text` is not a version of this folder.
-  public func version(_ text: String) throws -> MigrationVersion {
+  package func version(_ text: String) throws -> MigrationVersion {
     try MigrationVersion(text: text, ordering: versionOrdering)
   }
 
   /// The migration with `version`, if the folder has it.
-  public func migration(version: MigrationVersion) -> Migration? {
+  package func migration(version: MigrationVersion) -> Migration? {
     migrations.first { $0.version == version }
   }
 

@@ -14,7 +14,7 @@
 /// every version.
 public struct MigrationVersion: Hashable, Comparable, Sendable, Codable, CustomStringConvertible {
   /// How a version compares with another of the same ordering.
-  public enum Ordering: String, Sendable, Codable, CaseIterable {
+  package enum Ordering: String, Sendable, Codable, CaseIterable {
     /// As a 64-bit number: `2` before `10` (strata, dbmate, golang-migrate, goose, sql-migrate,
     /// sqlx, iOS bundles).
     case numeric
@@ -32,7 +32,7 @@ public struct MigrationVersion: Hashable, Comparable, Sendable, Codable, CustomS
   /// `2.1`, as Flyway shows it).
   public let text: String
   /// How this version compares with others.
-  public let ordering: Ordering
+  package let ordering: Ordering
   /// What equality and order are decided on.
   private let key: Key
 
@@ -59,7 +59,7 @@ public struct MigrationVersion: Hashable, Comparable, Sendable, Codable, CustomS
   ///
   /// Give the folder's version part (`2024-01-02-030405`); the dashes are dropped here.
   /// - Throws: ``MigrationVersionError/empty(_:)`` when nothing is left.
-  public init(diesel folderVersion: String) throws {
+  package init(diesel folderVersion: String) throws {
     let text = folderVersion.filter { $0 != "-" }
     guard !text.isEmpty else { throw MigrationVersionError.empty(folderVersion) }
     self.text = text
@@ -73,7 +73,7 @@ public struct MigrationVersion: Hashable, Comparable, Sendable, Codable, CustomS
   /// zero, so `1` equals `1.0` and `1.10` is after `1.9`.
   /// - Throws: ``MigrationVersionError/notDotted(_:)`` when a part is empty or holds anything
   ///   but the digits 0-9, as Flyway refuses it.
-  public init(flyway version: String) throws {
+  package init(flyway version: String) throws {
     let text = version.replacingOccurrences(of: "_", with: ".")
     let parts = text.split(separator: ".", omittingEmptySubsequences: false)
     guard
@@ -97,7 +97,7 @@ public struct MigrationVersion: Hashable, Comparable, Sendable, Codable, CustomS
   /// - Throws: ``MigrationVersionError/empty(_:)`` for an empty id;
   ///   ``MigrationVersionError/notNumeric(_:)`` when the leading number exceeds 64 bits (which
   ///   sql-migrate cannot read either).
-  public init(sqlMigrate id: String) throws {
+  package init(sqlMigrate id: String) throws {
     guard !id.isEmpty, id != ".sql" else { throw MigrationVersionError.empty(id) }
     let text = id.hasSuffix(".sql") ? id : id + ".sql"
     let digits = text.prefix { $0.isASCII && $0.isNumber }
@@ -113,7 +113,7 @@ public struct MigrationVersion: Hashable, Comparable, Sendable, Codable, CustomS
 
   /// The version stored as `text` with `ordering`, as read back from the history table.
   /// - Throws: ``MigrationVersionError`` when the text is not a version of that ordering.
-  public init(text: String, ordering: Ordering) throws {
+  package init(text: String, ordering: Ordering) throws {
     switch ordering {
     case .numeric:
       guard let number = Int64(text), number >= 0 else {
@@ -164,7 +164,7 @@ public struct MigrationVersion: Hashable, Comparable, Sendable, Codable, CustomS
   /// Hashes what equality decides on, so `1` and `1.0` (Flyway) hash alike.
   public func hash(into hasher: inout Hasher) { hasher.combine(key) }
 
-  /// Before, as the tool orders versions (see ``Ordering``).
+  /// Before, as the tool orders versions (see `Ordering`).
   public static func < (lhs: MigrationVersion, rhs: MigrationVersion) -> Bool {
     if case .numeric(let left) = lhs.key, case .numeric(let right) = rhs.key { return left < right }
     switch (lhs.key, rhs.key) {
@@ -248,7 +248,7 @@ extension MigrationVersion.Ordering {
 }
 
 /// Why a text is not a migration version.
-public enum MigrationVersionError: Error, Hashable, Sendable, CustomStringConvertible {
+package enum MigrationVersionError: Error, Hashable, Sendable, CustomStringConvertible {
   /// The version text is empty.
   case empty(String)
   /// A numeric version holds something other than digits, or is too large for 64 bits.
@@ -257,7 +257,7 @@ public enum MigrationVersionError: Error, Hashable, Sendable, CustomStringConver
   case notDotted(String)
 
   /// What is wrong with the text, in words.
-  public var description: String {
+  package var description: String {
     switch self {
     case .empty(let text): "\"\(text)\" is not a version: it is empty"
     case .notNumeric(let text):

@@ -1,7 +1,7 @@
 /// Where a repeatable migration (Flyway's `R__<description>.sql`) stands against a database.
-public struct RepeatableStatus: Hashable, Sendable, Codable {
+package struct RepeatableStatus: Hashable, Sendable, Codable {
   /// The states `strata status` reports for a repeatable migration.
-  public enum State: String, Hashable, Sendable, Codable {
+  package enum State: String, Hashable, Sendable, Codable {
     /// Applied, and its file is unchanged since.
     case applied
     /// Never applied: the next `migrate` applies it.
@@ -11,17 +11,17 @@ public struct RepeatableStatus: Hashable, Sendable, Codable {
   }
 
   /// Its description, which identifies it.
-  public let name: String
+  package let name: String
   /// Applied, pending or changed.
-  public let state: State
+  package let state: State
   /// Its file, as the user named it.
-  public let file: String
+  package let file: String
   /// When it was last applied.
-  public let appliedAt: String?
+  package let appliedAt: String?
   /// The file's checksum now.
-  public let checksum: String
+  package let checksum: String
   /// The checksum recorded when it was last applied.
-  public let recordedChecksum: String?
+  package let recordedChecksum: String?
 }
 
 extension RepeatableMigration {

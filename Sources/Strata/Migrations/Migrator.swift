@@ -7,7 +7,7 @@ import Foundation
 /// the database at the old version or the new one.
 public struct Migrator: Sendable {
   /// The migrations to apply, check or roll back.
-  public let migrations: MigrationSet
+  package let migrations: MigrationSet
 
   /// A migrator for `migrations`; it opens nothing until called with a connection.
   public init(_ migrations: MigrationSet) {
@@ -17,7 +17,7 @@ public struct Migrator: Sendable {
   /// Every migration's state; reads only.
   ///
   /// - Throws: `SQLiteError` when the history (or another tool's) cannot be read.
-  public func plan(_ connection: Connection) throws -> MigrationPlan {
+  package func plan(_ connection: Connection) throws -> MigrationPlan {
     try plan(connection as any SQLDatabase)
   }
 
@@ -32,7 +32,7 @@ public struct Migrator: Sendable {
   }
 
   /// Every migration's state against a history read before (or while) the folder was.
-  @_spi(StrataCLI) public func plan(_ history: RecordedHistory) -> MigrationPlan {
+  package func plan(_ history: RecordedHistory) -> MigrationPlan {
     let applied = self.applied(history.rows)
     var plan = MigrationPlan(
       set: migrations,
@@ -49,7 +49,7 @@ public struct Migrator: Sendable {
   }
 
   /// The problems that stop `migrate`: changed, unknown and out-of-order migrations.
-  public func problems(in plan: MigrationPlan) -> [MigrationError] {
+  package func problems(in plan: MigrationPlan) -> [MigrationError] {
     var problems: [MigrationError] = []
     for entry in plan.migrations(in: .changed) {
       problems.append(
@@ -97,8 +97,7 @@ public struct Migrator: Sendable {
 
   /// `migrate(_:options:)`, calling `backedUp` as soon as the backup is written, before the
   /// first migration runs: a run that then fails can still say where its backup is.
-  @_spi(StrataCLI)
-  public func migrate(
+  package func migrate(
     _ connection: Connection,
     options: MigrateOptions,
     backedUp: (DatabaseBackup) -> Void
@@ -226,7 +225,7 @@ public struct Migrator: Sendable {
   ///   the history cannot be read; `MigrationError.insideTransaction` when the connection is
   ///   inside a transaction its caller opened.
   @discardableResult
-  public func rollback(
+  package func rollback(
     _ connection: Connection,
     _ target: RollbackTarget = .steps(1),
     dryRun: Bool = false,
@@ -310,7 +309,7 @@ public struct Migrator: Sendable {
   /// - Throws: `MigrationError`: an unknown version, a database that already has history, or an
   ///   SQLite failure while recording, or a connection inside its caller's transaction.
   @discardableResult
-  public func baseline(_ connection: Connection, version: MigrationVersion) throws -> [Migration] {
+  package func baseline(_ connection: Connection, version: MigrationVersion) throws -> [Migration] {
     try baseline(connection as any SQLDatabase, version: version)
   }
 

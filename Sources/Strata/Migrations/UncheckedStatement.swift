@@ -4,18 +4,18 @@
 
 /// A statement of a migration that the replay of the migrations did not run, so `validate` and
 /// `inspect --diff` did not check it: where it is and why.
-public struct UncheckedStatement: Hashable, Sendable, Codable, CustomStringConvertible {
+package struct UncheckedStatement: Hashable, Sendable, Codable, CustomStringConvertible {
   /// The migration file, as the user named it.
-  public let file: String
+  package let file: String
   /// The line on which the statement starts; nil when the whole file was not checked.
-  public let line: Int?
+  package let line: Int?
   /// The statement's first 200 characters, on one line.
-  public let statement: String?
+  package let statement: String?
   /// Why the replay did not run it.
-  public let reason: String
+  package let reason: String
 
   /// "migrations/0002_x.sql:1 `ATTACH 'o.db' AS o`: not checked: …".
-  public var description: String {
+  package var description: String {
     let place = line.map { "\(file):\($0)" } ?? file
     let shown = statement.map { " `\($0)`" } ?? ""
     return "\(place)\(shown): not checked: \(reason)"

@@ -4,13 +4,13 @@
 /// them as numbers, as goose, golang-migrate, sql-migrate, sqlx and iOS bundles do; dbmate
 /// sorts the names as text, so a dbmate-format folder with such a pair runs in another order
 /// under dbmate.
-public struct VersionWidthWarning: Hashable, Sendable, Codable {
+package struct VersionWidthWarning: Hashable, Sendable, Codable {
   /// The file that runs first (its version is the smaller number).
-  public let earlier: String
+  package let earlier: String
   /// The file that runs right after it, though its version sorts first as text.
-  public let later: String
+  package let later: String
   /// The warning in words.
-  public let message: String
+  package let message: String
 }
 
 extension MigrationSet {
@@ -19,7 +19,7 @@ extension MigrationSet {
   /// as numbers (Flyway part by part), so the surprise is a name list sorted as text; diesel
   /// runs them as text, so there the surprise is the numbers. When there is none, the two
   /// orders agree throughout the folder.
-  public var versionWidthWarnings: [VersionWidthWarning] {
+  package var versionWidthWarnings: [VersionWidthWarning] {
     zip(migrations, migrations.dropFirst()).compactMap { first, second in
       switch format {
       case .diesel: textOrderWarning(first, second)

@@ -168,7 +168,7 @@ public final class Connection {
   /// Compiles one statement.
   ///
   /// - Throws: `SQLiteError` for SQL that does not compile (a syntax error, a missing table).
-  public func prepare(_ sql: String) throws -> Statement {
+  package func prepare(_ sql: String) throws -> Statement {
     var statement: OpaquePointer?
     let rc = sqlite3_prepare_v2(handle, sql, -1, &statement, nil)
     guard rc == SQLITE_OK else { throw error(sql: sql) }

@@ -7,24 +7,24 @@ internal import SQLite3
 #endif
 
 /// One statement of a script, with where it starts.
-public struct ScriptStatement: Hashable, Sendable {
+package struct ScriptStatement: Hashable, Sendable {
   /// The statement's text, without the comments and blank lines before it.
-  public let sql: String
+  package let sql: String
   /// The 1-based line on which the statement starts, counted from the script's `firstLine`.
-  public let line: Int
+  package let line: Int
   /// Where `sql` sits in the script's UTF-8 bytes: the statements of a script never overlap,
   /// and only white space, comments and empty statements (`;`) lie between them.
-  public let byteRange: Range<Int>
+  package let byteRange: Range<Int>
 }
 
 /// A statement of a script failed; `line` locates it in its file.
-public struct ScriptError: Error, Hashable, Sendable {
+package struct ScriptError: Error, Hashable, Sendable {
   /// The 1-based line on which the failing statement starts.
-  public let line: Int
+  package let line: Int
   /// The 1-based position of the statement in the script.
-  public let statementNumber: Int
+  package let statementNumber: Int
   /// SQLite's error.
-  public let underlying: SQLiteError
+  package let underlying: SQLiteError
 }
 
 extension Connection {
@@ -39,7 +39,7 @@ extension Connection {
   /// - Throws: `ScriptError` naming the statement and line that failed, or the error `willRun`
   ///   threw.
   @discardableResult
-  public func executeScript(
+  package func executeScript(
     _ script: String,
     firstLine: Int = 1,
     willRun: ((ScriptStatement) throws -> Void)? = nil

@@ -9,12 +9,13 @@ internal import SQLite3
 private let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
 
 /// A compiled SQL statement, finalized when released.
-public final class Statement {
+@usableFromInline
+package final class Statement {
   let handle: OpaquePointer
   /// Keeps the connection open while the statement lives.
   let connection: Connection
   /// The SQL this statement was compiled from.
-  public let sql: String
+  package let sql: String
 
   init(handle: OpaquePointer, connection: Connection, sql: String) {
     self.handle = handle
@@ -43,7 +44,7 @@ public final class Statement {
   /// Binds values to parameters 1, 2, … in order.
   ///
   /// - Throws: `SQLiteError` when a value cannot be bound (too many values, too large).
-  public func bind(_ values: [SQLValue]) throws {
+  package func bind(_ values: [SQLValue]) throws {
     for (offset, value) in values.enumerated() {
       try bind(value, at: offset + 1)
     }
@@ -52,7 +53,7 @@ public final class Statement {
   /// Binds one value to parameter `index` (1-based, as in SQLite).
   ///
   /// - Throws: `SQLiteError` for an index out of range or a value too large.
-  public func bind(_ value: SQLValue, at index: Int) throws {
+  package func bind(_ value: SQLValue, at index: Int) throws {
     // Out of Int32's range is out of SQLite's too: SQLITE_RANGE or SQLITE_TOOBIG, never a trap.
     let i = Int32(clamping: index)
     let rc: Int32
@@ -73,7 +74,7 @@ public final class Statement {
   /// Binds one value to the parameter named `name` (with its prefix: `:id`, `@id`, `$id`).
   ///
   /// - Throws: `SQLiteError` for an unknown parameter name or a value too large.
-  public func bind(_ value: SQLValue, named name: String) throws {
+  package func bind(_ value: SQLValue, named name: String) throws {
     let index = sqlite3_bind_parameter_index(handle, name)
     guard index > 0 else {
       throw SQLiteError(
@@ -105,7 +106,7 @@ public final class Statement {
   ///
   /// - Throws: `SQLiteError` when the step fails (a constraint, a busy database, a read error).
   @discardableResult
-  public func step() throws -> Bool {
+  package func step() throws -> Bool {
     let rc = sqlite3_step(handle)
     switch rc {
     case SQLITE_ROW: return true
@@ -115,7 +116,7 @@ public final class Statement {
   }
 
   /// Makes the statement ready to run again; bindings stay.
-  public func reset() {
+  package func reset() {
     sqlite3_reset(handle)
   }
 
@@ -125,7 +126,8 @@ public final class Statement {
   }
 
   /// The value of column `index` (0-based) in the current row.
-  public func value(at index: Int) -> SQLValue {
+  @usableFromInline
+  package func value(at index: Int) -> SQLValue {
     // One look-up of the column, then its type and content from the value it holds: each
     // `sqlite3_column_*` call would look the column up again. (The value is "unprotected":
     // safe here, as this connection is used by one thread at a time.)
@@ -145,16 +147,16 @@ public final class Statement {
   }
 
   /// Column `index` as an integer (NULL reads as 0).
-  public func int64(at index: Int) -> Int64 { sqlite3_column_int64(handle, Int32(index)) }
+  package func int64(at index: Int) -> Int64 { sqlite3_column_int64(handle, Int32(index)) }
 
   /// Column `index` as text, or nil when NULL.
-  public func string(at index: Int) -> String? {
+  package func string(at index: Int) -> String? {
     guard let pointer = sqlite3_column_text(handle, Int32(index)) else { return nil }
     return String(cString: pointer)
   }
 
   /// Column `index` as a double (NULL reads as 0).
-  public func double(at index: Int) -> Double { sqlite3_column_double(handle, Int32(index)) }
+  package func double(at index: Int) -> Double { sqlite3_column_double(handle, Int32(index)) }
 
   /// True when column `index` is NULL in the current row.
   package func isNull(at index: Int) -> Bool {

@@ -1,5 +1,5 @@
 /// How a transaction takes its locks.
-public enum TransactionKind: String, Sendable {
+package enum TransactionKind: String, Sendable {
   /// Locks on the first read or write.
   case deferred = "DEFERRED"
   /// Takes the write lock at once, so a read-then-write cannot be raced by another writer.
@@ -15,7 +15,7 @@ extension Connection {
   ///
   /// - Throws: What `body` throws, after the rollback; `SQLiteError` when `BEGIN` or `COMMIT`
   ///   fails.
-  public func transaction<T>(
+  package func transaction<T>(
     _ kind: TransactionKind = .immediate,
     _ body: () throws -> T
   ) throws
@@ -37,7 +37,7 @@ extension Connection {
   ///
   /// - Throws: What `body` throws, after rolling back to the savepoint; `SQLiteError` when the
   ///   savepoint cannot be opened or released.
-  public func savepoint<T>(_ name: String = "strata", _ body: () throws -> T) throws -> T {
+  package func savepoint<T>(_ name: String = "strata", _ body: () throws -> T) throws -> T {
     let quoted = quoteIdentifier(name)
     try execute("SAVEPOINT \(quoted)")
     do {

@@ -38,7 +38,7 @@ public struct SeedFileFormat: Hashable, Sendable {
   }
 
   /// Whether this is strata's default format, which the ledger records as it always has.
-  public var isDefault: Bool { self == SeedFileFormat() }
+  package var isDefault: Bool { self == SeedFileFormat() }
 }
 
 /// The text encodings a seed file can be read in.

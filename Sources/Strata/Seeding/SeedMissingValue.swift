@@ -20,16 +20,16 @@ enum SeedMissingValue {
 
 /// How many fields of one column a null token turned into NULL (`NA` → NULL in `name`, 3
 /// times): a token that is also a real value of a TEXT column shows up here.
-public struct SeedNullCount: Hashable, Sendable, Codable {
+package struct SeedNullCount: Hashable, Sendable, Codable {
   /// The column.
-  public let column: String
+  package let column: String
   /// The null token, as the file's format names it.
-  public let token: String
+  package let token: String
   /// Unquoted fields equal to the token, loaded as NULL.
-  public let count: Int
+  package let count: Int
 
   /// A count of `count` fields of `column` that `token` made NULL.
-  public init(column: String, token: String, count: Int) {
+  package init(column: String, token: String, count: Int) {
     self.column = column
     self.token = token
     self.count = count

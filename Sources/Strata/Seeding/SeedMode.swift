@@ -86,11 +86,11 @@ extension SeedMode {
 
   /// Whether the mode empties each table before loading it, so a report shows the rows it
   /// deleted: the command's table has a DELETED column only then.
-  @_spi(StrataCLI) public var deletesExistingRows: Bool { rules.deletesFirst }
+  package var deletesExistingRows: Bool { rules.deletesFirst }
 }
 
 extension SeedMode {
   /// Whether the mode can delete rows that left the file and keep rows the user changed or
   /// deleted, so a report shows DELETED and KEPT (`sync`).
-  @_spi(StrataCLI) public var keepsUsersRows: Bool { rules.mergesFromStage }
+  package var keepsUsersRows: Bool { rules.mergesFromStage }
 }

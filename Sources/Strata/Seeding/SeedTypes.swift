@@ -10,7 +10,7 @@ public struct SeedFile: Hashable, Sendable {
   /// The path shown in messages and reports, such as `seeds/person_info.csv`.
   public var displayPath: String
   /// Read the process's standard input instead of `url` (see `standardInput(table:)`).
-  public private(set) var isStandardInput = false
+  package private(set) var isStandardInput = false
   /// How the file writes its data (null tokens, delimiter, encoding, header names).
   public var format = SeedFileFormat()
 
@@ -24,7 +24,7 @@ public struct SeedFile: Hashable, Sendable {
 
   /// The process's standard input (`strata seed - --table T`): it has no name to take the
   /// table from, and it is read once, like a pipe or a FIFO named as a file.
-  public static func standardInput(table: String) -> SeedFile {
+  package static func standardInput(table: String) -> SeedFile {
     var file = SeedFile(
       url: URL(fileURLWithPath: "/dev/stdin"),
       table: table,
@@ -48,7 +48,7 @@ public struct SeedFile: Hashable, Sendable {
   /// The name recorded in the `strata_seeds` ledger: the file's name without its folder, so
   /// the same file seeded from a checkout or from an app bundle is recognised. Standard input,
   /// however it is named (`-`, `/dev/stdin`, `/dev/fd/0`, `/proc/self/fd/0`), is `stdin`.
-  public var ledgerName: String {
+  package var ledgerName: String {
     let path = url.standardizedFileURL.path
     let names = ["/dev/stdin", "/dev/fd/0", "/proc/self/fd/0", "/proc/\(getpid())/fd/0"]
     return isStandardInput || names.contains(path) ? "stdin" : url.lastPathComponent
@@ -76,6 +76,9 @@ public struct SeedOptions: Sendable {
   /// closing quote cannot make the load hold the rest of the file in memory.
   public var maximumFieldBytes: Int
 
+  /// The default `maximumFieldBytes`, 16 MiB: the CSV reader's own limit.
+  public static let defaultMaximumFieldBytes = CSVReader.defaultMaximumFieldBytes
+
   /// Options for a seed run; the defaults insert only rows whose key is not there yet.
   public init(
     mode: SeedMode = .missing,
@@ -84,7 +87,7 @@ public struct SeedOptions: Sendable {
     onlyUnrecorded: Bool = false,
     cacheKiB: Int = 16 * 1024,
     rowsPerStatement: Int = 64,
-    maximumFieldBytes: Int = CSVReader.defaultMaximumFieldBytes
+    maximumFieldBytes: Int = SeedOptions.defaultMaximumFieldBytes
   ) {
     self.mode = mode
     self.dryRun = dryRun
@@ -127,7 +130,7 @@ public struct SeedTableReport: Hashable, Sendable, Codable {
   public let durationMs: Int64
   /// Per column, how many unquoted fields each of the file's null tokens turned into NULL
   /// (`SeedFileFormat.nullTokens`); empty when it has none or none matched.
-  public let nullCounts: [SeedNullCount]
+  package let nullCounts: [SeedNullCount]
 }
 
 /// What a seed run did.
@@ -183,22 +186,22 @@ public struct SeedProgress: Hashable, Sendable {
 }
 
 /// One row of the `strata_seeds` ledger.
-public struct SeedLedgerEntry: Hashable, Sendable, Codable {
+package struct SeedLedgerEntry: Hashable, Sendable, Codable {
   /// The file's name, as the ledger records it (`stdin` for standard input).
-  public let file: String
+  package let file: String
   /// SHA-256 (hex) of the file's bytes: a file with a recorded checksum is not loaded again.
-  public let checksum: String
+  package let checksum: String
   /// The table the file was loaded into.
-  public let table: String
+  package let table: String
   /// The seed mode used (`missing`, `upsert`, `replace` or `append`).
-  public let mode: String
+  package let mode: String
   /// Rows the load inserted.
-  public let rowsInserted: Int
+  package let rowsInserted: Int
   /// Rows the load updated.
-  public let rowsUpdated: Int
+  package let rowsUpdated: Int
   /// When the file was loaded, ISO 8601 UTC.
-  public let appliedAt: String
+  package let appliedAt: String
   /// The options the file was read with, as settings-file text (`null = ["NA"]`); empty for
   /// strata's defaults. A file whose options change loads again.
-  public let options: String
+  package let options: String
 }

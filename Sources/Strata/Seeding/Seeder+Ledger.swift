@@ -8,7 +8,7 @@ extension Seeder {
   /// Every row of the `strata_seeds` ledger, oldest first; empty when there is none.
   ///
   /// - Throws: `SQLiteError` when the ledger cannot be read.
-  public func ledger() throws -> [SeedLedgerEntry] {
+  package func ledger() throws -> [SeedLedgerEntry] {
     guard try Self.ledgerExists(connection) else { return [] }
     let options = try hasOptionsColumn() ? "options" : "''"
     return try connection.rows(
@@ -32,7 +32,7 @@ extension Seeder {
   /// `format` (a file whose options changed loads again).
   ///
   /// - Throws: `SQLiteError` when the ledger cannot be read.
-  public func isRecorded(
+  package func isRecorded(
     checksum: String,
     table: String,
     format: SeedFileFormat = SeedFileFormat()

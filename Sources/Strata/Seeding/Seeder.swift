@@ -43,7 +43,7 @@ public struct Seeder {
   /// - Parameter displayPath: how the folder is shown in messages (default: its path).
   /// - Throws: `SeedError` when the folder is missing or unreadable, or a file in it is not a
   ///   regular file or links out of the folder.
-  public static func files(
+  package static func files(
     in directory: URL,
     displayPath: String? = nil,
     followSymlinks: Bool = false
@@ -62,7 +62,7 @@ public struct Seeder {
   /// The SHA-256 (hex) of a file's bytes, as the ledger records it.
   ///
   /// - Throws: `CSVError` when the file cannot be opened or read.
-  public static func checksum(of url: URL) throws -> String {
+  package static func checksum(of url: URL) throws -> String {
     let reader = try CSVReader(url: url, computeChecksum: true)
     return try reader.checksum() ?? ""
   }

@@ -23,12 +23,12 @@ public struct ProjectSettings: Hashable, Sendable {
   public static let fileName = "strata.toml"
 
   /// How the seed files are read (`[seeds]` and `[seeds."FILE"]`).
-  public var seeds: SeedSettings
+  package var seeds: SeedSettings
   /// The schema file the project keeps current (`[schema]`); none by default.
-  public var schema: SchemaSettings
+  package var schema: SchemaSettings
 
   /// Settings with strata's defaults everywhere (what a project without a file gets).
-  public init(seeds: SeedSettings = SeedSettings(), schema: SchemaSettings = SchemaSettings()) {
+  package init(seeds: SeedSettings = SeedSettings(), schema: SchemaSettings = SchemaSettings()) {
     self.seeds = seeds
     self.schema = schema
   }

@@ -10,23 +10,23 @@ import Foundation
 ///
 /// An app's launch never writes it (`DatabaseSetup` reads the section and leaves it alone);
 /// `strata migrate`, `rollback`, `init` and `schema` write it, and `strata status` checks it.
-public struct SchemaSettings: Hashable, Sendable {
+package struct SchemaSettings: Hashable, Sendable {
   /// `file`: the schema file's path as written, relative to the settings file's folder; nil
   /// when the project keeps none (the default).
-  public var file: String?
+  package var file: String?
   /// The folder `file` is relative to: the settings file's own; nil when the settings were
   /// parsed from text, not read from a file.
-  public var folder: URL?
+  package var folder: URL?
 
   /// Schema settings naming `file` (nil: no schema file), relative to `folder`.
-  public init(file: String? = nil, folder: URL? = nil) {
+  package init(file: String? = nil, folder: URL? = nil) {
     self.file = file
     self.folder = folder
   }
 
   /// Where the schema file is: `file` resolved against `folder`, or against `project` (the
   /// project folder) when the settings were not read from a file; nil when no file is named.
-  public func fileURL(inProject project: URL) -> URL? {
+  package func fileURL(inProject project: URL) -> URL? {
     guard let file else { return nil }
     if file.hasPrefix("/") { return URL(fileURLWithPath: file).standardizedFileURL }
     return (folder ?? project).appendingPathComponent(file).standardizedFileURL

@@ -3,18 +3,18 @@ import Foundation
 /// The seed options of the settings file: `[seeds]` for every seed file, `[seeds."FILE"]` for
 /// one file (named as in the seeds folder, such as `penguins.csv`), field by field over the
 /// defaults.
-public struct SeedSettings: Hashable, Sendable {
+package struct SeedSettings: Hashable, Sendable {
   /// `[seeds]`: the options of every seed file.
-  public var defaults: SeedFormatSettings
+  package var defaults: SeedFormatSettings
   /// `[seeds."FILE"]`: one file's options, by its name in the seeds folder.
-  public var files: [String: SeedFormatSettings]
+  package var files: [String: SeedFormatSettings]
   /// The line of each file's section, for errors.
   var lines: [String: Int] = [:]
   /// The settings file, as errors name it.
   var path = ProjectSettings.fileName
 
   /// Seed settings with these defaults and per-file options.
-  public init(
+  package init(
     defaults: SeedFormatSettings = SeedFormatSettings(),
     files: [String: SeedFormatSettings] = [:]
   ) {
@@ -25,7 +25,7 @@ public struct SeedSettings: Hashable, Sendable {
   /// `file`'s format: strata's defaults, then `[seeds]`, then the file's own section, then
   /// `overrides` (the options given for one run), each field set by the last that sets it.
   /// Standard input has no file name: only `[seeds]` and `overrides` apply to it.
-  public func format(
+  package func format(
     of file: SeedFile,
     overrides: SeedFormatSettings = SeedFormatSettings()
   )
@@ -39,7 +39,7 @@ public struct SeedSettings: Hashable, Sendable {
   }
 
   /// `files` with their formats set (see `format(of:overrides:)`).
-  public func applied(
+  package func applied(
     to files: [SeedFile],
     overrides: SeedFormatSettings = SeedFormatSettings()
   ) -> [SeedFile] {
@@ -54,7 +54,7 @@ public struct SeedSettings: Hashable, Sendable {
   /// none) or among `files`, before anything is loaded.
   ///
   /// - Throws: `SettingsError.unknownSeedFile` for the first named file that is in neither.
-  public func checkNamedFiles(
+  package func checkNamedFiles(
     existIn folder: URL?,
     folderDisplayPath: String? = nil,
     besides files: [SeedFile] = []
@@ -79,21 +79,21 @@ public struct SeedSettings: Hashable, Sendable {
 
 /// Some of a seed file's options: each one set replaces that field of the format, the others
 /// are left as they are (nil: not set).
-public struct SeedFormatSettings: Hashable, Sendable {
+package struct SeedFormatSettings: Hashable, Sendable {
   /// `null`: unquoted fields that mean NULL.
-  public var nullTokens: [String]?
+  package var nullTokens: [String]?
   /// `delimiter`: the character between fields.
-  public var delimiter: Character?
+  package var delimiter: Character?
   /// `encoding`: the file's text encoding.
-  public var encoding: SeedEncoding?
+  package var encoding: SeedEncoding?
   /// `columns`: headers that differ from their column's name, as CSV header → column.
-  public var columns: [String: String]?
+  package var columns: [String: String]?
   /// `reload`: a changed file of a table without a key replaces the rows it loaded before
   /// (see `SeedFileFormat.reload`); one file's setting, refused in `[seeds]`.
-  public var reload: Bool?
+  package var reload: Bool?
 
   /// Options that set the given fields and leave the others.
-  public init(
+  package init(
     nullTokens: [String]? = nil,
     delimiter: Character? = nil,
     encoding: SeedEncoding? = nil,
@@ -108,7 +108,7 @@ public struct SeedFormatSettings: Hashable, Sendable {
   }
 
   /// `format` with the fields these options set replaced.
-  public func applied(to format: SeedFileFormat) -> SeedFileFormat {
+  package func applied(to format: SeedFileFormat) -> SeedFileFormat {
     var format = format
     if let nullTokens { format.nullTokens = nullTokens }
     if let delimiter { format.delimiter = delimiter }

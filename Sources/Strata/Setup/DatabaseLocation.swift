@@ -2,14 +2,14 @@ import Foundation
 
 /// Where the database file lives: an explicit path, or `data.sqlite3` in the user's documents
 /// directory.
-public struct DatabaseLocation: Hashable, Sendable {
+package struct DatabaseLocation: Hashable, Sendable {
   /// The default file name in the documents directory.
-  public static let defaultFileName = "data.sqlite3"
+  package static let defaultFileName = "data.sqlite3"
 
   /// The database file.
-  public let url: URL
+  package let url: URL
   /// Whether it is the default location (whose folder may be created), not an explicit path.
-  public let isDefault: Bool
+  package let isDefault: Bool
 
   /// Resolves the database path. A relative path is taken from `currentDirectory`.
   ///
@@ -20,7 +20,7 @@ public struct DatabaseLocation: Hashable, Sendable {
   /// - Returns: the path, and whether it is the default.
   /// - Throws: `DatabaseOpenError.noDefaultLocation` when the default is needed and the
   ///   documents folder cannot be found (`HOME` is not an absolute path).
-  public static func resolve(
+  package static func resolve(
     explicit: String?,
     environment: [String: String],
     currentDirectory: String = FileManager.default.currentDirectoryPath
@@ -46,7 +46,7 @@ public struct DatabaseLocation: Hashable, Sendable {
   ///
   /// - Throws: `DatabaseOpenError.noDefaultLocation` when `$HOME` is needed and is not an
   ///   absolute path.
-  public static func documentsDirectory(environment: [String: String]) throws -> URL {
+  package static func documentsDirectory(environment: [String: String]) throws -> URL {
     #if os(Linux)
     return try xdgDocumentsDirectory(environment: environment)
     #elseif os(tvOS)

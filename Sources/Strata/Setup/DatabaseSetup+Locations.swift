@@ -19,7 +19,7 @@ extension DatabaseSetup {
   /// - Throws: `DatabaseOpenError.folderNotCreated` when the folder cannot be created or
   ///   excluded from backup.
   public static func applicationSupportDatabase(
-    named name: String = DatabaseLocation.defaultFileName,
+    named name: String = DatabaseSetup.defaultFileName,
     subfolder: String? = nil,
     excludedFromBackup: Bool = false
   ) throws -> URL {
@@ -77,7 +77,7 @@ extension DatabaseSetup {
   ///   always gives a path, so there the container must exist or be creatable), or on a
   ///   platform without App Groups (Linux).
   public static func appGroupDatabase(
-    named name: String = DatabaseLocation.defaultFileName,
+    named name: String = DatabaseSetup.defaultFileName,
     group: String
   ) throws -> URL {
     #if canImport(Darwin)

@@ -57,7 +57,7 @@ public struct DatabaseSetup: Sendable {
   /// How the migration files are written; nil (the default) detects it from the files.
   public var migrationFormat: MigrationFormat?
   /// Migration files to leave out on purpose (see `MigrationFileExclusion`).
-  public var migrationExclusion = MigrationFileExclusion()
+  package var migrationExclusion = MigrationFileExclusion()
   /// How messages and the report name the seeds folder (default: its path).
   public var seedsDisplayPath: String?
   /// The largest seed field or record in bytes (see `SeedOptions.maximumFieldBytes`).
@@ -76,7 +76,7 @@ public struct DatabaseSetup: Sendable {
   /// A settings file to read at `run()` instead of `settings` (nil: use `settings`).
   public var settingsFile: URL?
   /// Seed options for this call that override the settings' for every file, field by field.
-  public var seedFormatOverrides = SeedFormatSettings()
+  package var seedFormatOverrides = SeedFormatSettings()
   /// How the migrations are applied: `singleTransaction` (all or none), `target`, and which
   /// problems to accept (`allowChanged`, `allowOutOfOrder`, `allowUnknown`, which also lets
   /// the app run on a database newer than it). `dryRun` is refused
@@ -149,12 +149,16 @@ public struct DatabaseSetup: Sendable {
     return url
   }
 
+  /// The database's file name when the app names none, `data.sqlite3`: where the `strata`
+  /// tool looks by default too, so both find one file.
+  public static let defaultFileName = DatabaseLocation.defaultFileName
+
   /// `data.sqlite3` (or `name`) in the user's documents folder.
   ///
   /// - Throws: `DatabaseOpenError.noDefaultLocation` when the documents folder cannot be
   ///   found (`HOME` is not an absolute path).
   public static func documentsDatabase(
-    named name: String = DatabaseLocation.defaultFileName,
+    named name: String = DatabaseSetup.defaultFileName,
     environment: [String: String] = ProcessInfo.processInfo.environment
   ) throws -> URL {
     try DatabaseLocation.documentsDirectory(environment: environment).appendingPathComponent(name)

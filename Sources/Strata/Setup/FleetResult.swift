@@ -5,10 +5,10 @@ public struct FleetDatabaseResult: Sendable {
   /// The database file, as the fleet was given it.
   public let database: URL
   /// What the run did to it.
-  public let outcome: Outcome
+  package let outcome: Outcome
 
   /// What a fleet run did to one database.
-  public enum Outcome: Sendable {
+  package enum Outcome: Sendable {
     /// Migrations ran (or were reverted): the report says from which version to which.
     case migrated(MigrationReport)
     /// Nothing to do: the database was already at this version.

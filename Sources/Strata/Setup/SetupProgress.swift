@@ -21,7 +21,7 @@ public enum SetupProgress: Hashable, Sendable {
   case databaseFinished(FleetProgress)
 
   /// The step, without its details.
-  public var step: Step {
+  package var step: Step {
     switch self {
     case .checking: .checking
     case .copyingTemplate: .copyingTemplate
@@ -33,7 +33,7 @@ public enum SetupProgress: Hashable, Sendable {
   }
 
   /// The steps of a setup, in the order they run.
-  public enum Step: String, Hashable, Sendable, CaseIterable {
+  package enum Step: String, Hashable, Sendable, CaseIterable {
     /// Checking what the setup was given.
     case checking
     /// Copying the template.

@@ -8,17 +8,17 @@ import Darwin
 
 /// Builds a template database from migrations: apply them to a fresh scratch database, then
 /// `VACUUM INTO` the destination, carrying the `strata_migrations` rows.
-public enum TemplateBuilder {
+package enum TemplateBuilder {
   /// What `build` wrote.
-  public struct Report: Hashable, Sendable, Codable {
+  package struct Report: Hashable, Sendable, Codable {
     /// The template file written.
-    public let path: String
+    package let path: String
     /// The version the template is at: its newest migration.
-    public let version: MigrationVersion
+    package let version: MigrationVersion
     /// How many migrations the template has applied.
-    public let migrations: Int
+    package let migrations: Int
     /// The template's size in bytes.
-    public let bytes: Int
+    package let bytes: Int
   }
 
   /// The `applied_at` recorded in a template, so the same migrations give the same bytes;
@@ -38,7 +38,7 @@ public enum TemplateBuilder {
   ///   `DatabaseOpenError` when the file cannot be written, `ExtensionLoadError` (or the
   ///   configuration's own error) when `configuration` fails.
   @discardableResult
-  public static func build(
+  package static func build(
     _ migrations: MigrationSet,
     to destination: URL,
     replacing: Bool = false,

@@ -1,19 +1,19 @@
 /// One thing `validate` found wrong, with what to do about it.
-public struct ValidationProblem: Hashable, Sendable, Codable {
+package struct ValidationProblem: Hashable, Sendable, Codable {
   /// What is wrong.
-  public let message: String
+  package let message: String
   /// What to do about it.
-  public let help: String
+  package let help: String
 
   /// The migration problem it reports, when it is one, so that a caller can put the help in
   /// its own words (a command line names its flags). Not part of equality or the encoding.
-  public let migrationError: MigrationError?
+  package let migrationError: MigrationError?
 
   /// The help with its remedies in a caller's words; nil for a problem made with a fixed help.
   private let wording: (@Sendable ((Remedy) -> String) -> String)?
 
   /// A problem with its message and help (and the migration problem it reports, if any).
-  public init(message: String, help: String, migrationError: MigrationError? = nil) {
+  package init(message: String, help: String, migrationError: MigrationError? = nil) {
     self.message = message
     self.help = help
     self.migrationError = migrationError
@@ -42,7 +42,7 @@ public struct ValidationProblem: Hashable, Sendable, Codable {
   /// Decodes the message and help (the migration problem is not encoded).
   ///
   /// - Throws: `DecodingError` when either is missing.
-  public init(from decoder: any Decoder) throws {
+  package init(from decoder: any Decoder) throws {
     let container = try decoder.container(keyedBy: CodingKeys.self)
     self.init(
       message: try container.decode(String.self, forKey: .message),
@@ -51,25 +51,25 @@ public struct ValidationProblem: Hashable, Sendable, Codable {
   }
 
   /// Equal when the message and help are (the migration problem behind them is not compared).
-  public static func == (a: Self, b: Self) -> Bool { a.message == b.message && a.help == b.help }
+  package static func == (a: Self, b: Self) -> Bool { a.message == b.message && a.help == b.help }
 
   /// Hashes the message and help, as `==` compares them.
-  public func hash(into hasher: inout Hasher) {
+  package func hash(into hasher: inout Hasher) {
     hasher.combine(message)
     hasher.combine(help)
   }
 }
 
 /// What `validate` found: the problems, and what it could not check.
-public struct ValidationResult: Hashable, Sendable, Codable {
+package struct ValidationResult: Hashable, Sendable, Codable {
   /// Everything found wrong; empty when all is well.
-  public let problems: [ValidationProblem]
+  package let problems: [ValidationProblem]
   /// Statements the replay of the migrations did not run (see `MigrationReplay`): not
   /// problems, but not checked either.
-  public let notChecked: [UncheckedStatement]
+  package let notChecked: [UncheckedStatement]
   /// Whether the database's schema was compared with the migrations' (false for the files
   /// alone, or when the replay had to stop).
-  public let schemaCompared: Bool
+  package let schemaCompared: Bool
 }
 
 /// Checks a database against its migrations, for CI and for an app's own health check: the
@@ -78,15 +78,15 @@ public struct ValidationResult: Hashable, Sendable, Codable {
 /// the schema the earlier ones produce. The files themselves are checked when the
 /// `MigrationSet` is read. The migrations run only in a fenced in-memory replay, never in the
 /// database, and never reach a file.
-public struct Validator: Sendable {
+package struct Validator: Sendable {
   /// The migrations the database is checked against.
-  public let migrations: MigrationSet
+  package let migrations: MigrationSet
   /// The extensions and functions the replay's connection gets (see `DriftCheck`).
-  public var configuration: ConnectionConfiguration
+  package var configuration: ConnectionConfiguration
 
   /// A validator of databases against `migrations`, replayed on connections configured with
   /// `configuration`.
-  public init(_ migrations: MigrationSet, configuration: ConnectionConfiguration = .none) {
+  package init(_ migrations: MigrationSet, configuration: ConnectionConfiguration = .none) {
     self.migrations = migrations
     self.configuration = configuration
   }
@@ -95,7 +95,7 @@ public struct Validator: Sendable {
   ///
   /// - Throws: `SQLiteError` when the database cannot be read; `InspectionError` when the replay
   ///   cannot run.
-  public func problems(in connection: Connection) throws -> [ValidationProblem] {
+  package func problems(in connection: Connection) throws -> [ValidationProblem] {
     try validate(connection).problems
   }
 
@@ -106,7 +106,7 @@ public struct Validator: Sendable {
   /// - Throws: `SQLiteError` when the database cannot be read; `InspectionError` when the replay
   ///   cannot run; `ExtensionLoadError` (or the configuration's own error) when the
   ///   configuration fails.
-  public func validate(
+  package func validate(
     _ connection: Connection?,
     databaseName: String? = nil
   ) throws -> ValidationResult {

@@ -1,5 +1,5 @@
 import Dispatch
-@_spi(StrataCLI) import Strata
+import Strata
 
 /// The database `status` reads, opened and its history read on another thread while the
 /// migrations folder is read; or, while the database is as it was, its history from the copy

@@ -1,5 +1,5 @@
 import Foundation
-@_spi(StrataCLI) import Strata
+import Strata
 import StrataArguments
 
 /// `strata migrate`: applies pending migrations in order, each in its own transaction.

@@ -1,4 +1,4 @@
-@_spi(StrataCLI) import Strata
+import Strata
 import StrataArguments
 
 /// `strata status`: every migration's state; `--check` makes anything unfinished exit 1.

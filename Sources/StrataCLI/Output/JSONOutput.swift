@@ -1,4 +1,4 @@
-@_spi(StrataCLI) import Strata
+import Strata
 import StrataArguments
 
 /// `--format json`: the library's JSON configuration (`JSONSchemaRenderer`: stable keys,

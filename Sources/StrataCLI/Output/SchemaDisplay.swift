@@ -1,5 +1,5 @@
 import Foundation
-@_spi(StrataCLI) import Strata
+import Strata
 import StrataArguments
 
 /// The schema as `inspect` shows it to a person (text, Markdown, Mermaid): every name and

@@ -1,5 +1,5 @@
 import Foundation
-@_spi(StrataCLI) import Strata
+import Strata
 import StrataArguments
 
 /// Renders what `seed` did: a table per file, or JSON.

@@ -1,4 +1,4 @@
-@_spi(StrataCLI) import Strata
+import Strata
 import StrataArguments
 
 /// Aligned columns for text output, laid out by the library's `alignedRows` and

@@ -1,6 +1,6 @@
 import Testing
 
-@_spi(StrataCLI) @testable import Strata
+@testable import Strata
 
 /// The table layout has a fast path for ASCII rows, and a block form (`alignedBlock`); every
 /// row lays out as the plain rule says (pad each cell but the last to its column's width in

@@ -2,7 +2,7 @@ import Foundation
 import StrataTestSupport
 import Testing
 
-@_spi(StrataCLI) @testable import Strata
+@testable import Strata
 
 /// `status`'s copy of a database's history: used only while the database, its `-wal` and its
 /// `-journal` are as they were when the copy was made, and then exactly what reading it gives.

@@ -2,7 +2,7 @@ import Foundation
 import StrataTestSupport
 import Testing
 
-@_spi(StrataCLI) @testable import Strata
+@testable import Strata
 
 /// `status`'s copy of a folder: used only while every file is as it was when the copy was
 /// made, and then exactly what reading the folder gives.

@@ -1,6 +1,6 @@
 import Testing
 
-@_spi(StrataCLI) @testable import Strata
+@testable import Strata
 
 /// The rules each seed mode declares hold together: the one `switch` that defines them is what
 /// the loader, the seeder and the report read.

@@ -147,13 +147,13 @@ struct RecordedChecksums {
 
 /// A file another tool would call edited: its checksum is not the one that tool recorded when it
 /// applied it.
-public struct EditedFile: Hashable, Sendable, Codable {
+package struct EditedFile: Hashable, Sendable, Codable {
   /// The migration's version.
-  public let version: MigrationVersion
+  package let version: MigrationVersion
   /// The file, as the user named it.
-  public let file: String
+  package let file: String
   /// The checksum the other tool recorded, as it shows it (Flyway's number, sqlx's hex).
-  public let recorded: String
+  package let recorded: String
   /// The same checksum of the file as it is now.
-  public let current: String
+  package let current: String
 }

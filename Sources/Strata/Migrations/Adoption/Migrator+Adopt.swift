@@ -1,17 +1,17 @@
 import Foundation
 
 /// What ``Migrator/adopt(_:from:folder:allowChanged:)`` recorded.
-public struct Adoption: Hashable, Sendable, Codable {
+package struct Adoption: Hashable, Sendable, Codable {
   /// The history adopted.
-  public let history: ForeignHistory
+  package let history: ForeignHistory
   /// The versions recorded in strata's history as applied, ascending.
-  public let recorded: [MigrationVersion]
+  package let recorded: [MigrationVersion]
   /// Flyway's repeatable migrations recorded as applied, by name: those whose file is unchanged
   /// since Flyway last applied it (a changed one stays due, and the next run applies it, as
   /// Flyway would).
-  public var repeatables: [String] = []
+  package var repeatables: [String] = []
   /// Files the other tool would call edited, recorded anyway because the caller accepted them.
-  public var acceptedEdits: [EditedFile] = []
+  package var acceptedEdits: [EditedFile] = []
 }
 
 extension Migrator {
@@ -19,7 +19,7 @@ extension Migrator {
   /// none (once strata has a history, it alone counts).
   ///
   /// - Throws: `SQLiteError` when a history table cannot be read.
-  public func otherToolHistories(_ connection: Connection) throws -> [ForeignHistory] {
+  package func otherToolHistories(_ connection: Connection) throws -> [ForeignHistory] {
     try RecordedHistory.read(connection, includingRepeatables: false).otherTools
   }
 
@@ -47,7 +47,7 @@ extension Migrator {
   ///   when strata already has a history, `MigrationError.unreadable` when a file cannot be read
   ///   again; `SQLiteError` when a table cannot be read or the history cannot be written.
   @discardableResult
-  public func adopt(
+  package func adopt(
     _ connection: Connection,
     from tool: ForeignTool?,
     folder: URL? = nil,

@@ -12,13 +12,13 @@ import Foundation
 /// had been still for `FolderSnapshot.settlingSeconds` before it was read and are the same
 /// after the read, and never of one that is a link, not a regular file, not on a local disk,
 /// or records another tool's history. Anything wrong with the kept file is a miss.
-@_spi(StrataCLI) public struct DatabaseHistoryCache: Sendable {
+package struct DatabaseHistoryCache: Sendable {
   /// Where the copy is kept; its folder is made when missing.
-  public let file: URL
+  package let file: URL
   /// The build of strata that reads the history; a copy made by another is a miss.
-  public let identity: String
+  package let identity: String
 
-  public init(file: URL, identity: String) {
+  package init(file: URL, identity: String) {
     self.file = file
     self.identity = identity
   }
@@ -28,7 +28,7 @@ import Foundation
   /// includingRepeatables: true)`), kept for the next run when it can be.
   ///
   /// - Throws: what `read` throws; nothing is kept of a database that does not read.
-  public func history(
+  package func history(
     ofDatabaseAt path: String,
     read: () throws -> RecordedHistory
   ) throws -> (RecordedHistory, MigrationFolderCache.Outcome) {

@@ -12,22 +12,22 @@ import Foundation
 /// for bytes strata did not read. Only folders read by their file names alone are kept (not
 /// diesel's folders, Flyway's, or sql-migrate's ids, nor one with a link or a subfolder).
 /// Anything wrong with the kept file (another build's, cut short, garbled) is a miss.
-@_spi(StrataCLI) public struct MigrationFolderCache: Sendable {
+package struct MigrationFolderCache: Sendable {
   /// Where the copy is kept; its folder is made when missing.
-  public let file: URL
+  package let file: URL
   /// What the reading depends on besides the folder: the build of strata that reads it and
   /// how it was asked to (`MigrationSet.init(directory:…)`'s arguments). A copy made under
   /// another identity is a miss.
-  public let identity: String
+  package let identity: String
 
-  public init(file: URL, identity: String) {
+  package init(file: URL, identity: String) {
     self.file = file
     self.identity = identity
   }
 
   /// What one read did with the copy (tests check it; `status` has no use for it). Also
   /// `DatabaseHistoryCache`'s.
-  public enum Outcome: Sendable, Equatable {
+  package enum Outcome: Sendable, Equatable {
     /// The kept copy was still the files': none of them was read.
     case used
     /// The files were read, and a copy kept for the next run.
@@ -42,7 +42,7 @@ import Foundation
   ///
   /// - Throws: what `MigrationSet(directory:…)` throws; a copy is never made of a folder that
   ///   does not read, so an error is always the folder's own.
-  public func migrations(
+  package func migrations(
     directory url: URL,
     displayPath: String,
     followSymlinks: Bool,

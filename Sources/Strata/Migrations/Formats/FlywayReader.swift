@@ -1,13 +1,13 @@
 /// A repeatable migration (Flyway's `R__<description>.sql`): no version; it runs after the
 /// versioned migrations, and again whenever its checksum changes.
-public struct RepeatableMigration: Hashable, Sendable, Codable {
+package struct RepeatableMigration: Hashable, Sendable, Codable {
   /// The description from its file name (`refresh_views` for `R__refresh_views.sql`), which
   /// identifies it in the history; repeatable migrations run in the order of their names.
-  public let name: String
+  package let name: String
   /// Its SQL.
-  public let script: MigrationScript
+  package let script: MigrationScript
   /// SHA-256 hex of its SQL, as for a versioned migration's up part.
-  public let checksum: String
+  package let checksum: String
 }
 
 /// Reads a Flyway folder as Flyway reads it: `V<version>__<description>.sql` versioned

@@ -6,13 +6,13 @@
 /// the app, other tools run scripts): skipping it would leave the database without that step,
 /// so it is an error unless a pattern excludes it. Files without a version (`README.md`,
 /// `atlas.sum`, `.keep`) are not migrations and are ignored, as before.
-public struct MigrationFileExclusion: Sendable, Hashable {
+package struct MigrationFileExclusion: Sendable, Hashable {
   /// The patterns: `*` matches any run of characters, `?` one character, anything else itself.
-  public let patterns: [String]
+  package let patterns: [String]
 
   /// Leave out the files whose name (or folder-and-name, as messages show it) matches one of
   /// `patterns`, such as `*.go`, `00005_*` or `00005_seed.go`.
-  public init(_ patterns: [String] = []) { self.patterns = patterns }
+  package init(_ patterns: [String] = []) { self.patterns = patterns }
 
   /// True when a pattern matches the file's name, or its path as messages show it.
   func excludes(name: String, shown: String) -> Bool {

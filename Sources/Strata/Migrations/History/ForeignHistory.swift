@@ -3,7 +3,7 @@
 /// A database migrated by one of these keeps that tool's record of what it applied; strata reads
 /// it so that it neither runs those migrations again nor forgets them (see
 /// ``Migrator/adopt(_:from:folder:allowChanged:)``).
-public enum ForeignTool: String, CaseIterable, Sendable, Codable {
+package enum ForeignTool: String, CaseIterable, Sendable, Codable {
   /// dbmate: `schema_migrations (version varchar(128) primary key)`, one row per migration.
   case dbmate
   /// golang-migrate: `schema_migrations (version uint64, dirty bool)`, one row, the newest
@@ -31,7 +31,7 @@ public enum ForeignTool: String, CaseIterable, Sendable, Codable {
   case userVersion = "user-version"
 
   /// The tool's own name, for messages.
-  public var displayName: String {
+  package var displayName: String {
     switch self {
     case .dbmate: "dbmate"
     case .golangMigrate: "golang-migrate"
@@ -48,7 +48,7 @@ public enum ForeignTool: String, CaseIterable, Sendable, Codable {
   }
 
   /// Where the tool keeps its history.
-  public var table: String {
+  package var table: String {
     switch self {
     case .dbmate, .golangMigrate, .fmdb, .sqliteMigrationManager: "schema_migrations"
     case .goose: "goose_db_version"
@@ -69,30 +69,30 @@ public enum ForeignTool: String, CaseIterable, Sendable, Codable {
 }
 
 /// What another tool's history says was applied, as read from the database.
-public struct ForeignHistory: Hashable, Sendable, Codable {
+package struct ForeignHistory: Hashable, Sendable, Codable {
   /// The tool whose table this is.
-  public let tool: ForeignTool
+  package let tool: ForeignTool
   /// The table read (or `PRAGMA user_version`).
-  public let table: String
+  package let table: String
   /// The versions the tool records one by one as applied, ascending.
-  public let versions: [MigrationVersion]
+  package let versions: [MigrationVersion]
   /// For tools that record only their newest version (golang-migrate, `user_version`, a Flyway
   /// baseline): every version up to this one was applied.
-  public let through: MigrationVersion?
+  package let through: MigrationVersion?
   /// A migration the tool records as failed half-way (golang-migrate's `dirty`, sqlx's or
   /// Flyway's `success` false), as the tool spells it.
-  public let failed: String?
+  package let failed: String?
   /// Recorded entries that are not a version strata can match with a file (a GRDB identifier
   /// such as `createAuthors`, a Flyway version such as `1.1`), as the tool spells them.
-  public let unmappable: [String]
+  package let unmappable: [String]
 
   /// Whether the tool records anything as applied.
-  public var isEmpty: Bool {
+  package var isEmpty: Bool {
     versions.isEmpty && through == nil && failed == nil && unmappable.isEmpty
   }
 
   /// What the history records, in words: "versions 1, 2 and 5", "every version up to 3".
-  public var recordedDescription: String {
+  package var recordedDescription: String {
     var parts: [String] = []
     if let through { parts.append("every version up to \(through)") }
     if !versions.isEmpty {

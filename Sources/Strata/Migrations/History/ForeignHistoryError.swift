@@ -2,7 +2,7 @@
 ///
 /// Nothing is changed when one of these is thrown: the database keeps both its schema and the
 /// other tool's table as they were.
-public enum ForeignHistoryError: StrataError, Equatable {
+package enum ForeignHistoryError: StrataError, Equatable {
   /// `migrate` on a database with another tool's history and none of strata's: it would run
   /// again what that tool applied.
   case notAdopted(ForeignHistory)
@@ -26,7 +26,7 @@ public enum ForeignHistoryError: StrataError, Equatable {
   case editedFiles(tool: ForeignTool, files: [EditedFile])
 
   /// What was found and why it stops the command; says that nothing was changed.
-  public var message: String {
+  package var message: String {
     switch self {
     case .notAdopted(let history):
       return "the database has no strata history but has \(history.tool.displayName)'s "
@@ -75,7 +75,7 @@ public enum ForeignHistoryError: StrataError, Equatable {
   }
 
   /// What to do next, in the library's words (the CLI names its own command).
-  public var help: String {
+  package var help: String {
     switch self {
     case .notAdopted(let history) where history.failed != nil:
       // Adopting it is refused while a migration is marked failed: repair comes first.
@@ -121,7 +121,7 @@ public enum ForeignHistoryError: StrataError, Equatable {
   }
 
   /// The tool of the history at fault, when there is one.
-  public var tool: ForeignTool? {
+  package var tool: ForeignTool? {
     switch self {
     case .notAdopted(let history): history.tool
     case .failedHalfWay(let tool, _), .unmappable(let tool, _), .noFile(let tool, _, _),

@@ -1,30 +1,30 @@
 import Foundation
 
 /// A row of `strata_migrations`: a migration that was applied.
-public struct AppliedMigration: Hashable, Sendable, Codable {
+package struct AppliedMigration: Hashable, Sendable, Codable {
   /// The migration's version.
-  public let version: MigrationVersion
+  package let version: MigrationVersion
   /// The migration's name, from its file name.
-  public let name: String
+  package let name: String
   /// SHA-256 of the up part when it was applied, to find a file edited since.
-  public let checksum: String
+  package let checksum: String
   /// ISO 8601 UTC.
-  public let appliedAt: String
+  package let appliedAt: String
   /// How long the migration took, in milliseconds.
-  public let durationMs: Int64
+  package let durationMs: Int64
 }
 
 /// A repeatable migration (Flyway's `R__name.sql`) as last applied: it has no version, is known
 /// by its name, and runs again whenever its checksum changes.
-public struct AppliedRepeatable: Hashable, Sendable, Codable {
+package struct AppliedRepeatable: Hashable, Sendable, Codable {
   /// The migration's name (its description).
-  public let name: String
+  package let name: String
   /// SHA-256 of its SQL when it was last applied.
-  public let checksum: String
+  package let checksum: String
   /// ISO 8601 UTC, of the last application.
-  public let appliedAt: String
+  package let appliedAt: String
   /// How long the last application took, in milliseconds.
-  public let durationMs: Int64
+  package let durationMs: Int64
 }
 
 extension AppliedMigration {

@@ -1,6 +1,6 @@
 /// What a plan reads of a database, read without the migrations, so that it can be read while
 /// the folder is (`Migrator.plan(_:)` reads it itself).
-@_spi(StrataCLI) public struct RecordedHistory: Sendable {
+package struct RecordedHistory: Sendable {
   /// strata's history rows, as recorded (not yet read in a folder's ordering).
   let rows: [AppliedMigration]
   /// Other tools' histories that record something, read only when strata's own is empty.
@@ -12,7 +12,7 @@
   ///
   /// - Throws: `SQLiteError` when a history table cannot be read; `MigrationVersionError` for
   ///   a row whose version is not one.
-  public static func read(
+  package static func read(
     _ connection: Connection,
     includingRepeatables: Bool
   ) throws -> RecordedHistory {

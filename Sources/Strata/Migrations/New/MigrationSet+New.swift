@@ -37,7 +37,7 @@ extension MigrationSet {
   ///   formats, a file with a version that is not SQL (`notSQL`), no version left, or a file
   ///   that could not be created (nothing is ever written over an existing file; the up file of
   ///   a pair is removed when its down file fails).
-  public static func createMigrationFiles(
+  package static func createMigrationFiles(
     in directory: URL,
     name rawName: String,
     format chosen: MigrationFormat? = nil,
@@ -59,7 +59,7 @@ extension MigrationSet {
   /// version and name, such as `.sql` or `.up.sql`, and texts), without writing anything.
   ///
   /// - Throws: `MigrationError`, as `createMigrationFiles` throws it.
-  public static func newMigrationTexts(
+  package static func newMigrationTexts(
     in directory: URL,
     name rawName: String,
     format chosen: MigrationFormat? = nil,

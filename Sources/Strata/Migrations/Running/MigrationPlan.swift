@@ -1,7 +1,7 @@
 /// Where one migration stands against a database.
-public struct MigrationStatus: Hashable, Sendable, Codable {
+package struct MigrationStatus: Hashable, Sendable, Codable {
   /// The states `strata status` reports.
-  public enum State: String, Hashable, Sendable, Codable {
+  package enum State: String, Hashable, Sendable, Codable {
     /// Applied, and the file is unchanged.
     case applied
     /// In the folder, not applied yet.
@@ -18,31 +18,31 @@ public struct MigrationStatus: Hashable, Sendable, Codable {
   }
 
   /// The migration's version.
-  public let version: MigrationVersion
+  package let version: MigrationVersion
   /// The migration's name (from its file, or from the history when there is no file).
-  public let name: String
+  package let name: String
   /// Applied, pending, changed, unknown or out of order.
-  public let state: State
+  package let state: State
   /// The file, when the folder has one.
-  public let file: String?
+  package let file: String?
   /// When it was applied, for applied, changed and unknown migrations.
-  public let appliedAt: String?
+  package let appliedAt: String?
   /// The file's checksum now.
-  public let checksum: String?
+  package let checksum: String?
   /// The checksum recorded when it was applied.
-  public let recordedChecksum: String?
+  package let recordedChecksum: String?
 }
 
 /// Every migration's state against one database, by version.
-public struct MigrationPlan: Hashable, Sendable, Codable {
+package struct MigrationPlan: Hashable, Sendable, Codable {
   /// Sorted by version.
-  public let migrations: [MigrationStatus]
+  package let migrations: [MigrationStatus]
   /// The newest applied version; 0 when none is applied.
-  public let currentVersion: MigrationVersion
+  package let currentVersion: MigrationVersion
   /// Other tools' histories that record applied migrations, when strata's history is empty.
-  public let otherToolHistories: [ForeignHistory]
+  package let otherToolHistories: [ForeignHistory]
   /// Flyway's repeatable migrations, by name; empty for every other format.
-  public internal(set) var repeatables: [RepeatableStatus] = []
+  package internal(set) var repeatables: [RepeatableStatus] = []
 
   init(set: MigrationSet, applied: [AppliedMigration], otherTools: [ForeignHistory] = []) {
     let otherTool = otherTools.first?.covered(in: set) ?? []
@@ -111,18 +111,18 @@ public struct MigrationPlan: Hashable, Sendable, Codable {
   }
 
   /// The migrations in `state`.
-  public func migrations(in state: MigrationStatus.State) -> [MigrationStatus] {
+  package func migrations(in state: MigrationStatus.State) -> [MigrationStatus] {
     migrations.filter { $0.state == state }
   }
 
   /// How many migrations are in `state` (what ``migrations(in:)`` would list, without copying
   /// them).
-  public func count(in state: MigrationStatus.State) -> Int {
+  package func count(in state: MigrationStatus.State) -> Int {
     migrations.indices.count { migrations[$0].state == state }
   }
 
   /// Nothing pending, changed, unknown or out of order.
-  public var isUpToDate: Bool {
+  package var isUpToDate: Bool {
     migrations.allSatisfy { $0.state == .applied }
       && repeatables.allSatisfy { $0.state == .applied }
   }

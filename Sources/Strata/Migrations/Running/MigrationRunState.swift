@@ -13,5 +13,5 @@ public struct MigrationRunState: Hashable, Sendable {
   /// Set when the run was a dry run that tried the migrations on the database's rows
   /// (`MigrateOptions.triesRows`): what it tried before the failure, and what it could not
   /// try. Its transaction was rolled back, so the database was not changed; nil for a real run.
-  public var dryRun: DryRunTrial?
+  package var dryRun: DryRunTrial?
 }

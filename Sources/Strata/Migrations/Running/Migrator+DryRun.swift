@@ -3,24 +3,24 @@ import Foundation
 /// What a dry run of pending migrations tried on the database's rows: each pending part it
 /// could, run as `migrate` runs it (fenced off strata's tables, the foreign-key check before
 /// commit, the history row) in one transaction that it then rolled back.
-public struct DryRunTrial: Hashable, Sendable, Codable {
+package struct DryRunTrial: Hashable, Sendable, Codable {
   /// Whether the parts ran on the database at all: false when the connection could only read
   /// it, so nothing was tried on its rows (the report is the plan alone).
-  public let ranOnTheDatabase: Bool
+  package let ranOnTheDatabase: Bool
   /// The parts that ran there without error, in order; all rolled back.
-  public internal(set) var tried: [MigrationStep] = []
+  package internal(set) var tried: [MigrationStep] = []
   /// The parts the dry run could not run inside its transaction, by file and line, and why: a
   /// part that runs outside a transaction or manages its own, or one with a statement that
   /// reaches outside the database's file (`ATTACH` of a file, `VACUUM INTO`,
   /// `load_extension()`).
-  public internal(set) var notTried: [UncheckedStatement] = []
+  package internal(set) var notTried: [UncheckedStatement] = []
   /// Whether the trial's transaction began: false when it could not take the database's write
   /// lock (another connection held it longer than the busy timeout) or another failure came
   /// first, so nothing ran.
-  public internal(set) var began = false
+  package internal(set) var began = false
   /// Whether the database had no tables when the trial began (a database that does not exist
   /// yet is tried as a new, empty one): the migrations met no rows, only each other.
-  public internal(set) var onEmptyDatabase = false
+  package internal(set) var onEmptyDatabase = false
 
   /// A trial that ran `tried` and could not run `notTried`.
   init(

@@ -19,8 +19,7 @@ extension Migrator {
   /// - Throws: what `migrate` throws, once the file is in place; `DatabaseOpenError` when the
   ///   folder is missing or read-only, or the new file could not be flushed or linked (nothing
   ///   is then at `url`).
-  @_spi(StrataCLI)
-  public func migrateNewDatabase(
+  package func migrateNewDatabase(
     at url: URL,
     options: MigrateOptions,
     busyTimeout: Int,

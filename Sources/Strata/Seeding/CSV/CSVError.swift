@@ -5,7 +5,7 @@
 /// from 1.
 public struct CSVError: Error, Hashable, Sendable {
   /// What is wrong.
-  public enum Problem: String, Hashable, Sendable, Codable {
+  package enum Problem: String, Hashable, Sendable, Codable {
     /// A quoted field never closes; the position is its opening quote.
     case unterminatedQuote
     /// Something other than a comma or a line break follows a closing quote.
@@ -42,7 +42,7 @@ public struct CSVError: Error, Hashable, Sendable {
   }
 
   /// What is wrong with the input.
-  public let problem: Problem
+  package let problem: Problem
   /// The physical line (1-based).
   public let line: Int
   /// The character column (1-based).
@@ -55,7 +55,7 @@ public struct CSVError: Error, Hashable, Sendable {
 
   /// An error at `line` and `column`, with an optional detail (such as the system's reason for a
   /// failed read) and, for the `…TooLarge` problems, the limit.
-  public init(
+  package init(
     _ problem: Problem,
     line: Int,
     column: Int,

@@ -12,7 +12,7 @@ import Foundation
 /// field, invalid UTF-8 or a NUL byte throws a `CSVError` with its line and column.
 ///
 /// Not thread-safe.
-public final class CSVReader {
+package final class CSVReader {
   /// A field's place in the buffer, and where it starts in the file.
   struct Span {
     var start: Int
@@ -79,22 +79,22 @@ public final class CSVReader {
   /// Where the field being read when the buffer ran out starts, from its record's start.
   var pendingFieldOffset = 0
   /// The largest field, and the largest record, the reader accepts.
-  public let maximumFieldBytes: Int
+  package let maximumFieldBytes: Int
   /// The most fields a record may have: `maximumFieldCountLimit`, or the header's width once
   /// the seeder has read it (`limitFields(toHeaderWidth:)`). Each field costs the reader a
   /// fixed amount of memory however few bytes it has (a line of ten million commas is
   /// 10 MB of file but ten million fields), so the count is bounded as well as the bytes.
-  public private(set) var maximumFieldCount = CSVReader.maximumFieldCountLimit
+  package private(set) var maximumFieldCount = CSVReader.maximumFieldCountLimit
   /// Whether `maximumFieldCount` is a header's width (which names the error).
   var fieldCountIsHeaderWidth = false
 
   /// The most fields any record may have: 32767, SQLite's hard maximum for the columns of a
   /// table (SQLITE_MAX_COLUMN cannot be compiled higher), so no row of a seed can be wider.
-  public static let maximumFieldCountLimit = 32_767
+  package static let maximumFieldCountLimit = 32_767
 
   /// The default for `maximumFieldBytes`: 16 MiB, far above any real seed field, low enough
   /// that a file with a missing closing quote fails fast in a few tens of MiB of memory.
-  public static let defaultMaximumFieldBytes = 16 << 20
+  package static let defaultMaximumFieldBytes = 16 << 20
 
   /// The fields of the records held since the last `releaseRecords()`, owned by the reader
   /// (freed with it); the scanner appends through one `inout` access per record.
@@ -108,12 +108,12 @@ public final class CSVReader {
   var held: ListView<Held> { heldList.view }
 
   /// The file's size in bytes, when reading a regular file (nil for a pipe or a terminal).
-  public let totalBytes: Int64?
+  package let totalBytes: Int64?
 
   /// Reads CSV from bytes in memory; `chunkSize` sets how much each refill takes (tests use
   /// tiny chunks to cross every boundary). Gzip bytes (by their magic bytes) are inflated;
   /// `delimiter` and `encoding` are as for a file.
-  public convenience init(
+  package convenience init(
     bytes: [UInt8],
     chunkSize: Int = 1 << 20,
     computeChecksum: Bool = false,
@@ -157,7 +157,7 @@ public final class CSVReader {
 
   /// Bytes of the file consumed by the records read so far (of the file as stored: for a
   /// gzip file or a converted encoding, what the stages have read, up to a buffer ahead).
-  public var bytesRead: Int64 {
+  package var bytesRead: Int64 {
     input === raw ? bufferOffset + Int64(position) : raw.consumed
   }
 
@@ -165,7 +165,7 @@ public final class CSVReader {
   /// when the reader was not asked to compute it.
   ///
   /// - Throws: `CSVError` when reading the rest of the input fails.
-  public func checksum() throws -> String? {
+  package func checksum() throws -> String? {
     guard let hasher = raw.hasher else { return nil }
     if input !== raw {
       // The rest of a gzip file or a converted text is only hashed, never inflated or
@@ -190,7 +190,7 @@ public final class CSVReader {
   ///
   /// - Throws: `CSVError` for malformed CSV, a field or record over the limit, or a failed read,
   ///   with its line and column.
-  public func nextRecord() throws -> CSVRecord? {
+  package func nextRecord() throws -> CSVRecord? {
     releaseRecords()
     guard try readRecord() else { return nil }
     return copyOut(held[0])
@@ -212,7 +212,7 @@ public final class CSVReader {
   ///
   /// - Throws: `CSVError` for malformed CSV, a field or record over the limit, or a failed read,
   ///   with its line and column.
-  public func readAll() throws -> [CSVRecord] {
+  package func readAll() throws -> [CSVRecord] {
     var records: [CSVRecord] = []
     while let record = try nextRecord() { records.append(record) }
     return records
