@@ -23,11 +23,6 @@ import Testing
   /// fails when one is no longer found, so that it leaves this list with its edge.
   static let knownUpwardEdges: [(from: String, to: String, reason: String)] = [
     (
-      "SQLite", "Migrations",
-      "the fence names strata's tables through History.table and History.createSQL: its rules "
-        + "should take the protected tables from above"
-    ),
-    (
       "Migrations", "Diff",
       "NewMigration (the `new` writer) writes a GeneratedMigration and throws DiffError; it "
         + "leaves Migrations' core when the writer moves apart"
