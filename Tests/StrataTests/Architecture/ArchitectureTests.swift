@@ -11,9 +11,10 @@ import Testing
     ["SQLText"],
     ["SQLite"],
     ["TOML", "Files"],
+    ["Backup"],
     ["Migrations"],
     ["Inspection"],
-    ["Seeding", "Linting", "Validation", "Backup"],
+    ["Seeding", "Linting", "Validation", "Restore"],
     ["Settings", "Diff"],
     ["Setup"],
     ["Fleet", "Access"],
@@ -28,9 +29,10 @@ import Testing
         + "leaves Migrations' core when the writer moves apart"
     ),
     (
-      "Migrations", "Backup",
-      "Migrator writes the backup before a run (MigrateOptions.backup, MigrationReport.backup), "
-        + "while a restore reads the history"
+      "Backup", "Migrations",
+      "BackupError.notWritten and .wouldUndo carry MigrationVersions (public API), and a "
+        + "backup's name the version's text: a value only, gone when MigrationVersion (all but "
+        + "read(as:), which parses file names) moves below Backup"
     ),
   ]
 
