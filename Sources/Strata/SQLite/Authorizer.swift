@@ -9,35 +9,57 @@ internal import SQLite3
 /// What SQLite's authorizer refuses on a connection while a fence is up. Checked when a
 /// statement is prepared (and for `VACUUM INTO`, when it attaches its target), so a refused
 /// statement never runs, and a statement that passes costs nothing more when it runs.
-package struct FenceRules: OptionSet, Sendable {
-  package let rawValue: UInt8
-  package init(rawValue: UInt8) { self.rawValue = rawValue }
+package struct FenceRules: Sendable {
+  /// The rules that need no value.
+  private var kinds: Kinds
+  /// The tables user SQL may read but not change, when the rules protect any.
+  private(set) var protected: ProtectedTables?
 
-  /// strata's own tables (`strata_migrations`, `strata_seeds`, exactly those names): user SQL
-  /// may read them but not write, drop, alter, rename, index or put a trigger on them, nor
-  /// create an object that takes one of their names.
-  package static let strataTables = FenceRules(rawValue: 1)
+  private struct Kinds: OptionSet, Sendable {
+    let rawValue: UInt8
+    static let noOutsideFiles = Kinds(rawValue: 1)
+    static let queueAccess = Kinds(rawValue: 2)
+  }
+
+  private init(kinds: Kinds, protected: ProtectedTables? = nil) {
+    self.kinds = kinds
+    self.protected = protected
+  }
+
+  /// No rule: what a connection has before its first fence.
+  static let none = FenceRules(kinds: [])
+
+  /// `tables` (exactly those names): user SQL may read them but not write, drop, alter, rename,
+  /// index or put a trigger on them, nor create an object that takes one of their names, nor
+  /// set `PRAGMA writable_schema`, which would let it rewrite any table's definition.
+  package static func protecting(_ tables: ProtectedTables) -> FenceRules {
+    FenceRules(kinds: [], protected: tables)
+  }
   /// Nothing outside the connection's database: no file attached (`ATTACH 'x.db'`, and so no
   /// `VACUUM INTO 'x.db'`), no `load_extension()`. In-memory databases may still be attached.
-  package static let noOutsideFiles = FenceRules(rawValue: 2)
+  package static let noOutsideFiles = FenceRules(kinds: .noOutsideFiles)
   /// What a `DatabaseQueue` closure's SQL must leave to the queue: no `BEGIN`, `COMMIT`,
   /// `END` or `ROLLBACK` (savepoints nest and are allowed), and no setting of `query_only`,
   /// `foreign_keys` or `writable_schema`, which would undo the read's or the write's rules.
-  package static let queueAccess = FenceRules(rawValue: 4)
-}
+  package static let queueAccess = FenceRules(kinds: .queueAccess)
 
-/// The tables strata writes itself: user SQL must not change them. (`isStrataOwnCString`, for
-/// the authorizer, spells the same names.)
-package let strataOwnTables: Set<String> = [History.table, "strata_seeds"]
+  /// True when the rules refuse nothing.
+  var isEmpty: Bool { kinds.isEmpty && protected == nil }
+  var refusesOutsideFiles: Bool { kinds.contains(.noOutsideFiles) }
+  var keepsQueueAccess: Bool { kinds.contains(.queueAccess) }
 
-/// Whether `name` is one of strata's own tables (ASCII case-insensitively, as SQLite compares).
-package func isStrataOwnTable(_ name: String) -> Bool {
-  strataOwnTables.contains(asciiLowercased(name))
+  /// Adds `other`'s rules (and tables) to these.
+  mutating func formUnion(_ other: FenceRules) {
+    kinds.formUnion(other.kinds)
+    if let tables = other.protected {
+      protected = protected?.merged(with: tables) ?? tables
+    }
+  }
 }
 
 /// The rules in force on one connection and the most recent refusal, for its message.
 final class Authorizer {
-  var rules: FenceRules = []
+  var rules = FenceRules.none
   /// Why the last statement was refused; taken by the error that reports it.
   var denial: String?
   /// What to check once the statement being prepared has run (FenceAudit.swift).
@@ -112,16 +134,7 @@ extension Connection {
 extension SQLiteError {
   /// A fence refused the statement (SQLITE_AUTH): it did not run.
   package var isRefusedByFence: Bool { code == SQLITE_AUTH }
-  /// The fence refused the statement because it changes one of strata's own tables.
-  package var changesStrataTable: Bool {
-    isRefusedByFence && message.hasSuffix(strataTableRule)
-  }
 }
-
-/// The end of every refusal of a change to strata's tables.
-let strataTableRule =
-  "which is strata's own table: migrations and seeds may read strata's tables but never "
-  + "change them"
 
 /// The authorizer callback: called by SQLite while it compiles a statement, once per action.
 private func authorize(
@@ -153,7 +166,7 @@ private func authorize(
     authorizer.denial = reason
     return SQLITE_DENY
   }
-  if rules.contains(.strataTables) {
+  if rules.protected != nil {
     // What the authorizer cannot see (the new name of ALTER TABLE … RENAME TO, the body of
     // a new trigger) is checked once the statement has run (FenceAudit.swift).
     if action == SQLITE_ALTER_TABLE {
@@ -182,10 +195,10 @@ private struct AuthorizerAction {
 
 /// Why one of `rules` refuses the action, or nil.
 private func refusal(_ rules: FenceRules, _ action: AuthorizerAction) -> String? {
-  if rules.contains(.noOutsideFiles), let reason = outsideFile(action) { return reason }
-  if rules.contains(.queueAccess), let reason = queueOwned(action) { return reason }
-  guard rules.contains(.strataTables) else { return nil }
-  return strataTableChange(action) ?? schemaWriting(action)
+  if rules.refusesOutsideFiles, let reason = outsideFile(action) { return reason }
+  if rules.keepsQueueAccess, let reason = queueOwned(action) { return reason }
+  guard let tables = rules.protected else { return nil }
+  return protectedTableChange(action, tables) ?? schemaWriting(action, tables)
 }
 
 /// Why the action reaches outside the database, or nil.
@@ -233,18 +246,21 @@ private func queueOwned(_ action: AuthorizerAction) -> String? {
 }
 
 /// Why the action lets SQL write the schema table itself (`PRAGMA writable_schema = ON`, which
-/// turns `sqlite_master` into a table any UPDATE can rewrite, strata's tables included), or
-/// nil. Reading the setting is allowed.
-private func schemaWriting(_ action: AuthorizerAction) -> String? {
+/// turns `sqlite_master` into a table any UPDATE can rewrite, the protected tables included),
+/// or nil. Reading the setting is allowed.
+private func schemaWriting(_ action: AuthorizerAction, _ tables: ProtectedTables) -> String? {
   guard action.code == SQLITE_PRAGMA, action.second != nil, let first = action.first,
     strcasecmp(first, "writable_schema") == 0
   else { return nil }
   return "the statement sets PRAGMA writable_schema, which lets SQL rewrite the definition of "
-    + "any table, including strata_migrations, \(strataTableRule)"
+    + "any table, including \(tables.names[0]), \(tables.rule)"
 }
 
-/// Why the action changes one of strata's own tables, or nil.
-private func strataTableChange(_ action: AuthorizerAction) -> String? {
+/// Why the action changes one of the protected tables, or nil.
+private func protectedTableChange(
+  _ action: AuthorizerAction,
+  _ tables: ProtectedTables
+) -> String? {
   let (first, second) = (action.first, action.second)
   let verb: String
   let table: UnsafePointer<CChar>?
@@ -257,8 +273,8 @@ private func strataTableChange(_ action: AuthorizerAction) -> String? {
   case SQLITE_ALTER_TABLE: (verb, table, schema) = ("alters or renames", second, first)
   case SQLITE_CREATE_INDEX, SQLITE_CREATE_TEMP_INDEX, SQLITE_CREATE_TRIGGER,
     SQLITE_CREATE_TEMP_TRIGGER:
-    // An index or trigger named like strata's table takes the name strata needs.
-    if let first, isStrataOwnCString(first) {
+    // An index or trigger named like a protected table takes the name its owner needs.
+    if let first, tables.contains(first) {
       (verb, table) = ("creates an object named", first)
     } else if action.code == SQLITE_CREATE_INDEX || action.code == SQLITE_CREATE_TEMP_INDEX {
       (verb, table) = ("changes an index of", second)
@@ -269,22 +285,16 @@ private func strataTableChange(_ action: AuthorizerAction) -> String? {
     (verb, table) = ("changes an index of", second)
   case SQLITE_CREATE_TABLE, SQLITE_CREATE_TEMP_TABLE, SQLITE_CREATE_VIEW, SQLITE_CREATE_TEMP_VIEW,
     SQLITE_CREATE_VTABLE:
-    // An object of that name would stand in for strata's table (a temporary one shadows it).
+    // An object of that name would stand in for the table (a temporary one shadows it).
     (verb, table) = ("creates an object named", first)
   default:
     return nil
   }
-  guard let table, isStrataOwnCString(table) else { return nil }
+  guard let table, tables.contains(table) else { return nil }
   // Only this database's tables (VACUUM copies them into its own "vacuum_db").
   if let schema, strcasecmp(schema, "main") != 0, strcasecmp(schema, "temp") != 0 { return nil }
   let name = String(cString: table)
   let through =
     action.trigger.map { " (through trigger \(displayIdentifier(String(cString: $0))))" } ?? ""
-  return "the statement \(verb) \(displayIdentifier(name))\(through), \(strataTableRule)"
-}
-
-/// `isStrataOwnTable` without making a Swift string for every table a statement touches (the
-/// callback runs for every action of every statement prepared under a fence).
-private func isStrataOwnCString(_ name: UnsafePointer<CChar>) -> Bool {
-  strcasecmp(name, "strata_migrations") == 0 || strcasecmp(name, "strata_seeds") == 0
+  return "the statement \(verb) \(displayIdentifier(name))\(through), \(tables.rule)"
 }

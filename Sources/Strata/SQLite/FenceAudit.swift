@@ -4,17 +4,17 @@ internal import StrataSQLite
 internal import SQLite3
 #endif
 
-/// What the `.strataTables` fence checks after a statement has run, because the authorizer
-/// cannot see it while the statement is prepared: the new name of `ALTER TABLE … RENAME TO`
-/// (SQLite reports only the old one), and the body of a new trigger (compiled only when a
-/// statement that fires it is prepared, possibly by the app, unfenced, much later). Such a
-/// statement runs inside a savepoint, so a refused one leaves nothing behind, even in a
-/// migration part that runs without a transaction.
+/// What a fence that protects tables (`FenceRules.protecting`) checks after a statement has
+/// run, because the authorizer cannot see it while the statement is prepared: the new name of
+/// `ALTER TABLE … RENAME TO` (SQLite reports only the old one), and the body of a new trigger
+/// (compiled only when a statement that fires it is prepared, possibly by the app, unfenced,
+/// much later). Such a statement runs inside a savepoint, so a refused one leaves nothing
+/// behind, even in a migration part that runs without a transaction.
 struct FenceAudit: OptionSet {
   let rawValue: UInt8
-  /// An object may now carry the name of one of strata's tables.
+  /// An object may now carry the name of one of the protected tables.
   static let renamedObjects = FenceAudit(rawValue: 1)
-  /// A trigger was created: its body must not write strata's tables.
+  /// A trigger was created: its body must not write the protected tables.
   static let newTriggers = FenceAudit(rawValue: 2)
 }
 
@@ -22,7 +22,9 @@ struct FenceAudit: OptionSet {
 struct FenceAuditSnapshot {
   fileprivate let audit: FenceAudit
   fileprivate let trigger: (name: String, table: String)?
-  fileprivate let strataNamed: [[SQLValue]]
+  /// The tables the fence protected when the statement was prepared.
+  fileprivate let tables: ProtectedTables
+  fileprivate let protectedNamed: [[SQLValue]]
 }
 
 extension Connection {
@@ -38,7 +40,7 @@ extension Connection {
   /// Called between preparing and running a statement: nil when it needs no audit, else what
   /// the audit compares with, and a savepoint the statement runs in.
   func beginFenceAudit() throws -> FenceAuditSnapshot? {
-    guard let authorizer, !authorizer.audit.isEmpty, authorizer.rules.contains(.strataTables)
+    guard let authorizer, !authorizer.audit.isEmpty, let tables = authorizer.rules.protected
     else { return nil }
     let audit = authorizer.audit
     let trigger = authorizer.newTrigger
@@ -46,7 +48,8 @@ extension Connection {
     let snapshot = FenceAuditSnapshot(
       audit: audit,
       trigger: trigger,
-      strataNamed: try strataNamedObjects()
+      tables: tables,
+      protectedNamed: try protectedNamedObjects(tables)
     )
     try execute("SAVEPOINT strata_fence_audit")
     return snapshot
@@ -68,37 +71,33 @@ extension Connection {
   }
 
   private func auditReason(_ snapshot: FenceAuditSnapshot) throws -> String? {
-    let after = try strataNamedObjects()
-    if after != snapshot.strataNamed {
-      let names = Set(after.map(\.first)).subtracting(snapshot.strataNamed.map(\.first))
+    let tables = snapshot.tables
+    let after = try protectedNamedObjects(tables)
+    if after != snapshot.protectedNamed {
+      let names = Set(after.map(\.first)).subtracting(snapshot.protectedNamed.map(\.first))
       let name =
         names.compactMap { $0.flatMap(\.textValue) }.first
-        ?? after.first?.first.flatMap(\.textValue) ?? History.table
+        ?? after.first?.first.flatMap(\.textValue) ?? tables.names[0]
       return "the statement gives an object the name \(displayIdentifier(name)), "
-        + strataTableRule
+        + tables.rule
     }
     guard let trigger = snapshot.trigger else { return nil }
-    return try triggerWritesStrataTables(trigger.table)
+    return try triggerWritesProtectedTables(trigger.table, tables)
   }
 
-  /// Every schema object named like one of strata's tables (type, name, table, SQL).
-  private func strataNamedObjects() throws -> [[SQLValue]] {
-    try rows(
-      """
-      SELECT lower(name), type, tbl_name, sql FROM sqlite_master
-      WHERE lower(name) IN ('strata_migrations', 'strata_seeds')
-      UNION ALL SELECT lower(name), type, tbl_name, sql FROM sqlite_temp_master
-      WHERE lower(name) IN ('strata_migrations', 'strata_seeds')
-      ORDER BY 1, 2, 3, 4
-      """
-    )
+  /// Every schema object named like one of the protected tables (name, type, table, SQL).
+  private func protectedNamedObjects(_ tables: ProtectedTables) throws -> [[SQLValue]] {
+    try rows(tables.namedObjectsSQL)
   }
 
   /// Compiles (never runs) a statement of each kind that fires triggers on `table`, under the
   /// fence: SQLite compiles the triggers' bodies into it, so the fence sees what they write.
-  /// strata's tables that do not exist yet are created for the probe (and rolled back), so a
-  /// body that writes one strata creates later is seen too.
-  private func triggerWritesStrataTables(_ table: String) throws -> String? {
+  /// Protected tables that do not exist yet are created for the probe (and rolled back), so a
+  /// body that writes one created later is seen too.
+  private func triggerWritesProtectedTables(
+    _ table: String,
+    _ tables: ProtectedTables
+  ) throws -> String? {
     try execute("SAVEPOINT strata_fence_probe")
     defer {
       _ = try? execute("ROLLBACK TO strata_fence_probe")
@@ -106,13 +105,9 @@ extension Connection {
     }
     if let authorizer {
       let rules = authorizer.rules
-      authorizer.rules = []
+      authorizer.rules = .none
       defer { authorizer.rules = rules }
-      try execute(History.createSQL)
-      try execute(
-        "CREATE TABLE IF NOT EXISTS main.strata_seeds (file, checksum, table_name, mode, "
-          + "rows_inserted, rows_updated, applied_at)"
-      )
+      for create in tables.createSQL { try execute(create) }
     }
     let quoted = quoteIdentifier(table)
     let columns = try rows("SELECT name FROM pragma_table_info(\(quoteLiteral(table)))")

@@ -11,9 +11,10 @@ import Testing
     ["SQLText"],
     ["SQLite"],
     ["TOML", "Files"],
+    ["Backup"],
     ["Migrations"],
     ["Inspection"],
-    ["Seeding", "Linting", "Validation", "Backup"],
+    ["Seeding", "Linting", "Validation", "Restore"],
     ["Settings", "Diff"],
     ["Setup"],
     ["Fleet", "Access"],
@@ -23,19 +24,15 @@ import Testing
   /// fails when one is no longer found, so that it leaves this list with its edge.
   static let knownUpwardEdges: [(from: String, to: String, reason: String)] = [
     (
-      "SQLite", "Migrations",
-      "the fence names strata's tables through History.table and History.createSQL: its rules "
-        + "should take the protected tables from above"
-    ),
-    (
       "Migrations", "Diff",
       "NewMigration (the `new` writer) writes a GeneratedMigration and throws DiffError; it "
         + "leaves Migrations' core when the writer moves apart"
     ),
     (
-      "Migrations", "Backup",
-      "Migrator writes the backup before a run (MigrateOptions.backup, MigrationReport.backup), "
-        + "while a restore reads the history"
+      "Backup", "Migrations",
+      "BackupError.notWritten and .wouldUndo carry MigrationVersions (public API), and a "
+        + "backup's name the version's text: a value only, gone when MigrationVersion (all but "
+        + "read(as:), which parses file names) moves below Backup"
     ),
   ]
 

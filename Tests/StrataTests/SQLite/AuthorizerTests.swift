@@ -45,6 +45,45 @@ import Testing
     #expect(try db.scalar("SELECT count(*) FROM \(table)")?.integerValue == 0)
   }
 
+  /// The fence knows no table of its own: it protects the tables its caller names, ends their
+  /// refusals with the caller's rule, and probes a new trigger with the caller's `CREATE`.
+  @Test func theFenceProtectsTheTablesItsCallerNames() throws {
+    let ledger = ProtectedTables(
+      [("app_ledger", "CREATE TABLE IF NOT EXISTS main.app_ledger (entry)")],
+      rule: "which the app's ledger keeps"
+    )
+    let db = try Connection.inMemory()
+    try db.execute("CREATE TABLE App_Ledger (entry); CREATE TABLE strata_migrations (x)")
+    let state = db.raiseFence(.protecting(ledger))
+    defer { db.restoreFence(state) }
+    let refused = #expect(throws: SQLiteError.self) {
+      try db.execute("DELETE FROM APP_LEDGER")
+    }
+    #expect(
+      refused?.message == "the statement deletes from App_Ledger, which the app's ledger keeps"
+    )
+    #expect(refused?.changesStrataTable == false)
+    try db.execute("INSERT INTO strata_migrations VALUES (1)")
+    try db.execute("CREATE TABLE t (x)")
+    // A trigger's body is audited once the script's statement has run.
+    let trigger = #expect(throws: ScriptError.self) {
+      try db.executeScript(
+        "CREATE TRIGGER t_log AFTER INSERT ON t BEGIN DELETE FROM app_ledger; END"
+      )
+    }
+    #expect(
+      trigger?.underlying.message
+        == "the trigger it creates, when it fires, deletes from App_Ledger (through trigger "
+        + "t_log), which the app's ledger keeps"
+    )
+    let writable = #expect(throws: SQLiteError.self) {
+      try db.execute("PRAGMA writable_schema = ON")
+    }
+    #expect(
+      writable?.message.contains("including app_ledger, which the app's ledger keeps") == true
+    )
+  }
+
   @Test func aRefusedFunctionIsExplained() throws {
     let db = try Connection.inMemory()
     let state = db.raiseFence(.noOutsideFiles)
