@@ -255,12 +255,17 @@ final class SeamOnlyStatement: SQLStatement {
     "MigrationRunLock.swift",
     // A dry run's trial on the rows: behind the fence, its cache kept from spilling.
     "Migrator+DryRun.swift",
-    // Adoption's public entry points.
+    // Adoption's public entry points, and the adoption itself, which rewrites the history
+    // table in one transaction (`HistoryAdoption`: not yet through the seam).
     "Migrator+Adopt.swift",
+    "HistoryAdoption.swift",
+    // Keeps SQLite's lock from one migration to the next (`MigrationRunLock`, locking_mode).
+    "Migrator+Running.swift",
     // The SPI entry point that reads the history while the folder is read.
     "RecordedHistory.swift",
     // Builds a new database file and opens it.
     "Migrator+NewDatabase.swift",
+    "NewDatabaseBuild.swift",
     // Opens each database of a fleet.
     "MigrationFleet.swift",
     // The status cache's key names the linked SQLite.
