@@ -85,7 +85,8 @@ let package = Package(
     .executableTarget(name: "StrataPluginTool", dependencies: ["StrataCLI"]),
     .executableTarget(
       name: "StrataBenchmarks",
-      dependencies: ["Strata", "StrataTesting"],
+      // StrataCLI: `inspect-formats` renders the schema as the `inspect` command does.
+      dependencies: ["Strata", "StrataTesting", "StrataCLI"],
       path: "Benchmarks/StrataBenchmarks"
     ),
     // Fuzzing (docs/RELIABILITY.md). `Fuzz/run.sh` builds `strata-fuzz` with
