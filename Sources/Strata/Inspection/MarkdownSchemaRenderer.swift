@@ -219,8 +219,10 @@ struct MarkdownSchemaRenderer {
 func markdownTable(_ rows: [[String]], rightAligned: Set<Int> = []) -> [String] {
   guard let header = rows.first else { return [] }
   func cell(_ text: String) -> String {
-    text.replacingOccurrences(of: "|", with: "\\|").replacingOccurrences(of: "\r\n", with: " ")
-      .replacingOccurrences(of: "\n", with: " ")
+    // Most cells have neither: checked over the bytes, before Foundation searches the text.
+    guard text.utf8.contains(where: { $0 == UInt8(ascii: "|") || $0 == 0x0A }) else { return text }
+    return text.replacingOccurrences(of: "|", with: "\\|")
+      .replacingOccurrences(of: "\r\n", with: " ").replacingOccurrences(of: "\n", with: " ")
   }
   var lines = ["| " + header.map(cell).joined(separator: " | ") + " |"]
   lines.append(
@@ -236,10 +238,11 @@ func markdownTable(_ rows: [[String]], rightAligned: Set<Int> = []) -> [String] 
 
 /// An inline code span that shows `text` exactly, backticks included.
 func code(_ text: String) -> String {
-  let flat = text.replacingOccurrences(of: "\r\n", with: " ").replacingOccurrences(
-    of: "\n",
-    with: " "
-  )
+  // A line break and a backtick are looked for over the bytes first: most text has neither.
+  let flat =
+    text.utf8.contains(0x0A)
+    ? text.replacingOccurrences(of: "\r\n", with: " ").replacingOccurrences(of: "\n", with: " ")
+    : text
   let run = longestRun(of: "`", in: flat)
   let fence = String(repeating: "`", count: run + 1)
   let padded = run > 0 || flat.hasPrefix(" ") || flat.hasSuffix(" ") ? " \(flat) " : flat
@@ -247,6 +250,7 @@ func code(_ text: String) -> String {
 }
 
 private func longestRun(of character: Character, in text: String) -> Int {
+  if let byte = character.asciiValue, !text.utf8.contains(byte) { return 0 }
   var longest = 0
   var current = 0
   for each in text {
