@@ -15,9 +15,9 @@ let package = Package(
     .executable(name: "strata-fuzz", targets: ["StrataFuzz"]),
     // An app's template built (or its committed template checked) at build time.
     .plugin(name: "StrataTemplatePlugin", targets: ["StrataTemplatePlugin"]),
-    // The build plugin's copy of `strata` under its target's name: SwiftPM (6.3) finds a build
-    // plugin's executable-target dependency by a product named as the target, and runs it as a
-    // host tool named as the target.
+    // The build plugin's tool, under its target's name: SwiftPM (6.3) finds a build plugin's
+    // executable-target dependency by a product named as the target, and runs it as a host
+    // tool named as the target.
     .executable(name: "StrataPluginTool", targets: ["StrataPluginTool"]),
     // What an app's own tests use: never linked into the app.
     .library(name: "StrataTesting", targets: ["StrataTesting"]),
@@ -57,35 +57,19 @@ let package = Package(
     ),
     // The CLI's own argument parser: a library so that the fuzzer can reach it.
     .target(name: "StrataArguments"),
-    // The commands, in a library that the two executables below share.
+    // The commands, in a library: `strata` is its `main`, and the fuzzer reaches it.
     .target(name: "StrataCLI", dependencies: ["Strata", "StrataArguments"]),
-    // `strata`. A Linux release build links the Swift runtime and Foundation into it, so that it
-    // starts in about half the time (docs/decisions.md, "A release build of the CLI is static").
-    // SwiftPM refuses unsafe flags in a product another package uses by version: nothing but
-    // this target has them, and only the `strata` product includes it.
-    .executableTarget(
-      name: "StrataTool",
-      dependencies: ["StrataCLI"],
-      // Compiled too with the flag, `main.swift`'s `import Foundation` names the static
-      // libraries Foundation needs (CoreFoundation, ICU), which the library targets, compiled
-      // without it, do not.
-      swiftSettings: [
-        .unsafeFlags(["-static-stdlib"], .when(platforms: [.linux], configuration: .release))
-      ],
-      // Linked at a fixed address too (`-no-pie`, as Go links dbmate): the loader then has no
-      // 78,000 relocations to apply at every start (docs/decisions.md, same entry).
-      linkerSettings: [
-        .unsafeFlags(
-          ["-static-stdlib", "-Xclang-linker", "-no-pie"],
-          .when(platforms: [.linux], configuration: .release)
-        )
-      ]
-    ),
-    // The same tool, dynamically linked, for the build plugin, which apps use by version.
-    .executableTarget(name: "StrataPluginTool", dependencies: ["StrataCLI"]),
+    // `strata`. A Linux release build is static and linked at a fixed address when built as
+    // docs/decisions.md says ("A release build of the CLI is static"): flags of the `swift
+    // build` command, not of this manifest, which an app using strata by version must load.
+    .executableTarget(name: "StrataTool", dependencies: ["StrataCLI"]),
+    // What the build plugin runs: builds or checks an app's template through the library,
+    // without the commands (StrataArguments: the one rule for escaping what it prints).
+    .executableTarget(name: "StrataPluginTool", dependencies: ["Strata", "StrataArguments"]),
     .executableTarget(
       name: "StrataBenchmarks",
-      dependencies: ["Strata", "StrataTesting"],
+      // StrataCLI: `inspect-formats` renders the schema as the `inspect` command does.
+      dependencies: ["Strata", "StrataTesting", "StrataCLI"],
       path: "Benchmarks/StrataBenchmarks"
     ),
     // Fuzzing (docs/RELIABILITY.md). `Fuzz/run.sh` builds `strata-fuzz` with
@@ -118,7 +102,7 @@ let package = Package(
       name: "StrataFuzzTests",
       dependencies: ["StrataFuzzChecks", "Strata", "StrataArguments"]
     ),
-    // The build plugin runs its copy of the `strata` executable (docs/build-plugin.md).
+    // The build plugin runs its own small tool (docs/build-plugin.md).
     .plugin(
       name: "StrataTemplatePlugin",
       capability: .buildTool(),

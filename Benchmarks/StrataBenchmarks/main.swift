@@ -11,6 +11,7 @@ let workloads: [String: () throws -> Void] = [
   "seed-flights": FlightsBenchmark.run,
   "seed-sync": SeedSyncBenchmark.run,
   "inspect": InspectBenchmark.run,
+  "inspect-formats": InspectFormatsBenchmark.run,
   "large-migration": LargeMigrationBenchmark.run,
   "test-database": TestDatabaseBenchmark.run,
   "queue": QueueBenchmark.run,

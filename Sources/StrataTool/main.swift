@@ -1,6 +1,8 @@
-// Foundation is imported for its link: see Package.swift.
+// Foundation is imported for its link: in a static release build (docs/decisions.md, "A
+// release build of the CLI is static"), `main`'s import names the static libraries Foundation
+// needs (CoreFoundation, ICU).
 import Foundation
 import StrataCLI
 
-// The `strata` product: linked statically in a Linux release build (Package.swift).
+// The `strata` product.
 CommandLineTool.main()

@@ -1,9 +1,11 @@
 /// GitHub-flavoured Markdown, as tbls writes it: the database's facts, a table of tables, the
 /// ER diagram (Mermaid), then one section per table with its columns, indexes, foreign keys,
-/// checks, triggers and `CREATE` statement; then views.
+/// checks, triggers and `CREATE` statement; then views. Every value from the database goes
+/// through `escaping` where it is printed.
 struct MarkdownSchemaRenderer {
   let schema: Schema
   let databaseName: String?
+  let escaping: SchemaEscaping
 
   func render() -> String {
     var lines: [String] = []
@@ -16,13 +18,14 @@ struct MarkdownSchemaRenderer {
     var rows = [["Name", "Type", "Columns", "Rows", "Options"]]
     for table in schema.tables {
       rows.append([
-        code(table.name), table.kind == .virtual ? "virtual (\(table.module ?? "?"))" : "table",
+        code(shown(table.name)),
+        table.kind == .virtual ? "virtual (\(table.module.map(shown) ?? "?"))" : "table",
         String(table.columns.count), table.rowCount.map(String.init) ?? "?",
         table.options.joined(separator: ", "),
       ])
     }
     for view in schema.views {
-      rows.append([code(view.name), "view", String(view.columns.count), "", ""])
+      rows.append([code(shown(view.name)), "view", String(view.columns.count), "", ""])
     }
     lines += markdownTable(rows, rightAligned: [2, 3])
     if !schema.tables.isEmpty {
@@ -30,9 +33,8 @@ struct MarkdownSchemaRenderer {
       lines.append("## Relations")
       lines.append("")
       lines.append("```mermaid")
-      lines += MermaidSchemaRenderer(schema: schema).render().split(separator: "\n").map(
-        String.init
-      )
+      lines += MermaidSchemaRenderer(schema: schema, escaping: escaping).render()
+        .split(separator: "\n").map(String.init)
       lines.append("```")
     }
     for table in schema.tables {
@@ -50,7 +52,9 @@ struct MarkdownSchemaRenderer {
       if schema.selection.isEmpty {
         lines += markdownTable(
           [["Name", "Rows"]]
-            + schema.strataTables.map { [code($0.name), $0.rowCount.map(String.init) ?? "?"] },
+            + schema.strataTables.map {
+              [code(shown($0.name)), $0.rowCount.map(String.init) ?? "?"]
+            },
           rightAligned: [1]
         )
       } else {
@@ -66,20 +70,21 @@ struct MarkdownSchemaRenderer {
   private func facts() -> [String] {
     let facts = schema.database
     var rows = [["Fact", "Value"]]
-    rows.append(["SQLite", facts.sqliteVersion])
+    rows.append(["SQLite", shown(facts.sqliteVersion)])
     rows.append([
       "Size",
       "\(sizeText(facts.sizeBytes)) (\(facts.pageCount) pages of \(facts.pageSize) bytes, \(facts.freelistCount) free)",
     ])
-    rows.append(["Encoding", facts.encoding])
-    rows.append(["Journal mode", facts.journalMode])
-    rows.append(["Auto-vacuum", facts.autoVacuum])
+    rows.append(["Encoding", shown(facts.encoding)])
+    rows.append(["Journal mode", shown(facts.journalMode)])
+    rows.append(["Auto-vacuum", shown(facts.autoVacuum)])
     rows.append(["user_version", String(facts.userVersion)])
     rows.append(["application_id", String(facts.applicationID)])
     if let state = schema.migrations {
-      var text = "version \(state.currentVersion), \(state.appliedCount) applied"
+      var text =
+        "version \(shown(state.currentVersion.description)), \(state.appliedCount) applied"
       if let pending = state.pendingCount, let directory = state.migrationsDirectory {
-        text += ", \(pending) pending in \(code(directory))"
+        text += ", \(pending) pending in \(code(shown(directory)))"
       }
       rows.append(["Migrations", text])
     } else {
@@ -89,11 +94,10 @@ struct MarkdownSchemaRenderer {
   }
 
   private func section(_ table: Schema.Table, level: String) -> [String] {
-    var lines = ["\(level) \(code(table.name))", ""]
+    var lines = ["\(level) \(code(shown(table.name)))", ""]
+    let module = "\(table.module.map(shown) ?? "?")(\(table.moduleArguments.map(shown) ?? ""))"
     var summary = [
-      table.kind == .virtual
-        ? "Virtual table using \(code("\(table.module ?? "?")(\(table.moduleArguments ?? ""))"))"
-        : "Table",
+      table.kind == .virtual ? "Virtual table using \(code(module))" : "Table",
       rowsText(table.rowCount),
     ]
     summary += table.options.map(code)
@@ -104,10 +108,11 @@ struct MarkdownSchemaRenderer {
     var rows = [["#", "Name", "Type", "Affinity", "Nullable", "Default", "Key", "Notes"]]
     for column in table.columns {
       rows.append([
-        String(column.position), code(column.name), column.declaredType, column.affinity.rawValue,
-        column.notNull ? "false" : "true", column.defaultValue.map(code) ?? "",
+        String(column.position), code(shown(column.name)), shown(column.declaredType),
+        column.affinity.rawValue, column.notNull ? "false" : "true",
+        column.defaultValue.map { code(shown($0)) } ?? "",
         table.keyMarkers(for: column).joined(separator: ", "),
-        table.notes(for: column).map(code).joined(separator: ", "),
+        table.notes(for: column, shown: shown).map(code).joined(separator: ", "),
       ])
     }
     lines += markdownTable(rows, rightAligned: [0])
@@ -116,8 +121,9 @@ struct MarkdownSchemaRenderer {
       var rows = [["Name", "Columns", "Unique", "Origin", "Where"]]
       for index in table.indexes {
         rows.append([
-          code(index.name), code(index.columnsText), index.unique ? "yes" : "no", index.originText,
-          index.partialWhere.map(code) ?? "",
+          code(shown(index.name)), code(index.columnsText(shown: shown)),
+          index.unique ? "yes" : "no", index.originText,
+          index.partialWhere.map { code(shown($0)) } ?? "",
         ])
       }
       lines += markdownTable(rows)
@@ -127,9 +133,11 @@ struct MarkdownSchemaRenderer {
       var rows = [["Columns", "References", "On delete", "On update"]]
       for key in table.foreignKeys {
         rows.append([
-          code(key.columns.joined(separator: ", ")),
-          code("\(key.parentTable) (\(key.parentColumns.joined(separator: ", ")))"),
-          key.onDelete, key.onUpdate,
+          code(key.columns.map(shown).joined(separator: ", ")),
+          code(
+            "\(shown(key.parentTable)) (\(key.parentColumns.map(shown).joined(separator: ", ")))"
+          ),
+          shown(key.onDelete), shown(key.onUpdate),
         ])
       }
       lines += markdownTable(rows)
@@ -138,7 +146,10 @@ struct MarkdownSchemaRenderer {
       lines += ["", "\(level)# Checks", ""]
       var rows = [["Name", "Column", "Check"]]
       for check in table.checks {
-        rows.append([check.name.map(code) ?? "", check.column.map(code) ?? "", code(check.sql)])
+        rows.append([
+          check.name.map { code(shown($0)) } ?? "", check.column.map { code(shown($0)) } ?? "",
+          code("CHECK (\(shown(check.expression)))"),
+        ])
       }
       lines += markdownTable(rows)
     }
@@ -146,26 +157,33 @@ struct MarkdownSchemaRenderer {
     if !triggers.isEmpty {
       lines += ["", "\(level)# Triggers", ""]
       var rows = [["Name", "When"]]
-      rows += triggers.map { [code($0.name), "\($0.timing) \($0.event)"] }
+      rows += triggers.map { [code(shown($0.name)), "\(shown($0.timing)) \(shown($0.event))"] }
       lines += markdownTable(rows)
     }
     if !table.shadowTables.isEmpty {
       lines += ["", "\(level)# Shadow tables", ""]
       var rows = [["Name", "Rows"]]
-      rows += table.shadowTables.map { [code($0.name), $0.rowCount.map(String.init) ?? "?"] }
+      rows += table.shadowTables.map {
+        [code(shown($0.name)), $0.rowCount.map(String.init) ?? "?"]
+      }
       lines += markdownTable(rows, rightAligned: [1])
     }
     lines += ["", "\(level)# SQL", ""]
-    lines += fenced(([table.sql] + table.indexes.compactMap(\.sql) + triggers.map(\.sql)))
+    lines += fenced(
+      ([table.sql] + table.indexes.compactMap(\.sql) + triggers.map(\.sql))
+        .map(escaping.statement)
+    )
     return lines
   }
 
   private func viewSection(_ view: Schema.View) -> [String] {
-    var lines = ["## \(code(view.name))", "", "View", ""]
+    var lines = ["## \(code(shown(view.name)))", "", "View", ""]
     if !view.columns.isEmpty {
       lines += ["### Columns", ""]
       var rows = [["#", "Name", "Type"]]
-      rows += view.columns.map { [String($0.position), code($0.name), $0.declaredType] }
+      rows += view.columns.map {
+        [String($0.position), code(shown($0.name)), shown($0.declaredType)]
+      }
       lines += markdownTable(rows, rightAligned: [0])
       lines.append("")
     }
@@ -173,14 +191,18 @@ struct MarkdownSchemaRenderer {
     if !triggers.isEmpty {
       lines += ["### Triggers", ""]
       lines += markdownTable(
-        [["Name", "When"]] + triggers.map { [code($0.name), "\($0.timing) \($0.event)"] }
+        [["Name", "When"]]
+          + triggers.map { [code(shown($0.name)), "\(shown($0.timing)) \(shown($0.event))"] }
       )
       lines.append("")
     }
     lines += ["### SQL", ""]
-    lines += fenced([view.sql] + triggers.map(\.sql))
+    lines += fenced(([view.sql] + triggers.map(\.sql)).map(escaping.statement))
     return lines
   }
+
+  /// A value from the database as it is printed, before it is put in a code span.
+  private func shown(_ text: String) -> String { escaping.text(text) }
 
   /// A ```sql block, fenced with more backticks than the statements contain.
   private func fenced(_ statements: [String]) -> [String] {
@@ -197,8 +219,10 @@ struct MarkdownSchemaRenderer {
 func markdownTable(_ rows: [[String]], rightAligned: Set<Int> = []) -> [String] {
   guard let header = rows.first else { return [] }
   func cell(_ text: String) -> String {
-    text.replacingOccurrences(of: "|", with: "\\|").replacingOccurrences(of: "\r\n", with: " ")
-      .replacingOccurrences(of: "\n", with: " ")
+    // Most cells have neither: checked over the bytes, before Foundation searches the text.
+    guard text.utf8.contains(where: { $0 == UInt8(ascii: "|") || $0 == 0x0A }) else { return text }
+    return text.replacingOccurrences(of: "|", with: "\\|")
+      .replacingOccurrences(of: "\r\n", with: " ").replacingOccurrences(of: "\n", with: " ")
   }
   var lines = ["| " + header.map(cell).joined(separator: " | ") + " |"]
   lines.append(
@@ -214,10 +238,11 @@ func markdownTable(_ rows: [[String]], rightAligned: Set<Int> = []) -> [String] 
 
 /// An inline code span that shows `text` exactly, backticks included.
 func code(_ text: String) -> String {
-  let flat = text.replacingOccurrences(of: "\r\n", with: " ").replacingOccurrences(
-    of: "\n",
-    with: " "
-  )
+  // A line break and a backtick are looked for over the bytes first: most text has neither.
+  let flat =
+    text.utf8.contains(0x0A)
+    ? text.replacingOccurrences(of: "\r\n", with: " ").replacingOccurrences(of: "\n", with: " ")
+    : text
   let run = longestRun(of: "`", in: flat)
   let fence = String(repeating: "`", count: run + 1)
   let padded = run > 0 || flat.hasPrefix(" ") || flat.hasSuffix(" ") ? " \(flat) " : flat
@@ -225,6 +250,7 @@ func code(_ text: String) -> String {
 }
 
 private func longestRun(of character: Character, in text: String) -> Int {
+  if let byte = character.asciiValue, !text.utf8.contains(byte) { return 0 }
   var longest = 0
   var current = 0
   for each in text {

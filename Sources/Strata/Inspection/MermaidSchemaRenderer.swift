@@ -6,16 +6,20 @@
 /// Mermaid versions) with `"`, `%` and `\` replaced; attribute types and names keep only
 /// letters, digits, `_` (and parentheses in types), and an attribute whose name had to change
 /// carries its real name as the attribute's comment. Shadow tables, views and strata's own
-/// tables are left out.
+/// tables are left out. Every name from the database goes through `escaping` before it is made
+/// safe for Mermaid.
 struct MermaidSchemaRenderer {
   let schema: Schema
+  let escaping: SchemaEscaping
 
   func render() -> String {
     var lines = ["erDiagram"]
     var entityNames = UniqueNames()
     var entities: [String: String] = [:]
     for table in schema.tables {
-      entities[asciiLowercased(table.name)] = entityNames.claim(mermaidEntityName(table.name))
+      entities[asciiLowercased(table.name)] = entityNames.claim(
+        mermaidEntityName(escaping.text(table.name))
+      )
     }
     for table in schema.tables {
       guard let entity = entities[asciiLowercased(table.name)] else { continue }
@@ -28,12 +32,13 @@ struct MermaidSchemaRenderer {
       lines.append("  \(entity) {")
       var attributeNames = UniqueNames()
       for column in columns {
-        let name = attributeNames.claim(mermaidWord(column.name, allowParentheses: false))
+        let shownName = escaping.text(column.name)
+        let name = attributeNames.claim(mermaidWord(shownName, allowParentheses: false))
         var line = "    \(mermaidType(column)) \(name)"
         let keys = table.keyMarkers(for: column).map { String($0.prefix(2)) }
         if !keys.isEmpty { line += " " + keys.joined(separator: ", ") }
         var comment: [String] = []
-        if name != column.name { comment.append(column.name) }
+        if name != shownName { comment.append(shownName) }
         if column.generated != nil { comment.append("generated") }
         if !comment.isEmpty { line += " " + mermaidQuoted(comment.joined(separator: ", ")) }
         lines.append(line)
@@ -45,11 +50,11 @@ struct MermaidSchemaRenderer {
       for key in table.foreignKeys {
         let parent =
           entities[asciiLowercased(key.parentTable)]
-          ?? entityNames.claim(mermaidEntityName(key.parentTable))
+          ?? entityNames.claim(mermaidEntityName(escaping.text(key.parentTable)))
         entities[asciiLowercased(key.parentTable)] = parent
         lines.append(
           "  \(parent) \(relationship(key, in: table)) \(child) : "
-            + mermaidQuoted(key.columns.joined(separator: ", "))
+            + mermaidQuoted(key.columns.map(escaping.text).joined(separator: ", "))
         )
       }
     }
@@ -76,7 +81,7 @@ struct MermaidSchemaRenderer {
   }
 
   private func mermaidType(_ column: Schema.Column) -> String {
-    let written = column.declaredType.trimmingSQLSpace()
+    let written = escaping.text(column.declaredType).trimmingSQLSpace()
     return written.isEmpty ? "untyped" : mermaidWord(written, allowParentheses: true)
   }
 }

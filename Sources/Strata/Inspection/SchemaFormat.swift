@@ -22,12 +22,28 @@ extension Schema {
   ///   nil); JSON, SQL and Mermaid never include it, so they do not change with the path.
   /// - Throws: `EncodingError` when the JSON encoder fails; the other formats do not throw.
   package func rendered(as format: SchemaFormat, databaseName: String? = nil) throws -> String {
+    try rendered(as: format, databaseName: databaseName, escaping: .none)
+  }
+
+  /// The schema written in `format`, text, Markdown and Mermaid with every value from the
+  /// database passed through `escaping` where it is printed; `databaseName` is written as
+  /// given. JSON and SQL ignore `escaping`.
+  ///
+  /// - Throws: `EncodingError` when the JSON encoder fails; the other formats do not throw.
+  package func rendered(
+    as format: SchemaFormat,
+    databaseName: String?,
+    escaping: SchemaEscaping
+  ) throws -> String {
     switch format {
-    case .text: TextSchemaRenderer(schema: self, databaseName: databaseName).render()
+    case .text:
+      TextSchemaRenderer(schema: self, databaseName: databaseName, escaping: escaping).render()
     case .json: try JSONSchemaRenderer.render(self)
     case .sql: SQLSchemaRenderer(schema: self).render()
-    case .markdown: MarkdownSchemaRenderer(schema: self, databaseName: databaseName).render()
-    case .mermaid: MermaidSchemaRenderer(schema: self).render()
+    case .markdown:
+      MarkdownSchemaRenderer(schema: self, databaseName: databaseName, escaping: escaping)
+        .render()
+    case .mermaid: MermaidSchemaRenderer(schema: self, escaping: escaping).render()
     }
   }
 
@@ -229,18 +245,19 @@ extension Schema.Table {
     return markers
   }
 
-  /// What else a person should know about a column: generated, hidden, collation.
-  func notes(for column: Schema.Column) -> [String] {
+  /// What else a person should know about a column: generated, hidden, collation; its
+  /// expression and collation written through `shown`.
+  func notes(for column: Schema.Column, shown: (String) -> String) -> [String] {
     var notes: [String] = []
     if let generated = column.generated {
       notes.append(
         "generated \(generated.rawValue)"
-          + (column.generatedExpression.map { " AS (\($0))" } ?? "")
+          + (column.generatedExpression.map { " AS (\(shown($0)))" } ?? "")
       )
     }
     if column.isRowIDAlias { notes.append("rowid alias") }
     if column.hidden { notes.append("hidden") }
-    if let collation = column.collation { notes.append("COLLATE \(collation)") }
+    if let collation = column.collation { notes.append("COLLATE \(shown(collation))") }
     return notes
   }
 
@@ -260,11 +277,19 @@ extension Schema.Table {
 
 extension Schema.Index {
   /// `(a, b DESC, (lower(c)) COLLATE NOCASE)`.
-  var columnsText: String {
+  var columnsText: String { columnsText(shown: { $0 }) }
+
+  /// `columnsText` with each name, expression and collation written through `shown` before it
+  /// is quoted.
+  func columnsText(shown: (String) -> String) -> String {
     "("
       + columns.map { column in
-        var text = column.displayText
-        if column.collation.uppercased() != "BINARY" { text += " COLLATE \(column.collation)" }
+        var text =
+          column.name.map { displayIdentifier(shown($0)) }
+          ?? "(\(column.expression.map(shown) ?? "?"))"
+        if column.collation.uppercased() != "BINARY" {
+          text += " COLLATE \(shown(column.collation))"
+        }
         if column.descending { text += " DESC" }
         return text
       }.joined(separator: ", ") + ")"
@@ -281,13 +306,17 @@ extension Schema.Index {
 
 extension Schema.ForeignKey {
   /// `(author_id) REFERENCES author (id) ON DELETE CASCADE`.
-  var text: String {
+  var text: String { text(shown: { $0 }) }
+
+  /// `text` with each name and action written through `shown` before it is quoted.
+  func text(shown: (String) -> String) -> String {
+    func name(_ name: String) -> String { displayIdentifier(shown(name)) }
     var text =
-      "(\(columns.map(displayIdentifier).joined(separator: ", "))) REFERENCES "
-      + "\(displayIdentifier(parentTable)) (\(parentColumns.map(displayIdentifier).joined(separator: ", ")))"
-    if onDelete != "NO ACTION" { text += " ON DELETE \(onDelete)" }
-    if onUpdate != "NO ACTION" { text += " ON UPDATE \(onUpdate)" }
-    if match != "NONE" { text += " MATCH \(match)" }
+      "(\(columns.map(name).joined(separator: ", "))) REFERENCES "
+      + "\(name(parentTable)) (\(parentColumns.map(name).joined(separator: ", ")))"
+    if onDelete != "NO ACTION" { text += " ON DELETE \(shown(onDelete))" }
+    if onUpdate != "NO ACTION" { text += " ON UPDATE \(shown(onUpdate))" }
+    if match != "NONE" { text += " MATCH \(shown(match))" }
     return text
   }
 }

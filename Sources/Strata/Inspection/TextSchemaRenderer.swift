@@ -1,8 +1,10 @@
 /// The schema for a person at a terminal: facts first, then each table with its columns,
-/// indexes, keys, checks and triggers; views; then strata's own tables.
+/// indexes, keys, checks and triggers; views; then strata's own tables. Every value from the
+/// database goes through `escaping` where it is printed.
 struct TextSchemaRenderer {
   let schema: Schema
   let databaseName: String?
+  let escaping: SchemaEscaping
 
   func render() -> String {
     var lines: [String] = []
@@ -29,7 +31,7 @@ struct TextSchemaRenderer {
         lines.append("strata's own tables")
         lines += alignedRows(
           [["", ""]]
-            + schema.strataTables.map { [displayIdentifier($0.name), rowsText($0.rowCount)] },
+            + schema.strataTables.map { [name($0.name), rowsText($0.rowCount)] },
           indent: "  "
         ).dropFirst()
       } else {
@@ -45,7 +47,7 @@ struct TextSchemaRenderer {
     let facts = schema.database
     var rows: [[String]] = []
     if let databaseName { rows.append(["Database", databaseName]) }
-    rows.append(["SQLite", facts.sqliteVersion])
+    rows.append(["SQLite", shown(facts.sqliteVersion)])
     rows.append([
       "Storage",
       "\(sizeText(facts.sizeBytes)): \(plural(Int(facts.pageCount), "page")) of "
@@ -53,7 +55,8 @@ struct TextSchemaRenderer {
     ])
     rows.append([
       "Format",
-      "\(facts.encoding), journal mode \(facts.journalMode), auto_vacuum \(facts.autoVacuum)",
+      "\(shown(facts.encoding)), journal mode \(shown(facts.journalMode)), "
+        + "auto_vacuum \(shown(facts.autoVacuum))",
     ])
     rows.append([
       "Header", "user_version \(facts.userVersion), application_id \(facts.applicationID)",
@@ -66,9 +69,9 @@ struct TextSchemaRenderer {
     guard let state = schema.migrations else {
       return "none recorded (no strata_migrations table)"
     }
-    var text = "version \(state.currentVersion), \(state.appliedCount) applied"
+    var text = "version \(shown(state.currentVersion.description)), \(state.appliedCount) applied"
     if let pending = state.pendingCount, let directory = state.migrationsDirectory {
-      text += ", \(pending) pending in \(directory)"
+      text += ", \(pending) pending in \(shown(directory))"
     } else {
       text += " (no migrations folder to count pending ones)"
     }
@@ -81,12 +84,12 @@ struct TextSchemaRenderer {
     switch table.kind {
     case .virtual:
       heading =
-        "VIRTUAL TABLE \(displayIdentifier(table.name)) USING \(table.module ?? "?")"
-        + "(\(table.moduleArguments ?? ""))"
+        "VIRTUAL TABLE \(name(table.name)) USING \(table.module.map(shown) ?? "?")"
+        + "(\(table.moduleArguments.map(shown) ?? ""))"
     case .shadow:
-      heading = "SHADOW TABLE \(displayIdentifier(table.name))"
+      heading = "SHADOW TABLE \(name(table.name))"
     case .table:
-      heading = "TABLE \(displayIdentifier(table.name))"
+      heading = "TABLE \(name(table.name))"
     }
     heading += " (" + ([rowsText(table.rowCount)] + table.options).joined(separator: ", ") + ")"
     lines.append(heading)
@@ -94,30 +97,30 @@ struct TextSchemaRenderer {
       var rows = [["COLUMN", "TYPE", "AFFINITY", "NULL", "DEFAULT", "KEY", "NOTES"]]
       for column in table.columns {
         rows.append([
-          displayIdentifier(column.name),
-          column.declaredType,
+          name(column.name),
+          shown(column.declaredType),
           column.affinity.rawValue,
           column.notNull ? "no" : "yes",
-          column.defaultValue ?? "",
+          column.defaultValue.map(shown) ?? "",
           table.keyMarkers(for: column).joined(separator: ", "),
-          table.notes(for: column).joined(separator: "; "),
+          table.notes(for: column, shown: shown).joined(separator: "; "),
         ])
       }
       lines += alignedRows(rows, indent: "  ")
     }
     for index in table.indexes {
-      var line = "  " + (index.unique ? "UNIQUE INDEX " : "INDEX ") + displayIdentifier(index.name)
-      line += " " + index.columnsText
-      if let condition = index.partialWhere { line += " WHERE \(condition)" }
+      var line = "  " + (index.unique ? "UNIQUE INDEX " : "INDEX ") + name(index.name)
+      line += " " + index.columnsText(shown: shown)
+      if let condition = index.partialWhere { line += " WHERE \(shown(condition))" }
       if index.origin != .created { line += "  [\(index.originText)]" }
       lines.append(line)
     }
     for key in table.foreignKeys {
-      lines.append("  FOREIGN KEY " + key.text)
+      lines.append("  FOREIGN KEY " + key.text(shown: shown))
     }
     for check in table.checks {
-      let name = check.name.map { "CONSTRAINT \(displayIdentifier($0)) " } ?? ""
-      lines.append("  " + name + check.sql)
+      let constraint = check.name.map { "CONSTRAINT \(name($0)) " } ?? ""
+      lines.append("  " + constraint + "CHECK (\(shown(check.expression)))")
     }
     for trigger in schema.triggers(on: table.name) {
       lines += triggerLines(trigger)
@@ -126,7 +129,7 @@ struct TextSchemaRenderer {
       lines.append("  shadow tables:")
       lines += alignedRows(
         [["", ""]]
-          + table.shadowTables.map { [displayIdentifier($0.name), rowsText($0.rowCount)] },
+          + table.shadowTables.map { [name($0.name), rowsText($0.rowCount)] },
         indent: "    "
       ).dropFirst()
     }
@@ -134,13 +137,13 @@ struct TextSchemaRenderer {
   }
 
   private func viewLines(_ view: Schema.View) -> [String] {
-    var lines = ["VIEW \(displayIdentifier(view.name))"]
+    var lines = ["VIEW \(name(view.name))"]
     if !view.columns.isEmpty {
       var rows = [["COLUMN", "TYPE"]]
-      rows += view.columns.map { [displayIdentifier($0.name), $0.declaredType] }
+      rows += view.columns.map { [name($0.name), shown($0.declaredType)] }
       lines += alignedRows(rows, indent: "  ")
     }
-    lines += indented(view.sql, by: "  ")
+    lines += indented(escaping.statement(view.sql), by: "  ")
     for trigger in schema.triggers(on: view.name) {
       lines += triggerLines(trigger)
     }
@@ -148,9 +151,15 @@ struct TextSchemaRenderer {
   }
 
   private func triggerLines(_ trigger: Schema.Trigger) -> [String] {
-    ["  TRIGGER \(displayIdentifier(trigger.name)) \(trigger.timing) \(trigger.event)"]
-      + indented(trigger.sql, by: "    ")
+    ["  TRIGGER \(name(trigger.name)) \(shown(trigger.timing)) \(shown(trigger.event))"]
+      + indented(escaping.statement(trigger.sql), by: "    ")
   }
+
+  /// A value from the database as it is printed.
+  private func shown(_ text: String) -> String { escaping.text(text) }
+
+  /// A name from the database as it is printed: escaped, then quoted when SQL would need it.
+  private func name(_ text: String) -> String { displayIdentifier(escaping.text(text)) }
 
   private func indented(_ sql: String, by indent: String) -> [String] {
     sql.split(separator: "\n", omittingEmptySubsequences: false).map { line in

@@ -118,7 +118,8 @@ enum InspectCommand: Command {
       case .text, .markdown, .mermaid:
         context.printText(
           // The path escaped as the names are: a line break in it must not start a line.
-          try SchemaDisplay.shown(schema).rendered(
+          try SchemaDisplay.rendered(
+            schema,
             as: chosen,
             databaseName: escapingControls(shown)
           )

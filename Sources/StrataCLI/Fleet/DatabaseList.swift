@@ -211,7 +211,7 @@ package enum DatabaseList {
     var found: [String] = []
     for name in entries(folder)
     where (segment.hasPrefix(".") || !name.hasPrefix("."))
-      && MigrationFileExclusion.matches(Array(segment), Array(name))
+      && MigrationFileExclusion.matches(segment, name)
     {
       found += rest.isEmpty ? [join(name)] : match(rest, in: join(name))
     }

@@ -9,16 +9,27 @@ import StrataArguments
 /// stay.
 ///
 /// The library renders for any reader; the terminal rule is applied here, at the CLI's
-/// boundary. `--format sql` and `--format json` never come through here: SQL follows
-/// `SQLOutput` (SQLite's exact text to a file or a pipe, which sqlite3 reads back; escaped on
-/// a terminal), and JSON escapes as JSON does.
-enum SchemaDisplay {
-  static func shown(_ schema: Schema) throws -> Schema {
-    let tree = try JSONTreeReader.read(Array(JSONEncoder().encode(schema)))
-    let escaped = tree.mappingStrings { text, key in
-      key == "sql" ? escapingQuotedLineBreaks(text) : escapingControls(text)
-    }
-    return try JSONDecoder().decode(Schema.self, from: JSONEncoder().encode(escaped))
+/// boundary, and the renderers apply it where they print each value (`SchemaEscaping`).
+/// `--format sql` and `--format json` never come through here: SQL follows `SQLOutput`
+/// (SQLite's exact text to a file or a pipe, which sqlite3 reads back; escaped on a terminal),
+/// and JSON escapes as JSON does.
+package enum SchemaDisplay {
+  /// The terminal rule, as the renderers take it.
+  package static let escaping = SchemaEscaping(
+    text: { escapingControls($0) },
+    statement: { SchemaDisplay.escapingQuotedLineBreaks($0) }
+  )
+
+  /// `schema` written in `format` (text, Markdown or Mermaid) for a person; `databaseName` is
+  /// written as given, already escaped.
+  ///
+  /// - Throws: `EncodingError` for JSON, which does not come through here.
+  package static func rendered(
+    _ schema: Schema,
+    as format: SchemaFormat,
+    databaseName: String?
+  ) throws -> String {
+    try schema.rendered(as: format, databaseName: databaseName, escaping: escaping)
   }
 
   /// `sql` with the line breaks inside `"…"`, `` `…` ``, `[…]`, `'…'` and `/* … */` written as

@@ -84,4 +84,18 @@ import Testing
     )
     #expect(urls.map(\.lastPathComponent) == ["00005_next.sql"])
   }
+
+  /// Issue 32: the patterns go through `fnmatch(3)` with the meaning they had: `[` and `\` are
+  /// themselves (no classes, no escapes), `?` is one character of a non-ASCII name (not one
+  /// byte), and `*` crosses a `/` and a leading dot (no `FNM_PATHNAME`, no `FNM_PERIOD`).
+  @Test(arguments: [
+    ("0000[1]_a.go", "0000[1]_a.go", true), ("0000[1]_a.go", "00001_a.go", false),
+    ("0000[]_a.go", "0000[]_a.go", true), ("a\\*.go", "a\\x.go", true),
+    ("a\\*.go", "ax.go", false), ("1_?.go", "1_\u{E9}.go", true), ("?_a.go", "\u{E9}_a.go", true),
+    ("1_???.go", "1_\u{E9}.go", false), ("*.go", "migrations/.x.go", true), ("*", ".keep", true),
+    ("?keep", ".keep", true), ("a\u{0}b", "a", false),
+  ])
+  func fnmatchKeepsTheMeaningOfThePatterns(pattern: String, text: String, matches: Bool) {
+    #expect(MigrationFileExclusion.matches(pattern, text) == matches)
+  }
 }
