@@ -25,29 +25,10 @@ package struct GeneratedMigration: Hashable, Sendable {
   package var isEmpty: Bool { upStatements.isEmpty }
 
   /// The up part's SQL: each statement after its comment lines, a blank line between them.
-  package var up: String { Self.text(upStatements, wrapping: nil) }
+  package var up: String { Self.text(upStatements) }
 
   /// The down part's SQL; nil when the change cannot be undone (``irreversibleReason``).
-  package var down: String? { downStatements.map { Self.text($0, wrapping: nil) } }
-
-  /// The up and down parts as `format` writes them in one file or in two (the up part after a
-  /// comment listing the changes); the down part is nil when there is none.
-  func parts(for format: MigrationFormat) -> (up: String, down: String?) {
-    let wrap: (begin: String, end: String)? =
-      switch format {
-      case .goose: ("-- +goose StatementBegin", "-- +goose StatementEnd")
-      case .sqlMigrate: ("-- +migrate StatementBegin", "-- +migrate StatementEnd")
-      default: nil
-      }
-    let header =
-      ["-- Generated from \(Self.commentText(desiredFile)):"]
-      + changes.map { "--   \(Self.commentText($0))" }
-    var up = header.joined(separator: "\n") + "\n" + Self.text(upStatements, wrapping: wrap)
-    if let irreversibleReason {
-      up += "\n-- No down part: \(Self.commentText(irreversibleReason)).\n"
-    }
-    return (up, downStatements.map { Self.text($0, wrapping: wrap) })
-  }
+  package var down: String? { downStatements.map { Self.text($0) } }
 
   /// `text` (which may name a table or a column, or the desired schema's file) fit for one
   /// `--` comment line: a line break would end the comment and run the rest of the name as
@@ -66,38 +47,17 @@ package struct GeneratedMigration: Hashable, Sendable {
     return String(shown)
   }
 
-  /// The statements as a part's text; a statement that holds `;` of its own (a trigger), or a
-  /// line that goose and sql-migrate would take as its end, goes between `wrapping`'s lines,
-  /// for the tools that split a part at each `;`.
-  static func text(
-    _ statements: [PlannedStatement],
-    wrapping: (begin: String, end: String)?
-  ) -> String {
-    statements.map { statement in
-      let sql = terminatedStatement(statement.sql)
-      let comments = statement.comments.map { "-- \(commentText($0))\n" }.joined()
-      guard let wrapping,
-        SQLTokenizer(sql).tokens().filter({ $0.isSymbol(";") }).count > 1
-          || endsEarly(sql)
-      else {
-        return comments + sql + "\n"
-      }
-      return comments + wrapping.begin + "\n" + sql + "\n" + wrapping.end + "\n"
-    }.joined(separator: "\n")
+  /// The statements as a part's text, a blank line between them.
+  static func text(_ statements: [PlannedStatement]) -> String {
+    NewMigrationContent.text(statements.map(newStatement))
   }
 
-  /// True when a line of `sql` before its last ends a statement as goose and sql-migrate read
-  /// it: its last word before a `--` word ends in `;`, whether or not that `;` is inside a
-  /// string or a quoted name (`DEFAULT 'x;` then a line break).
-  static func endsEarly(_ sql: String) -> Bool {
-    let lines = sql.unicodeScalars.split(separator: "\n", omittingEmptySubsequences: false)
-    return lines.dropLast().contains { line in
-      var last: Substring?
-      for word in Substring(line).split(whereSeparator: \.isWhitespace) {
-        if word.hasPrefix("--") { break }
-        last = word
-      }
-      return last?.hasSuffix(";") == true
-    }
+  /// A statement as a new migration's file holds it: its comment lines (each fit for one
+  /// `--` line) and its SQL, ending with `;`.
+  static func newStatement(_ statement: PlannedStatement) -> NewMigrationContent.Statement {
+    NewMigrationContent.Statement(
+      comments: statement.comments.map { "-- \(commentText($0))\n" }.joined(),
+      sql: terminatedStatement(statement.sql)
+    )
   }
 }

@@ -104,8 +104,8 @@ struct GeneratedMigrationCheck {
     down: [PlannedStatement]?
   ) throws -> MigrationSet {
     let text =
-      "-- migrate:up\n" + GeneratedMigration.text(up, wrapping: nil)
-      + (down.map { "\n-- migrate:down\n" + GeneratedMigration.text($0, wrapping: nil) } ?? "")
+      "-- migrate:up\n" + GeneratedMigration.text(up)
+      + (down.map { "\n-- migrate:down\n" + GeneratedMigration.text($0) } ?? "")
     let parsed = try MigrationParser.parseContent(bytes: Array(text.utf8), file: Self.file)
     let migration = Migration(
       version: 1,

@@ -340,4 +340,19 @@ import Testing
     }
     #expect(!FileManager.default.fileExists(atPath: folder.path("migrations").path))
   }
+
+  /// The writer takes its content from `Diff/`, which refuses a migration without a change:
+  /// an invalid name is still the error said first, as when the writer checked both.
+  @Test func anInvalidNameIsSaidBeforeNoChanges() throws {
+    let folder = try TemporaryDirectory()
+    let empty = try DiffFixtures.migration(from: Self.person, to: Self.person)
+    #expect(throws: MigrationError.invalidName(name: "no/slash")) {
+      try MigrationSet.createMigrationFiles(
+        in: folder.path("migrations"),
+        name: "no/slash",
+        content: empty
+      )
+    }
+    #expect(!FileManager.default.fileExists(atPath: folder.path("migrations").path))
+  }
 }

@@ -25,15 +25,14 @@ extension MigrationSet {
   /// left without SQL and with a `-- strata:todo` line in each part, so every command refuses it
   /// until it is written.
   ///
-  /// With `content`, the files hold its up and down parts instead (a part the format has no
-  /// place for, or that does not exist, is not written).
+  /// A migration generated from a desired schema is written by the overload that takes its
+  /// `content` (Diff/GeneratedMigration+Files.swift).
   ///
   /// A file with a version that is not SQL (`00005_seed.go`) is refused unless `exclusion`
   /// names it; excluded or not, its version is taken, so the new file never shares it.
   ///
   /// - Returns: the new files' URLs (up first).
-  /// - Throws: `DiffError.noChanges` for a `content` without a change; `MigrationError`: an
-  ///   invalid name, an unreadable folder, a folder that mixes
+  /// - Throws: `MigrationError`: an invalid name, an unreadable folder, a folder that mixes
   ///   formats, a file with a version that is not SQL (`notSQL`), no version left, or a file
   ///   that could not be created (nothing is ever written over an existing file; the up file of
   ///   a pair is removed when its down file fails).
@@ -42,7 +41,6 @@ extension MigrationSet {
     name rawName: String,
     format chosen: MigrationFormat? = nil,
     excluding exclusion: MigrationFileExclusion = MigrationFileExclusion(),
-    content: GeneratedMigration? = nil,
     now: Date = Date()
   ) throws -> [URL] {
     try NewMigration.write(
@@ -50,29 +48,6 @@ extension MigrationSet {
       name: rawName,
       format: chosen,
       excluding: exclusion,
-      content: content,
-      now: now
-    )
-  }
-
-  /// The files `createMigrationFiles` would write for `content` (name endings after the
-  /// version and name, such as `.sql` or `.up.sql`, and texts), without writing anything.
-  ///
-  /// - Throws: `MigrationError`, as `createMigrationFiles` throws it.
-  package static func newMigrationTexts(
-    in directory: URL,
-    name rawName: String,
-    format chosen: MigrationFormat? = nil,
-    excluding exclusion: MigrationFileExclusion = MigrationFileExclusion(),
-    content: GeneratedMigration,
-    now: Date = Date()
-  ) throws -> (stem: String, files: [(ending: String, text: String)]) {
-    try NewMigration.texts(
-      in: directory,
-      name: rawName,
-      format: chosen,
-      excluding: exclusion,
-      content: content,
       now: now
     )
   }

@@ -11,11 +11,10 @@ enum NewMigration {
     name rawName: String,
     format chosen: MigrationFormat? = nil,
     excluding exclusion: MigrationFileExclusion = MigrationFileExclusion(),
-    content: GeneratedMigration? = nil,
+    content: NewMigrationContent? = nil,
     now: Date = Date()
   ) throws -> [URL] {
     let name = try migrationName(rawName)
-    if let content, content.isEmpty { throw DiffError.noChanges(desiredFile: content.desiredFile) }
     let folderIsNew = pathStatus(atPath: directory.path) == .missing
     do {
       try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
@@ -43,7 +42,7 @@ enum NewMigration {
     name rawName: String,
     format chosen: MigrationFormat?,
     excluding exclusion: MigrationFileExclusion,
-    content: GeneratedMigration,
+    content: NewMigrationContent,
     now: Date
   ) throws -> (stem: String, files: [(ending: String, text: String)]) {
     let planned = try plannedFiles(
@@ -58,7 +57,10 @@ enum NewMigration {
   }
 
   /// `rawName` as a file name's part: lower case, `_` for spaces and dashes.
-  private static func migrationName(_ rawName: String) throws -> String {
+  ///
+  /// - Throws: `MigrationError.invalidName` for a name with anything but ASCII letters and digits,
+  ///   spaces, `_` and `-`, or an empty one.
+  static func migrationName(_ rawName: String) throws -> String {
     let name = String(rawName.lowercased().map { $0 == " " || $0 == "-" ? "_" : $0 })
     guard !name.isEmpty,
       name.allSatisfy({ ($0.isASCII && ($0.isLetter || $0.isNumber)) || $0 == "_" })
@@ -75,7 +77,7 @@ enum NewMigration {
     name: String,
     format chosen: MigrationFormat?,
     excluding exclusion: MigrationFileExclusion,
-    content: GeneratedMigration?,
+    content: NewMigrationContent?,
     now: Date
   ) throws -> (files: [(String, String)], stem: String) {
     let existing = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
@@ -246,7 +248,7 @@ enum NewMigration {
   private static func newFiles(
     _ format: MigrationFormat,
     pairs: Bool,
-    content: GeneratedMigration?
+    content: NewMigrationContent?
   ) -> [(String, String)] {
     if let content { return generatedFiles(format, pairs: pairs, content.parts(for: format)) }
     let todo = UnwrittenPart.line
