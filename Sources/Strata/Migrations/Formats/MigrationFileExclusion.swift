@@ -1,9 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 /// Which files of a migrations folder a run leaves out on purpose, and which files it refuses
 /// to skip silently.
 ///
@@ -42,28 +36,32 @@ package struct MigrationFileExclusion: Sendable, Hashable {
     return true
   }
 
-  /// Glob matching of `*` and `?`, by `fnmatch(3)`. No `FNM_PATHNAME` and no `FNM_PERIOD`: a
-  /// `*` or `?` matches a `/` and a leading `.` too, so `*.go` matches `migrations/5_a.go` as
-  /// messages show it. `FNM_NOESCAPE`, and each `[` written as the class `[[]`: a backslash and
-  /// a bracket are themselves, as patterns have no escapes and no character classes. Run under
-  /// a UTF-8 locale on this thread only (`uselocale`), so that `?` is one character of a
-  /// non-ASCII name rather than one of its bytes.
+  /// Glob matching of `*` and `?` over characters (grapheme clusters), by backtracking over
+  /// the last `*`: `*` matches any run, `?` exactly one character, anything else itself (no
+  /// classes, no escapes). `*` and `?` match a `/` and a leading dot too, so `*.go` matches
+  /// `migrations/5_a.go` as messages show it. Not `fnmatch(3)`: glibc's (2.36) lets a `?`
+  /// match one byte of a multibyte character even under a UTF-8 locale, so `1_??.go` would
+  /// exclude `1_é.go` (docs/decisions.md, "Issue 32: display, the plugin's tool…").
   package static func matches(_ pattern: String, _ text: String) -> Bool {
-    // A C string ends at NUL: a pattern holding one would match on its first part alone.
-    guard !pattern.utf8.contains(0), !text.utf8.contains(0) else { return false }
-    let literal =
-      pattern.contains("[")
-      ? pattern.split(separator: "[", omittingEmptySubsequences: false).joined(separator: "[[]")
-      : pattern
-    var previous: locale_t?
-    if let utf8Locale { previous = uselocale(utf8Locale) }
-    defer { if let previous { uselocale(previous) } }
-    return fnmatch(literal, text, FNM_NOESCAPE) == 0
+    let (pattern, text) = (Array(pattern), Array(text))
+    var (p, t) = (0, 0)
+    var star: (p: Int, t: Int)?
+    while t < text.count {
+      if p < pattern.count, pattern[p] == "*" {
+        star = (p, t)
+        p += 1
+      } else if p < pattern.count, pattern[p] == "?" || pattern[p] == text[t] {
+        p += 1
+        t += 1
+      } else if let last = star {
+        p = last.p + 1
+        t = last.t + 1
+        star = (last.p, last.t + 1)
+      } else {
+        return false
+      }
+    }
+    while p < pattern.count, pattern[p] == "*" { p += 1 }
+    return p == pattern.count
   }
 }
-
-/// A UTF-8 `LC_CTYPE` locale, made once, that `matches` makes current on its own thread for
-/// the one call (the process's locale is the app's and stays untouched); nil where the system
-/// has none, and then `?` matches one byte of a non-ASCII name.
-private nonisolated(unsafe) let utf8Locale: locale_t? =
-  newlocale(LC_CTYPE_MASK, "C.UTF-8", nil) ?? newlocale(LC_CTYPE_MASK, "UTF-8", nil)
