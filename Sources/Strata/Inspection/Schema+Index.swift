@@ -36,11 +36,5 @@ extension Schema {
     package var descending: Bool
     /// The collating sequence the index uses ("BINARY" unless one was given).
     package var collation: String
-
-    /// The column name, or the expression in parentheses.
-    package var displayText: String {
-      if let name { return displayIdentifier(name) }
-      return "(\(expression ?? "?"))"
-    }
   }
 }
