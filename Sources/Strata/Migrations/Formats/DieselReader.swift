@@ -22,64 +22,6 @@ enum DieselReader {
     return (String(name[..<underscore]), String(name[name.index(after: underscore)...]))
   }
 
-  /// Whether `metadata.toml` (its bytes) lets the migration run in a transaction: true unless
-  /// it says `run_in_transaction = false`. Read by the settings' TOML reader (`TOMLParser`).
-  ///
-  /// - Throws: `MigrationError.formatProblem` at the line of anything else: another key (strata
-  ///   would not do what it asks), a table, a value not `true` or `false`, a key set twice, or
-  ///   what is not TOML (or not the subset strata reads).
-  static func runsInTransaction(metadata bytes: [UInt8], file: String) throws -> Bool {
-    func problem(_ line: Int, _ reason: String) -> MigrationError {
-      .formatProblem(file: file, line: line, format: .diesel, reason: reason)
-    }
-    let document: TOMLDocument
-    do {
-      document = try TOMLParser.parse(String(decoding: bytes, as: UTF8.self))
-    } catch let error as TOMLSyntaxError {
-      throw problem(
-        error.position.line,
-        "column \(error.position.column): \(error.reason) (strata reads only "
-          + "run_in_transaction from diesel's metadata.toml, and it takes true or false)"
-      )
-    }
-    var runsInTransaction = true
-    // The top table's keys come before the first [header], so the first problem in line order
-    // is the first of its keys, else the first header.
-    for entry in document.tables[0].entries {
-      guard entry.key == "run_in_transaction" else {
-        throw problem(
-          entry.position.line,
-          "strata reads only run_in_transaction from diesel's metadata.toml; '\(entry.key)' is "
-            + "refused rather than ignored, since strata would not do what it asks"
-        )
-      }
-      guard case .boolean(let flag) = entry.value else {
-        throw problem(
-          entry.position.line,
-          "run_in_transaction takes true or false, not \(Self.shown(entry.value))"
-        )
-      }
-      runsInTransaction = flag
-    }
-    if let table = document.tables.dropFirst().first {
-      throw problem(
-        table.position.line,
-        "strata reads only 'run_in_transaction = true|false' from diesel's metadata.toml, "
-          + "and this line is not a key and a value but the table [\(table.header)]"
-      )
-    }
-    return runsInTransaction
-  }
-
-  /// A value as a message shows it: as written for a string or number, else what it is.
-  private static func shown(_ value: TOMLValue) -> String {
-    switch value {
-    case .string(let text): "'\(tomlQuoted(text))'"
-    case .integer(let number): "'\(number)'"
-    case .boolean, .strings, .table: value.kind
-    }
-  }
-
   private static func isFolder(_ path: String) -> Bool {
     var isDirectory: ObjCBool = false
     return FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory)
