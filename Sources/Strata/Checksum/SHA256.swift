@@ -1,8 +1,8 @@
 /// SHA-256 (FIPS 180-4), written here because the package takes no outside dependencies.
 ///
-/// Streaming: feed bytes with `update`, read the digest with `finalize`. ``hex(buffer:)`` hashes
-/// bytes already in memory without copying them. The state is eight words held in the value
-/// and the message schedule a stack buffer, so hashing allocates nothing but the digest
+/// Streaming: feed bytes with `update`, read the digest with `finalizeHex`. ``hex(buffer:)``
+/// hashes bytes already in memory without copying them. The state is eight words held in the
+/// value and the message schedule a stack buffer, so hashing allocates nothing but the digest
 /// (`strata status` hashes every migration file).
 package struct SHA256: Sendable {
   /// The round constants, read through a pointer in the rounds (no bounds checks).
@@ -29,8 +29,6 @@ package struct SHA256: Sendable {
     var f: UInt32 = 0x9b05_688c
     var g: UInt32 = 0x1f83_d9ab
     var h: UInt32 = 0x5be0_cd19
-
-    var words: [UInt32] { [a, b, c, d, e, f, g, h] }
   }
 
   private var state = State()
@@ -75,23 +73,6 @@ package struct SHA256: Sendable {
     if offset < buffer.count {
       pending.append(contentsOf: buffer[offset...])
     }
-  }
-
-  /// The 32-byte digest of everything added so far.
-  package func finalize() -> [UInt8] {
-    var state = self.state
-    pending.withUnsafeBufferPointer { tail in
-      Self.finish(&state, tail: tail, totalBytes: totalBytes &+ UInt64(tail.count))
-    }
-    var digest: [UInt8] = []
-    digest.reserveCapacity(32)
-    for word in state.words {
-      digest.append(contentsOf: [
-        UInt8(word >> 24), UInt8(truncatingIfNeeded: word >> 16),
-        UInt8(truncatingIfNeeded: word >> 8), UInt8(truncatingIfNeeded: word),
-      ])
-    }
-    return digest
   }
 
   /// The digest of `bytes`, as 64 lowercase hex digits.

@@ -83,7 +83,4 @@ public enum MigrationFormat: String, CaseIterable, Sendable, Codable {
 
   /// Whether `.up.sql`/`.down.sql` pairs belong to the format.
   var readsPairs: Bool { self == .dbmate || self == .golangMigrate || self == .sqlx }
-
-  /// Whether `<version>_<name>.sql` files with both parts (or the whole file as up) belong to it.
-  var readsWholeFiles: Bool { self != .golangMigrate && self != .diesel }
 }

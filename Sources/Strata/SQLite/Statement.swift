@@ -86,22 +86,6 @@ package final class Statement {
     try bind(value, at: Int(index))
   }
 
-  /// Binds UTF-8 text straight from a buffer, copied by SQLite.
-  ///
-  /// - Throws: `SQLiteError` for an index out of range or text too large.
-  package func bindText(_ bytes: UnsafeRawBufferPointer, at index: Int) throws {
-    let rc: Int32
-    if let base = bytes.baseAddress?.assumingMemoryBound(to: CChar.self) {
-      guard let length = Int32(exactly: bytes.count) else {
-        throw SQLiteError(extendedCode: SQLITE_TOOBIG, message: "string or blob too big", sql: sql)
-      }
-      rc = sqlite3_bind_text(handle, Int32(clamping: index), base, length, transient)
-    } else {
-      rc = sqlite3_bind_text(handle, Int32(clamping: index), "", 0, transient)
-    }
-    try check(rc)
-  }
-
   /// Advances to the next row: true when a row is ready, false when done.
   ///
   /// - Throws: `SQLiteError` when the step fails (a constraint, a busy database, a read error).

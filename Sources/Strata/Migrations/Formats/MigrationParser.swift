@@ -59,20 +59,8 @@ package enum MigrationParser {
     return out
   }
 
-  static func normalize(_ text: String) -> String {
-    String(decoding: normalize(Array(text.utf8)), as: UTF8.self)
-  }
-
-  /// The up and down parts of a file with dbmate markers, or the whole file as up.
-  static func parseContent(
-    _ rawText: String,
-    file: String
-  ) throws -> (up: MigrationScript, down: MigrationScript?) {
-    let parsed = try parseContent(bytes: Array(rawText.utf8), file: file)
-    return (parsed.up, parsed.down)
-  }
-
-  /// The same, from the file's bytes (which must be UTF-8), with the checksum.
+  /// The up and down parts of a file with dbmate markers, or the whole file as up, from the
+  /// file's bytes (which must be UTF-8), with the checksum.
   ///
   /// A file may hold several sections, each a `-- migrate:up` followed by at most one
   /// `-- migrate:down` (dbmate's README): the up sections run in order as one part, the down
