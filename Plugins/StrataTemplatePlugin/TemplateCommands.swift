@@ -87,7 +87,8 @@ struct TemplateCommands {
       )
       return []
     }
-    let inputs = try migrationFiles()
+    let inputs = try files(under: migrations)
+    let (releaseArguments, releaseInputs) = try releaseCheck()
     if let committedTemplate {
       // The stamp is an empty Swift file: an output the build must produce (SwiftPM runs a
       // command only for its outputs), and one that adds nothing to the target.
@@ -100,8 +101,8 @@ struct TemplateCommands {
           arguments: [
             "template", "--check", "--quiet", "--migrations", migrations.path,
             "--output", committedTemplate.path, "--stamp", stamp.path,
-          ],
-          inputFiles: inputs + [committedTemplate],
+          ] + releaseArguments,
+          inputFiles: inputs + [committedTemplate] + releaseInputs,
           outputFiles: [stamp]
         )
       ]
@@ -121,17 +122,35 @@ struct TemplateCommands {
         arguments: [
           "template", "--quiet", "--force", "--migrations", migrations.path,
           "--output", output.path,
-        ],
-        inputFiles: inputs,
+        ] + releaseArguments,
+        inputFiles: inputs + releaseInputs,
         outputFiles: [output]
       )
     ]
   }
 
-  /// Every file under the migrations folder, sorted: a change to any rebuilds the template.
-  private func migrationFiles() throws -> [URL] {
+  /// With earlier releases' templates in `releases/` beside `migrations`, the arguments that
+  /// have the tool launch each as the app would (with `seeds/` and `strata.toml` there, when
+  /// present), and the files that rerun it (docs/build-plugin.md).
+  private func releaseCheck() throws -> (arguments: [String], inputs: [URL]) {
+    let holder = migrations.deletingLastPathComponent()
+    var inputs = try files(under: holder.appending(path: "releases"))
+    guard inputs.contains(where: { $0.pathExtension == "sqlite3" }) else { return ([], []) }
+    var arguments = ["--releases", holder.appending(path: "releases").path]
+    for (flag, name) in [("--seeds", "seeds"), ("--settings", "strata.toml")] {
+      let url = holder.appending(path: name)
+      guard FileManager.default.fileExists(atPath: url.path) else { continue }
+      arguments += [flag, url.path]
+      inputs += flag == "--seeds" ? try files(under: url) : [url]
+    }
+    return (arguments, inputs)
+  }
+
+  /// Every file under `folder`, sorted: a change to any reruns the command (none when the
+  /// folder is missing).
+  private func files(under folder: URL) throws -> [URL] {
     let found = FileManager.default.enumerator(
-      at: migrations,
+      at: folder,
       includingPropertiesForKeys: [.isRegularFileKey]
     )
     var files: [URL] = []

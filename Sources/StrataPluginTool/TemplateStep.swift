@@ -4,13 +4,17 @@ import Strata
 /// One run of the plugin's step: `template --migrations <folder> --output <file> --force` builds
 /// the template; `template --check --migrations <folder> --output <file> --stamp <file>` checks
 /// the committed one and writes the stamp when it is current. `--quiet` is accepted and is the
-/// only mode: a build log shows nothing for a step that worked.
+/// only mode: a build log shows nothing for a step that worked. With `--releases <folder>`
+/// (and `--seeds <folder>`, `--settings <file>` when the target has them), each earlier
+/// release's template in the folder is first upgraded as the app's launch would
+/// (`ReleaseCheck`), and a seed file that would fail fails the step.
 struct TemplateStep {
   let migrations: URL
   let output: URL
   let check: Bool
   let force: Bool
   let stamp: URL?
+  let releases: ReleaseCheck?
 
   /// The plugin's arguments; anything else is refused, naming it (the plugin and this tool
   /// ship together, so that is a bug, said plainly).
@@ -24,7 +28,7 @@ struct TemplateStep {
     while let argument = arguments.popFirst() {
       switch argument {
       case "--check", "--force", "--quiet": flags.insert(argument)
-      case "--migrations", "--output", "--stamp":
+      case "--migrations", "--output", "--stamp", "--releases", "--seeds", "--settings":
         guard let value = arguments.popFirst(), !value.isEmpty else {
           throw StepError(message: "\(argument) needs a path", help: nil)
         }
@@ -41,6 +45,14 @@ struct TemplateStep {
     check = flags.contains("--check")
     force = flags.contains("--force")
     stamp = values["--stamp"].map { URL(fileURLWithPath: $0) }
+    releases = values["--releases"].map {
+      ReleaseCheck(
+        folder: URL(fileURLWithPath: $0, isDirectory: true),
+        migrations: URL(fileURLWithPath: migrations, isDirectory: true),
+        seeds: values["--seeds"].map { URL(fileURLWithPath: $0, isDirectory: true) },
+        settings: values["--settings"].map { URL(fileURLWithPath: $0) }
+      )
+    }
     if check, force {
       throw StepError(
         message: "--check writes nothing, so --force has nothing to replace",
@@ -55,12 +67,13 @@ struct TemplateStep {
   func run() throws {
     let set = try MigrationSet(directory: migrations, displayPath: migrations.path)
     try refuseDisagreeingOrder(set)
+    // Before anything is written: a failed step leaves no output that a next build would trust.
+    if let stamp { try? FileManager.default.removeItem(at: stamp) }
+    try releases?.run()
     guard check else {
       try TemplateBuilder.build(set, to: output, replacing: force)
       return
     }
-    // A stamp left by an earlier check must not say that this one passed.
-    if let stamp { try? FileManager.default.removeItem(at: stamp) }
     let rebuild =
       "'strata template --output \(output.path)' with --migrations \(migrations.path)"
     do {

@@ -11,6 +11,13 @@ import Strata
 /// try check.check(releases: try UpgradeCheck.releases(in: releasesFolder))
 /// ```
 ///
+/// Made from the app's `DatabaseSetup` (`init(setup:)`), it runs the whole launch on each
+/// release, as the app does at launch: the migrations with the setup's options, then the seed
+/// files with its seed mode and settings. A seed file that would fail at launch on a database
+/// of that release (a header naming a column a migration dropped or renamed, a value that no
+/// longer fits its column) fails the check with its `file:line`, before the app ships; at
+/// launch it would not lock the user out, but the bundled data would not load.
+///
 /// Rows survive when every table of the old file that still exists holds each old row, found
 /// by its primary key (its rowid in a table without one), with the same value in every column
 /// the table still has. A migration that changes values on purpose names those columns in
@@ -22,6 +29,27 @@ public struct UpgradeCheck: Sendable {
   public var configuration: ConnectionConfiguration
   /// Columns whose values a migration changes on purpose, as `table.column`: not compared.
   public var changedOnPurpose: Set<String> = []
+  /// The app's launch (seeds, settings, seed mode, migrate options): when set, each release is
+  /// upgraded by it (`DatabaseSetup.run()`, its `database` and `template` replaced by the
+  /// release's copy) and its seed files must load; nil migrates only (`migrations`).
+  public var setup: DatabaseSetup?
+
+  /// A check of the app's whole launch: `setup`'s migrations (read as its launch reads them),
+  /// its configuration, and its seed files with their settings.
+  ///
+  /// ```swift
+  /// let check = try UpgradeCheck(setup: AppDatabase.setup(database: scratchURL))
+  /// try check.check(releases: try UpgradeCheck.releases(in: releasesFolder))
+  /// ```
+  ///
+  /// - Throws: `MigrationError` when the migrations folder cannot be read.
+  public init(setup: DatabaseSetup) throws {
+    self.init(
+      migrations: try setup.checkedMigrations(),
+      configuration: setup.connectionConfiguration
+    )
+    self.setup = setup
+  }
 
   /// A check against `migrations`.
   public init(migrations: MigrationSet, configuration: ConnectionConfiguration = .none) {
@@ -46,17 +74,17 @@ public struct UpgradeCheck: Sendable {
     public let toVersion: MigrationVersion
     /// How many of the old file's rows were found again.
     public let rowsChecked: Int
+    /// The seed files the launch loaded after the migrations (none without `setup`).
+    public let seedFilesLoaded: [String]
   }
 
   /// The `.sqlite3` files in `folder`, in release order (`v2` before `v10`).
   ///
   /// - Throws: `UpgradeCheckError.noReleases` when the folder holds none.
   public static func releases(in folder: URL) throws -> [URL] {
-    let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
-    let files = names.filter { $0.hasSuffix(".sqlite3") }
-      .sorted { $0.compare($1, options: .numeric) == .orderedAscending }
+    let files = DatabaseSetup.releaseFiles(in: folder)
     guard !files.isEmpty else { throw UpgradeCheckError.noReleases(folder: folder.path) }
-    return files.map { folder.appendingPathComponent($0) }
+    return files
   }
 
   /// Checks each release in turn, each in its own temporary copy; the files are never
@@ -72,9 +100,11 @@ public struct UpgradeCheck: Sendable {
     return try releases.map { try check(release: $0, also: also) }
   }
 
-  /// Checks one release's template: copy, migrate, compare schema and rows.
+  /// Checks one release's template: copy, migrate, compare schema and rows; with `setup`, then
+  /// load the seed files as the launch does.
   ///
-  /// - Throws: `UpgradeCheckError` naming the release and what differs.
+  /// - Throws: `UpgradeCheckError` naming the release and what differs (`seedsFailed` for a
+  ///   seed file that would fail at launch).
   @discardableResult
   public func check(
     release: URL,
@@ -84,9 +114,18 @@ public struct UpgradeCheck: Sendable {
     let copy = try TestDatabase.fresh(template: release, configuration: configuration)
     let connection = try copy.connection()
     let before = try RowSnapshot(connection)
-    let report: MigrationReport
+    let versions: (from: MigrationVersion, to: MigrationVersion)
     do {
-      report = try Migrator(migrations).migrate(connection)
+      if let setup {
+        // The launch's own path; its seed step comes after the rows are compared.
+        let report = try setup.launch(onCopy: copy.url, seeding: false)
+        versions = (report.fromVersion, report.version)
+      } else {
+        let report = try Migrator(migrations).migrate(connection)
+        versions = (report.fromVersion, report.toVersion)
+      }
+    } catch let error as SettingsError {
+      throw error
     } catch {
       throw UpgradeCheckError.migrationFailed(release: name, cause: error)
     }
@@ -98,6 +137,14 @@ public struct UpgradeCheck: Sendable {
     if !problems.isEmpty {
       throw UpgradeCheckError.rowsDiffer(release: name, problems: problems)
     }
+    var seeded: [String] = []
+    if let setup {
+      let report = try setup.launch(onCopy: copy.url)
+      if case .seedingFailed(_, _, let version, let error) = report.seedProblem {
+        throw UpgradeCheckError.seedsFailed(release: name, version: version, error: error)
+      }
+      seeded = report.seedFilesLoaded
+    }
     if let also {
       do {
         try also(release, connection)
@@ -107,9 +154,10 @@ public struct UpgradeCheck: Sendable {
     }
     return Release(
       file: release.path,
-      fromVersion: report.fromVersion,
-      toVersion: report.toVersion,
-      rowsChecked: before.rowCount
+      fromVersion: versions.from,
+      toVersion: versions.to,
+      rowsChecked: before.rowCount,
+      seedFilesLoaded: seeded
     )
   }
 }

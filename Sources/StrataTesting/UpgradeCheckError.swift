@@ -11,6 +11,10 @@ public enum UpgradeCheckError: StrataError {
   case schemaDiffers(release: String, differences: [SchemaDifference])
   /// Rows of the release are gone, or their values changed, after the upgrade.
   case rowsDiffer(release: String, problems: [RowProblem])
+  /// After the migrations, the launch's seed step failed on the release's data (`error`, at
+  /// its `file:line`): shipped, the app would open its database without that launch's seed
+  /// data (rolled back), at every launch until the file is fixed.
+  case seedsFailed(release: String, version: MigrationVersion, error: SeedError)
   /// The caller's own check threw (its error is the cause).
   case callerCheckFailed(release: String, cause: any Error)
 
@@ -30,6 +34,10 @@ public enum UpgradeCheckError: StrataError {
         + (problems.count > 10 ? "; …" : "")
     case .callerCheckFailed(let release, let cause):
       "the check of upgraded \(release) failed: \(Self.text(of: cause))"
+    case .seedsFailed(let release, let version, let error):
+      "after upgrading \(release) to version \(version) the launch's seed step fails: "
+        + "\(error.problem); shipped, the app would open that database without the bundled "
+        + "data, at every launch until the file is fixed"
     }
   }
 
@@ -48,6 +56,10 @@ public enum UpgradeCheckError: StrataError {
     case .rowsDiffer:
       "Fix the migration that loses or changes the rows (a table rebuilt without copying a "
         + "column, say), or name columns changed on purpose in changedOnPurpose."
+    case .seedsFailed(_, _, let error):
+      "\(error.help) The seed file must load on a database of every earlier release: its "
+        + "header naming only columns the migrations keep, its values fitting the columns' "
+        + "types and checks now (or a migration that makes them fit)."
     case .callerCheckFailed(_, let cause as any StrataError):
       cause.help
     case .callerCheckFailed:

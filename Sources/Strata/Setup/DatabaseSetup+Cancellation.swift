@@ -58,7 +58,7 @@ extension DatabaseSetup {
 
   /// The migrations folder, read: a folder flattened into the bundle (its files loose beside
   /// where it should be) is said as such, not as missing.
-  func checkedMigrations() throws -> MigrationSet {
+  package func checkedMigrations() throws -> MigrationSet {
     try FlattenedFolder.check(
       migrations,
       holding: .migrations,

@@ -12,6 +12,7 @@ import Foundation
 ///     "template", withExtension: "sqlite3", subdirectory: "seeds", in: .module))
 /// setup.settingsFile = try DatabaseSetup.resource("strata", withExtension: "toml", in: .module)
 /// let report = try await setup.run()   // off the main thread, cancellable
+/// if let problem = report.seedProblem { log(problem.message) }  // the database is usable
 /// ```
 ///
 /// Safe when two processes call it at once on one file: one copies the template, the other
@@ -170,12 +171,18 @@ public struct DatabaseSetup: Sendable {
   /// flattened migrations or seeds folder, or a template that is not a file, fails before the
   /// database is created or changed. Reports to `progress` on the calling thread.
   ///
+  /// A seed file that fails to load never throws: no bundled data can lock an app out of its
+  /// database. The seed run is rolled back as a whole (the seed rows and their ledger are as
+  /// before this call, so the next launch tries again), the migrations stay applied, and the
+  /// report says it in `SetupReport.seedProblem`, the `SeedError` with its `file:line` inside.
+  /// A failed migration still throws (`MigrationError`, naming the version the database is at).
+  ///
   /// In an `async` context the cancellable form (`run() async`) is the one called.
   ///
-  /// - Throws: `SetupError` (a flattened folder, a bad template, a newer database, failed
-  ///   seeding, a dry run), `MigrationError` (a missing or unusable folder, a bad file, a
-  ///   failed migration), `SeedError` (a missing or unusable seeds folder or file, before
-  ///   anything is created), `DatabaseOpenError` (a bad path), or what
+  /// - Throws: `SetupError` (a flattened folder, a bad template, a newer database, a dry
+  ///   run), `MigrationError` (a missing or unusable folder, a bad file, a failed migration),
+  ///   `SeedError` (a missing or unusable seeds folder or file, before anything is created),
+  ///   `DatabaseOpenError` (a bad path), or what
   ///   `connectionConfiguration` throws (`ExtensionLoadError`), or `SettingsError` (a bad
   ///   settings file, before anything is created or changed).
   @discardableResult
@@ -185,8 +192,9 @@ public struct DatabaseSetup: Sendable {
 
   /// `run()`'s work. With `isCancelled`, it is asked before each step and each migration, and
   /// while a statement runs (`Connection.withInterruptCheck`): when it answers true the
-  /// running migration or seed run rolls back and this throws `CancellationError`. Every
-  /// cancellable entry point (`run() async`) goes through here.
+  /// running migration or seed run rolls back and this throws `CancellationError`. The launch
+  /// itself: every entry point (`run()`, `run() async`, `open()`, any other opener) goes
+  /// through here, so a seed problem is reported, never thrown, whichever the app calls.
   func run(isCancelled: (@Sendable () -> Bool)?) throws -> SetupReport {
     let cancelled = { isCancelled?() == true }
     func checkCancellation() throws { if cancelled() { throw CancellationError() } }
@@ -302,28 +310,31 @@ public struct DatabaseSetup: Sendable {
         newestKnown: set.migrations.last?.version
       )
     }
-    let (report, seeded) = try Self.interruptible(connection, isCancelled) {
+    let (report, seeded, seedProblem) = try Self.interruptible(connection, isCancelled) {
       let report =
         try built?.report
         ?? migrator.migrate(connection, options: migrateOptions, willRun: willRun)
       try checkCancellation()
-      let seeded: [String]
       do {
-        seeded = try seedNewFiles(
+        let seeded = try seedNewFiles(
           connection,
           settings: settings.seeds,
           progress: progress.map { report in { report(.seeding($0)) } }
         )
-      } catch let error as SeedError {
-        // The seed run rolled back, but this call may have created and migrated the database.
-        throw SetupError.seedingFailed(
+        return (report, seeded, nil as SetupError?)
+      } catch let error as SeedError where !cancelled() {
+        // The one rule (docs/decisions.md, "Issue 31: no bundled data can lock an app out"):
+        // the seed run rolled back as a whole, the migrations stay, and the launch goes on to
+        // open the database; the next launch tries the seed files again.
+        if !connection.isAutocommit { try? connection.execute("ROLLBACK") }
+        let problem = SetupError.seedingFailed(
           path: path,
           created: created,
           version: report.toVersion,
           error: error
         )
+        return (report, [String](), problem)
       }
-      return (report, seeded)
     }
     progress?(.done)
     return SetupReport(
@@ -334,7 +345,8 @@ public struct DatabaseSetup: Sendable {
       fromVersion: built?.report.fromVersion ?? plan.currentVersion,
       version: report.toVersion,
       appliedVersions: report.steps.map(\.version),
-      seedFilesLoaded: seeded
+      seedFilesLoaded: seeded,
+      seedProblem: seedProblem
     )
   }
 }

@@ -36,8 +36,10 @@ public enum SetupError: StrataError, Equatable {
   /// Building a template could not write its output; an older template there is unchanged.
   /// `underlying`: the system's error.
   case templateNotWritten(path: String, reason: String, underlying: UnderlyingError? = nil)
-  /// The database was set up (created, migrated) but loading the seeds failed (`error` says
-  /// how); no seed row was written.
+  /// The database was set up (created, migrated: at `version`) but loading the seeds failed
+  /// (`error` says how, at its `file:line`); no seed row was written. Never thrown by the
+  /// launch: `SetupReport.seedProblem` carries it, and the database is usable (a bundled seed
+  /// file cannot lock an app out); the next launch tries the seed files again.
   case seedingFailed(path: String, created: Bool, version: MigrationVersion, error: SeedError)
 
   /// What failed, and what state the database is in (usually: not created or not changed).
@@ -73,8 +75,10 @@ public enum SetupError: StrataError, Equatable {
     case .templateNotWritten(let path, let reason, _):
       "could not write the template \(path): \(reason); an existing template there is unchanged"
     case .seedingFailed(let path, let created, let version, let error):
-      "\(error.problem); no seed rows were written, and \(path) is \(created ? "created and " : "")at "
-        + "version \(version)"
+      // One sentence for an alert: what failed, the version, that the data is safe.
+      "\(error.problem); no seed rows were written (the bundled data is as before this launch, "
+        + "and the next launch tries again), and \(path) is \(created ? "created, " : "")at "
+        + "version \(version) and usable, with the user's data safe"
     }
   }
 

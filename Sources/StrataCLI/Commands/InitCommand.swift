@@ -21,7 +21,9 @@ enum InitCommand: Command {
       they are done. Pending migrations are applied (to an existing file or the template's
       copy), and seed files whose checksum is not recorded in strata_seeds are loaded in the sync mode (new
       rows in, changed rows updated, dropped rows deleted, the user's edits and deletions
-      kept; a table without a key is seeded once). An existing file is never overwritten, and
+      kept; a table without a key is seeded once). A seed file that fails is rolled back with
+      the whole seed run (the migrations stay applied and the database usable) and init exits 1
+      with its error; the next run tries again. An existing file is never overwritten, and
       a database that is up to date is not written at all. With a schema file (--schema-file,
       or [schema] file in strata.toml), a run that created the database or applied migrations
       writes its schema there afterwards.
@@ -81,9 +83,11 @@ enum InitCommand: Command {
     let report = try setup.run()
     let database = location.shown
     context.finished(
-      report.changedAnything
-        ? "\(database) was set up and is at version \(report.version)."
-        : "Nothing was changed: \(database) is up to date at version \(report.version)."
+      report.seedProblem != nil
+        ? "\(database) was set up and is at version \(report.version), but its seed files failed."
+        : report.changedAnything
+          ? "\(database) was set up and is at version \(report.version)."
+          : "Nothing was changed: \(database) is up to date at version \(report.version)."
     )
     let text = options.output.showsText
     let written: SchemaFileRun.WriteReport?
@@ -112,12 +116,25 @@ enum InitCommand: Command {
       throw error
     }
     switch options.output.format {
+    case .json where report.seedProblem != nil:
+      // Standard output stays one JSON document: the error's, which names the version.
+      break
     case .json:
       try context.printJSON(Report(report: report, schemaFile: written))
     case .text:
       guard text else { break }
       render(report, database: database, context)
       if let line = SchemaFileRun.line(written, source: database) { context.print(line) }
+    }
+    // The library opens a database whose seed files failed (the app's launch goes on); the
+    // tool says what was done, then fails with the seed error: the file needs fixing.
+    if case .seedingFailed(_, let created, let version, let error) = report.seedProblem {
+      throw SetupError.seedingFailed(
+        path: database,
+        created: created,
+        version: version,
+        error: error
+      )
     }
     return ExitCode.success
   }

@@ -296,12 +296,15 @@ struct SetupFixture {
     var setup = fixture.setup(template: fixture.template)
     setup.seeds = fixture.dir.path("seeds")
     setup.seedsDisplayPath = "seeds"
-    let error = #expect(throws: SetupError.self) { try setup.run() }
+    // Issue 31: reported in the launch's report (never thrown), the database usable.
+    let error = try setup.run().seedProblem
     let message = try #require(error?.message)
     #expect(message.hasPrefix("seeds/b.csv:2:1: column id (INTEGER)"))
     #expect(
       message.hasSuffix(
-        "no seed rows were written, and \(fixture.database.path) is created and at version 3"
+        "no seed rows were written (the bundled data is as before this launch, and the next "
+          + "launch tries again), and \(fixture.database.path) is created, at version 3 and "
+          + "usable, with the user's data safe"
       )
     )
     #expect(!message.contains("the database is unchanged"))
