@@ -65,6 +65,8 @@ public struct SetupReport: Hashable, Sendable, Codable {
   }
 
   /// Reads a report written by `encode(to:)`; its `seedProblem`, written as text, is nil.
+  ///
+  /// - Throws: `DecodingError` when a field is missing or of another type.
   public init(from decoder: any Decoder) throws {
     let container = try decoder.container(keyedBy: CodingKeys.self)
     self.init(
@@ -80,6 +82,8 @@ public struct SetupReport: Hashable, Sendable, Codable {
   }
 
   /// The report's fields; `seedProblem`, when there is one, as its `message` and `help`.
+  ///
+  /// - Throws: what the encoder throws (`EncodingError`).
   public func encode(to encoder: any Encoder) throws {
     var container = encoder.container(keyedBy: CodingKeys.self)
     try container.encode(database, forKey: .database)
