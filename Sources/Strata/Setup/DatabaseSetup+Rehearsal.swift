@@ -7,7 +7,7 @@ import Foundation
 extension DatabaseSetup {
   /// Sets up `copy` (an earlier release's template or database, copied by the caller) as the
   /// app's launch would find it: this setup with `copy` as its database, no template (the file
-  /// exists) and no progress. With `seeding` false only the migrations run (the seed files are
+  /// exists), no progress and no file protection. With `seeding` false only the migrations run (the seed files are
   /// left for a second call), so a caller can compare the rows the migrations kept before the
   /// seed step changes any.
   ///
@@ -18,6 +18,8 @@ extension DatabaseSetup {
     setup.template = nil
     setup.progress = nil
     setup.createsFolder = false
+    // A scratch copy: no protection class to give (and none that a test folder could take).
+    setup.fileProtection = nil
     if !seeding { setup.seeds = nil }
     return try setup.run()
   }
