@@ -154,6 +154,33 @@ import Testing
     #expect(report.seedProblem?.message == problem.message && report.appliedVersions.isEmpty)
   }
 
+  /// A migration adds a CHECK: the file's first row syncs, its second breaks the CHECK, and
+  /// the whole seed run goes back (the other file's sync with it): nothing half-loaded.
+  @Test func aCheckTheFileBreaksRollsBackEveryFilesSync() throws {
+    try launchedVersion1()
+    let before = try seedState()
+    try dir.write(
+      "migrations/0002_checked_age.sql",
+      """
+      CREATE TABLE person_new (
+        id INTEGER PRIMARY KEY, name TEXT, age INTEGER CHECK (age BETWEEN 0 AND 150));
+      INSERT INTO person_new SELECT id, name, NULL FROM person;
+      DROP TABLE person;
+      ALTER TABLE person_new RENAME TO person;
+
+      """
+    )
+    try dir.write("seeds/contact.csv", "id,name,phone\n1,Ann,555\n2,Ben,556\n")
+    try dir.write("seeds/person.csv", "id,name,age\n1,Ann,30\n2,Ben,200\n")
+    let report = try setup.run()
+    let problem = try #require(report.seedProblem)
+    #expect(problem.message.contains("CHECK constraint failed"), "\(problem.message)")
+    expectOneSentence(problem, file: "seeds/person.csv:3", version: 2)
+    #expect(report.seedFilesLoaded.isEmpty && report.appliedVersions == [2])
+    #expect(try seedState()[0] == before[0] && seedState()[2] == before[2])
+    #expect(try seedState()[1] == [[.integer(1), .text("Ann"), .null]])
+  }
+
   /// A seed problem on the first launch: the database is created, migrated, empty of seeds.
   @Test func aFirstLaunchWithABadFileCreatesTheDatabaseAndReportsIt() throws {
     try dir.write("seeds/person.csv", "id,name,age,shoe\n1,Ann,30,41\n")
