@@ -15,7 +15,6 @@ package final class DqliteDatabase {
   package let configuration: DqliteConfiguration
   private var connection: NodeConnection
   private var databaseID: UInt32 = 0
-  private var cachedVersion: String?
   /// Rows changed by the most recent `execute` or `run`.
   package private(set) var changes = 0
   /// The rowid of the most recent INSERT sent through `execute` or `run`.
@@ -39,11 +38,18 @@ package final class DqliteDatabase {
     self.configuration = configuration
     connection = try LeaderDiscovery.connect(to: nodes, configuration: configuration)
     do {
-      databaseID = try connection.open(name)
+      try openDatabase()
     } catch {
       connection.close()
       throw error
     }
+  }
+
+  /// OPEN on the leader's connection, then the SQLite version it runs.
+  private func openDatabase() throws(DqliteError) {
+    databaseID = try connection.open(name)
+    let rows = try connection.queryAll(database: databaseID, "SELECT sqlite_version()", [])
+    sqliteVersion = rows.first?.first?.textValue ?? ""
   }
 
   deinit { connection.close() }
@@ -62,30 +68,27 @@ package final class DqliteDatabase {
     connection.close()
     isAutocommit = true
     connection = try LeaderDiscovery.connect(to: nodes, configuration: configuration)
-    databaseID = try connection.open(name)
+    try openDatabase()
   }
 
   package func close() { connection.close() }
 
   // MARK: The seam's operations
 
-  /// The SQLite version the leader runs, such as "3.40.1".
-  ///
-  /// - Throws: `DqliteError` when the query fails.
-  package func sqliteVersion() throws -> String {
-    if let cachedVersion { return cachedVersion }
-    let version = try scalar("SELECT sqlite_version()", [])?.textValue ?? ""
-    cachedVersion = version
-    return version
-  }
+  /// The SQLite version the leader runs, such as "3.40.1", read when the database was opened
+  /// (the seam reads it without a round trip).
+  package private(set) var sqliteVersion = ""
 
-  /// The version as a number, such as 3040001 for 3.40.1.
-  ///
-  /// - Throws: `DqliteError` when the query fails.
-  package func sqliteVersionNumber() throws -> Int {
-    let parts = try sqliteVersion().split(separator: ".").map { Int($0) ?? 0 } + [0, 0, 0]
+  /// The version as a number, such as 3040001 for 3.40.1: which PRAGMAs the schema reader may
+  /// use.
+  package var sqliteVersionNumber: Int {
+    let parts = sqliteVersion.split(separator: ".").map { Int($0) ?? 0 } + [0, 0, 0]
     return parts[0] * 1_000_000 + parts[1] * 1000 + parts[2]
   }
+
+  /// Runs `body` as is: the client has no busy wait to turn off (dqlite's leader serializes
+  /// writers itself).
+  package func withoutWaitingForLocks<T>(_ body: () throws -> T) rethrows -> T { try body() }
 
   /// The most parameters one statement may carry: 255 with the parameter tuple every server
   /// reads (schema 0).
@@ -112,13 +115,8 @@ package final class DqliteDatabase {
   /// Runs a query and returns every row (every ROWS batch).
   ///
   /// - Throws: `DqliteError`.
-  package func rows(_ sql: String, _ arguments: [SQLValue]) throws -> [[SQLValue]] {
-    var rows: [[SQLValue]] = []
-    _ = try connection.query(database: databaseID, sql, arguments) { batch in
-      rows += batch.rows
-      return true
-    }
-    return rows
+  package func rows(_ sql: String, _ arguments: [SQLValue]) throws(DqliteError) -> [[SQLValue]] {
+    try connection.queryAll(database: databaseID, sql, arguments)
   }
 
   /// Runs a query, handing each batch to `body`, which returns false to stop (the rest of

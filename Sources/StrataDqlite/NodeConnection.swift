@@ -174,6 +174,29 @@ package final class NodeConnection {
     }
   }
 
+  /// QUERY_SQL: every row of a query, from every batch.
+  package func queryAll(
+    database: UInt32,
+    _ sql: String,
+    _ parameters: [SQLValue]
+  )
+    throws(DqliteError) -> [[SQLValue]]
+  {
+    let request = try WireRequest.sql(
+      .querySQL,
+      database: database,
+      sql: sql,
+      parameters: parameters
+    )
+    var batch = try WireDecoder.rows(call(request, named: "QUERY_SQL"), node: node, sql: sql)
+    var rows = batch.rows
+    while batch.more {
+      batch = try WireDecoder.rows(receive(answering: "QUERY_SQL"), node: node, sql: sql)
+      rows += batch.rows
+    }
+    return rows
+  }
+
   /// INTERRUPT: stops the query in flight; reads the answers up to the EMPTY that ends it.
   package func interrupt(database: UInt32) throws(DqliteError) {
     var message = try call(WireRequest.interrupt(database: database), named: "INTERRUPT")

@@ -35,8 +35,8 @@ struct DqliteClusterTests {
     )
     #expect(try reader.scalar("SELECT count(*) FROM person", []) == .integer(2))
     #expect(try reader.scalar("SELECT name FROM person WHERE id = 9", []) == nil)
-    #expect(try reader.sqliteVersion().hasPrefix("3."))
-    #expect(try reader.sqliteVersionNumber() > 3_000_000)
+    #expect(reader.sqliteVersion.hasPrefix("3."))
+    #expect(reader.sqliteVersionNumber > 3_000_000)
   }
 
   @Test func parametersOfEveryTypeRoundTrip() throws {
