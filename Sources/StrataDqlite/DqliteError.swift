@@ -62,7 +62,7 @@ extension DqliteError: StrataError {
         let oneLine = sql.split(whereSeparator: \.isNewline).joined(separator: " ")
         text += " - while executing `\(oneLine.prefix(200))`"
       }
-      return text + "; the statement did not run."
+      return text + "; that statement was not applied."
     case .unreachable(let node, let reason):
       return "Cannot connect to dqlite node \(node): \(reason)."
     case .timedOut(let node, let waitingFor, let seconds):
