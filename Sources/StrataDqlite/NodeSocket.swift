@@ -126,13 +126,15 @@ package final class NodeSocket {
     var address = sockaddr_un()
     address.sun_family = sa_family_t(AF_UNIX)
     var bytes = Array(path.utf8)
-    if bytes.first == UInt8(ascii: "@") { bytes[0] = 0 }  // Linux's abstract namespace
+    // Linux's abstract namespace: a leading NUL, and the name's length without a final NUL.
+    let isAbstract = bytes.first == UInt8(ascii: "@")
+    if isAbstract { bytes[0] = 0 }
     let capacity = MemoryLayout.size(ofValue: address.sun_path)
     guard bytes.count < capacity else {
       throw .unreachable(node: node, reason: "the socket's path is longer than \(capacity - 1)")
     }
     withUnsafeMutableBytes(of: &address.sun_path) { $0.copyBytes(from: bytes) }
-    let length = socklen_t(MemoryLayout<sa_family_t>.size + bytes.count + 1)
+    let length = socklen_t(MemoryLayout<sa_family_t>.size + bytes.count + (isAbstract ? 0 : 1))
     try withUnsafePointer(to: &address) { (pointer) throws(DqliteError) in
       try pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { (raw) throws(DqliteError) in
         try open(

@@ -197,6 +197,17 @@ import Testing
     _ = server
   }
 
+  #if os(Linux)
+  @Test func anAbstractUnixSocketNodeIsReached() throws {
+    let name = "@strata-dqlite-\(UUID().uuidString)"
+    let leader = responseBytes(type: 1, body: word(3) + wireText(name))
+    let server = try HostileServer(.answer(leader), unixPath: name)
+    let connection = try NodeConnection(NodeAddress(name), configuration: Self.configuration())
+    #expect(try connection.leader() == name)
+    _ = server
+  }
+  #endif
+
   @Test(arguments: ["", "host", "host:", "host:0", "host:70000", ":80", "[::1]"])
   func aBadAddressIsRefused(_ address: String) {
     #expect(throws: DqliteError.badAddress(address)) { _ = try NodeAddress(address) }

@@ -109,9 +109,12 @@ func unixListeningSocket(_ path: String) throws -> Int32 {
   #endif
   var address = sockaddr_un()
   address.sun_family = sa_family_t(AF_UNIX)
-  let bytes = Array(path.utf8)
+  // `@name`: Linux's abstract namespace (a leading NUL, no final one).
+  var bytes = Array(path.utf8)
+  let isAbstract = bytes.first == UInt8(ascii: "@")
+  if isAbstract { bytes[0] = 0 }
   withUnsafeMutableBytes(of: &address.sun_path) { $0.copyBytes(from: bytes) }
-  let size = socklen_t(MemoryLayout<sockaddr_un>.size)
+  let size = socklen_t(MemoryLayout<sa_family_t>.size + bytes.count + (isAbstract ? 0 : 1))
   let bound = withUnsafePointer(to: &address) {
     $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(descriptor, $0, size) }
   }
