@@ -134,6 +134,22 @@ struct DqliteClusterTests {
     #expect(try db.scalar("SELECT 1", []) == .integer(1))
   }
 
+  @Test func silentAndGarbageNodesInTheListAreSkipped() throws {
+    let silent = try HostileServer(.silent)
+    let garbage = try HostileServer(.answer(Array("HTTP/1.1 400 Bad Request\r\n\r\n".utf8)))
+    var configuration = DqliteConfiguration()
+    configuration.requestTimeout = 1
+    let started = Date()
+    let db = try DqliteDatabase(
+      nodes: [silent.address, garbage.address, cluster.addresses[2]],
+      name: "skipped",
+      configuration: configuration
+    )
+    #expect(cluster.addresses.contains(db.leader))
+    #expect(try db.scalar("SELECT 1", []) == .integer(1))
+    #expect(Date().timeIntervalSince(started) < 4)
+  }
+
   @Test func aRolledBackTransactionLeavesNothing() throws {
     let db = try database("rollback")
     try db.execute("CREATE TABLE item (name TEXT)")
