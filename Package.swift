@@ -55,6 +55,8 @@ let package = Package(
       // (docs/apple-platforms.md); `.ci/privacy-manifest-check` keeps it true to the code.
       resources: [.copy("Resources/PrivacyInfo.xcprivacy")]
     ),
+    // A client of dqlite's wire protocol (docs/dqlite.md): POSIX sockets, no outside package.
+    .target(name: "StrataDqlite", dependencies: ["Strata"]),
     // The CLI's own argument parser: a library so that the fuzzer can reach it.
     .target(name: "StrataArguments"),
     // The commands, in a library: `strata` is its `main`, and the fuzzer reaches it.
@@ -77,8 +79,9 @@ let package = Package(
     .target(name: "LibFuzzerDriver", path: "Fuzz/LibFuzzerDriver"),
     .target(
       name: "StrataFuzzChecks",
-      // StrataCLI: the output rule (`output`) and the `--databases` resolution (`fleet-list`).
-      dependencies: ["Strata", "StrataArguments", "StrataCLI"],
+      // StrataCLI: the output rule (`output`) and the `--databases` resolution (`fleet-list`);
+      // StrataDqlite: its decoder, fed a hostile server's answers (`dqlite-wire`).
+      dependencies: ["Strata", "StrataArguments", "StrataCLI", "StrataDqlite"],
       path: "Fuzz/Checks"
     ),
     .executableTarget(
@@ -96,6 +99,11 @@ let package = Package(
     .testTarget(
       name: "StrataCLITests",
       dependencies: ["Strata", "StrataArguments", "StrataCLI", "StrataTestSupport"]
+    ),
+    // The dqlite client against a real three-node cluster of `dqlite-demo` and hostile servers.
+    .testTarget(
+      name: "StrataDqliteTests",
+      dependencies: ["StrataDqlite", "Strata", "StrataTestSupport"]
     ),
     // Every seed input and every input a fuzzer ever crashed on, through the fuzz checks.
     .testTarget(

@@ -2,7 +2,7 @@
 # Fuzzes one target of strata-fuzz with libFuzzer (and AddressSanitizer) for SECONDS.
 #
 #   Fuzz/run.sh TARGET SECONDS [libFuzzer flags...]
-#   TARGET: csv | migration-file | script | arguments | project | output | fleet-list
+#   TARGET: csv | migration-file | script | arguments | project | output | fleet-list | dqlite-wire
 #
 # The working corpus grows in .build/fuzz/corpus/TARGET (seeded from Fuzz/Corpus/TARGET);
 # an input that breaks a property is written to .build/fuzz/artifacts/TARGET/. Keep it as a
@@ -11,7 +11,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-targets="csv migration-file script arguments project output fleet-list"
+targets="csv migration-file script arguments project output fleet-list dqlite-wire"
 if [ $# -lt 2 ] || ! [[ " $targets " == *" $1 "* ]] || ! [[ $2 =~ ^[0-9]+$ ]]; then
   echo "usage: Fuzz/run.sh TARGET SECONDS [libFuzzer flags...]  (TARGET: ${targets// / | })" >&2
   exit 64

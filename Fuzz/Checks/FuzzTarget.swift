@@ -19,6 +19,9 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
   /// `--databases`: patterns and `@FILE` lists over a folder of databases and the files
   /// beside them (journals, WAL, backups); no such file is ever chosen as a database.
   case fleetList = "fleet-list"
+  /// The dqlite client's decoder: any bytes as a node's answer (a header and a body), through
+  /// every response decoder.
+  case dqliteWire = "dqlite-wire"
 
   /// Runs the target on one input; throws the first property the input breaks.
   public func check(_ input: [UInt8]) throws(PropertyViolation) {
@@ -30,6 +33,7 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
     case .project: try ProjectProperties.check(input)
     case .output: try OutputProperties.check(input)
     case .fleetList: try FleetListProperties.check(input)
+    case .dqliteWire: try DqliteWireProperties.check(input)
     }
   }
 }
