@@ -38,8 +38,11 @@ extension Database {
   /// in the queue), gives a rowid table's row a new rowid unless the value has it, and resets
   /// the columns the type has no property for to their defaults.
   ///
-  /// - Parameter key: the conflict's columns: nil for the primary key (the rowid in a table
-  ///   without one), or the columns of a UNIQUE index. The value must have a property for each.
+  /// - Parameters:
+  ///   - value: the row, each property the value of the column of its name.
+  ///   - table: the table's name.
+  ///   - key: the conflict's columns: nil for the primary key (the rowid in a table without
+  ///     one), or the columns of a UNIQUE index. The value must have a property for each.
   /// - Throws: as `insert(_:into:)`; `DatabaseAccessError.columnWithoutProperty` for a key
   ///   column without a property, `.notAKey` for columns that are not a key.
   public func upsert<T: Encodable>(
@@ -58,8 +61,11 @@ extension Database {
   /// A key that matches no row is an error, not a silent no-op: the app believed the row was
   /// there, and its edit would be lost (`upsert` inserts it instead).
   ///
-  /// - Parameter key: the columns that find the row: nil for the primary key (the rowid in a
-  ///   table without one), or the columns of a UNIQUE index.
+  /// - Parameters:
+  ///   - value: the row, each property the value of the column of its name.
+  ///   - table: the table's name.
+  ///   - key: the columns that find the row: nil for the primary key (the rowid in a table
+  ///     without one), or the columns of a UNIQUE index.
   /// - Throws: `DatabaseAccessError.noRowForKey` when no row has the key; otherwise as
   ///   `upsert(_:into:onConflict:)`.
   public func update<T: Encodable>(_ value: T, in table: String, key: [String]? = nil) throws {
@@ -81,9 +87,11 @@ extension Database {
   /// Deletes the row of `table` with `key`; deleting a row that is not there is not an error
   /// (the result says whether there was one).
   ///
-  /// - Parameter key: the primary key's values in order (`["S1"]`; the rowid in a table
-  ///   without a primary key), or values by column name for the primary key or the columns
-  ///   of a UNIQUE index (`["email": email]`).
+  /// - Parameters:
+  ///   - table: the table's name.
+  ///   - key: the primary key's values in order (`["S1"]`; the rowid in a table without a
+  ///     primary key), or values by column name for the primary key or the columns of a
+  ///     UNIQUE index (`["email": email]`).
   /// - Returns: true when a row was deleted.
   /// - Throws: `DatabaseAccessError.notAKey` for a key that is not one of the table's,
   ///   `.noSuchTable`; `SQLiteError` when SQLite refuses (a foreign key that restricts it).
@@ -97,8 +105,11 @@ extension Database {
   /// The row of `table` with `key` as a `T` (decoded by column name, as `fetchOne(_:_:_:)`
   /// does), or nil when there is none.
   ///
-  /// - Parameter key: as `delete(from:key:)`'s. In a table without a primary key the row's
-  ///   `rowid` is read too, for a `rowid` property.
+  /// - Parameters:
+  ///   - type: the Swift type of the row.
+  ///   - table: the table's name.
+  ///   - key: as `delete(from:key:)`'s. In a table without a primary key the row's `rowid` is
+  ///     read too, for a `rowid` property.
   /// - Throws: `DatabaseAccessError.notAKey`, `.noSuchTable`; `RowDecodingError` for a row that
   ///   is not a `T`.
   public func fetchOne<T: Decodable>(
