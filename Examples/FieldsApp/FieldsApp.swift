@@ -29,26 +29,20 @@ public final class FieldsApp: Sendable {
     self.queue = queue
   }
 
+  /// A row of `FIELDS`, written and read by column name.
+  struct Field: Codable {
+    var ROW: Int
+    var FIELD_DATA: String?
+  }
+
   // example: fields-access
   /// Called when the app goes to the background: every field in one transaction.
   public func saveOnBackground(_ fields: [String?]) throws {
     try queue.write { db in
       for (row, text) in fields.enumerated() {
-        try db.execute(
-          """
-          INSERT INTO FIELDS (ROW, FIELD_DATA) VALUES (?, ?)
-          ON CONFLICT (ROW) DO UPDATE SET FIELD_DATA = excluded.FIELD_DATA
-          """,
-          [row, text]
-        )
+        try db.upsert(Field(ROW: row, FIELD_DATA: text), into: "FIELDS")
       }
     }
-  }
-
-  /// A saved row of `FIELDS`, decoded by column name.
-  struct Field: Decodable {
-    var ROW: Int
-    var FIELD_DATA: String?
   }
 
   /// Called at launch: the fields as they were saved, nil where nothing was.

@@ -47,12 +47,7 @@ public final class PeopleStore: Sendable {
 
   // example: people-access
   public func add(_ person: Person) async throws {
-    try await queue.write { db in
-      try db.execute(
-        "INSERT INTO person_info (name, age) VALUES (:name, :age)",
-        ["name": person.name, "age": person.age]
-      )
-    }
+    try await queue.write { db in try db.insert(person, into: "person_info") }
   }
 
   public func people() async throws -> [Person] {

@@ -45,27 +45,18 @@ public final class StudentStore: Sendable {
   }
 
   // example: student-access
+  /// Inserts the student, or updates the one with its `stuID` in place.
   public func save(_ student: Student) throws {
-    try queue.write { db in
-      try db.execute(
-        """
-        INSERT INTO student (stuID, stuName, stuAge) VALUES (?, ?, ?)
-        ON CONFLICT (stuID) DO UPDATE SET stuName = excluded.stuName, stuAge = excluded.stuAge
-        """,
-        [student.stuID, student.stuName, student.stuAge]
-      )
-    }
+    try queue.write { db in try db.upsert(student, into: "student") }
   }
 
   public func load(stuID: String) throws -> Student? {
-    try queue.read { db in
-      try db.fetchOne(Student.self, "SELECT * FROM student WHERE stuID = ?", [stuID])
-    }
+    try queue.read { db in try db.fetchOne(Student.self, from: "student", key: [stuID]) }
   }
   // end example
 
   public func delete(stuID: String) throws {
-    try queue.write { db in try db.execute("DELETE FROM student WHERE stuID = ?", [stuID]) }
+    try queue.write { db in _ = try db.delete(from: "student", key: [stuID]) }
   }
 
   public func studentsByName() throws -> [Student] {

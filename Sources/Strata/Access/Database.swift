@@ -28,6 +28,9 @@ public final class Database {
   // Used only by the thread holding the queue's mutex: no run-time exclusivity check needed.
   @exclusivity(unchecked)
   var statements = StatementCache(capacity: 64)
+  /// The tables, SQL and encoder of writes from Swift values (Database+Writing.swift).
+  @exclusivity(unchecked)
+  var writes = WriteCache()
   /// `BEGIN IMMEDIATE`, `COMMIT` and `ROLLBACK`, each compiled on its first use by the
   /// queue's transactions and kept apart from the cache.
   private var beginStatement: Statement?

@@ -39,6 +39,29 @@ public enum DatabaseAccessError: StrataError, Equatable {
   /// `write` was called on a queue opened by `DatabaseQueue.readOnly(url:)` (an extension's),
   /// which never writes; the file was not touched.
   case readOnlyQueue(path: String)
+  /// A property of the Swift value has no column of its name in the table (writes from Swift
+  /// values: `Database.insert(_:into:)` and the like); nothing was written.
+  case propertyWithoutColumn(type: String, table: String, property: String, columns: [String])
+  /// The table has a column the write needs a value for and the Swift type has no property
+  /// for it: a NOT NULL column without a default (an insert), or a column of the key (an
+  /// update, an upsert); nothing was written.
+  case columnWithoutProperty(type: String, table: String, column: String, isKey: Bool)
+  /// A property's value cannot be stored in its column: an integer beyond 64 bits, NaN, nil in
+  /// a NOT NULL column, text in a STRICT table's INTEGER column; nothing was written.
+  case valueDoesNotFit(type: String, table: String, property: String, reason: String)
+  /// A property's type is nested (a struct, an array, a dictionary, an enum with associated
+  /// values): refused rather than stored in an encoding chosen silently; nothing was written.
+  case nestedValue(type: String, table: String, property: String, valueType: String)
+  /// The value encodes one value or a list, not properties: it is not a row.
+  case notARow(type: String, table: String)
+  /// The database has no table of that name (views and temporary tables are not written
+  /// this way); nothing was run.
+  case noSuchTable(type: String, table: String)
+  /// The key given is not a key of the table (its primary key, the columns of a UNIQUE index,
+  /// or the rowid of a table without a primary key); nothing was run.
+  case notAKey(table: String, given: String, keys: [[String]])
+  /// An update found no row with the value's key; nothing was written.
+  case noRowForKey(type: String, table: String, key: String)
 
   /// What went wrong, with the statement, and that nothing was written.
   public var message: String {
@@ -86,6 +109,37 @@ public enum DatabaseAccessError: StrataError, Equatable {
     case .readOnlyQueue(let path):
       "the database \(path) was opened read-only (DatabaseQueue.readOnly(url:)), which never "
         + "writes; the write did not run and nothing was written"
+    case .propertyWithoutColumn(let type, let table, let property, let columns):
+      "\(type)'s property \"\(property)\" has no column in table \"\(table)\" (its columns: "
+        + "\(columns.joined(separator: ", "))); nothing was written"
+    case .columnWithoutProperty(let type, let table, let column, isKey: false):
+      "\(type) has no property for column \"\(column)\" of table \"\(table)\", which is NOT "
+        + "NULL without a default; nothing was written"
+    case .columnWithoutProperty(let type, let table, let column, isKey: true):
+      "\(type) has no property for the key column \"\(column)\" of table \"\(table)\", which "
+        + "the write needs to find the row; nothing was written"
+    case .valueDoesNotFit(let type, let table, let property, let reason):
+      "\(type)'s property \"\(property)\" cannot be stored in table \"\(table)\": \(reason); "
+        + "nothing was written"
+    case .nestedValue(let type, let table, let property, let valueType):
+      "\(type)'s property \"\(property)\" is \(valueType), a nested type, which table "
+        + "\"\(table)\" cannot hold in one column; nothing was written"
+    case .notARow(let type, let table):
+      "\(type) is not a row of table \"\(table)\": it encodes one value or a list, not "
+        + "properties; nothing was written"
+    case .noSuchTable(let type, let table):
+      "the database has no table \"\(table)\" for \(type) (views and temporary tables are not "
+        + "written this way); nothing was run"
+    case .notAKey(let table, let given, let keys):
+      "the key given (\(given)) is not a key of table \"\(table)\", "
+        + (keys.isEmpty
+          ? "which has none (no primary key, no UNIQUE index, no rowid)"
+          : "whose keys are "
+            + keys.map { "(" + $0.joined(separator: ", ") + ")" }.joined(separator: ", "))
+        + "; nothing was run"
+    case .noRowForKey(let type, let table, let key):
+      "no row of table \"\(table)\" has the key of the \(type) to update (\(key)); "
+        + "nothing was written"
     }
   }
 
@@ -116,6 +170,31 @@ public enum DatabaseAccessError: StrataError, Equatable {
     case .readOnlyQueue:
       "Write through the app's own queue (DatabaseSetup.open()); a read-only queue, such as an "
         + "extension's, only reads."
+    case .propertyWithoutColumn:
+      "Add the column in a migration, give the property the column's name (CodingKeys), or "
+        + "leave the property out of CodingKeys."
+    case .columnWithoutProperty(_, _, _, isKey: false):
+      "Add a property for the column (CodingKeys may rename it), or give the column a DEFAULT "
+        + "in a migration."
+    case .columnWithoutProperty(_, _, _, isKey: true):
+      "Add a property for each column of the key, or name another key: the columns of a "
+        + "UNIQUE index the type has properties for."
+    case .valueDoesNotFit:
+      "Give the property a value the column takes (a type of SQLValueConvertible's table), or "
+        + "change the column in a migration."
+    case .nestedValue:
+      "Store its properties in columns of their own, or make its type SQLValueConvertible to "
+        + "choose how it is stored (JSON text, a blob); it then reads back the same way."
+    case .notARow:
+      "Write a struct or class whose properties are the table's columns."
+    case .noSuchTable:
+      "Check the table's name (a migration creates it); write a view or a temporary table with "
+        + "execute."
+    case .notAKey:
+      "Give the primary key's values in order, or values by name for the columns of the "
+        + "primary key or of a UNIQUE index."
+    case .noRowForKey:
+      "Insert the row first, or use upsert, which inserts it when no row has its key."
     case .argumentStyle(_, _, let named):
       named
         ? "Pass the arguments as an array, in the order of the statement's parameters."

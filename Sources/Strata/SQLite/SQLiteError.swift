@@ -60,6 +60,11 @@ public struct SQLiteError: Error, Hashable, Sendable {
   package var isDamaged: Bool { code == SQLITE_CORRUPT || code == SQLITE_NOTADB }
   /// A constraint failed (SQLITE_CONSTRAINT and its extended codes).
   public var isConstraint: Bool { code == SQLITE_CONSTRAINT }
+  /// A NOT NULL column was given `NULL` (SQLITE_CONSTRAINT_NOTNULL), or a STRICT table's
+  /// column a value of another type (SQLITE_CONSTRAINT_DATATYPE): the value does not fit.
+  package var isValueRefusedByColumn: Bool {
+    extendedCode == SQLITE_CONSTRAINT | (5 << 8) || extendedCode == SQLITE_CONSTRAINT | (12 << 8)
+  }
   /// The file could not be opened or written because it is read-only.
   package var isReadOnly: Bool { code == SQLITE_READONLY }
   /// A read-only connection met a hot journal, left by a writer that stopped in the middle of

@@ -49,11 +49,6 @@ final class AppDatabase: Sendable {
   }
 
   func add(_ person: Person) async throws {
-    try await queue.write { db in
-      try db.execute(
-        "INSERT INTO person_info (name, age) VALUES (:name, :age)",
-        ["name": person.name, "age": person.age]
-      )
-    }
+    try await queue.write { db in try db.insert(person, into: "person_info") }
   }
 }
