@@ -45,6 +45,8 @@ extension DatabaseQueue {
   /// called one at a time off the main thread (hop to the main actor to update a view).
   ///
   /// The live query runs until the returned `DatabaseObservation` is cancelled or released.
+  ///
+  /// - Throws: nothing itself: what `fetch` throws goes to `onError`, which ends the live query.
   public func observe<T: Sendable>(
     _ fetch: @escaping @Sendable (Database) throws -> T,
     onError: @escaping @Sendable (any Error) -> Void,
@@ -54,7 +56,11 @@ extension DatabaseQueue {
     return DatabaseObservation(
       Task.detached {
         do {
-          for try await value in values { onChange(value) }
+          for try await value in values {
+            // A value fetched as `cancel()` came is not delivered.
+            if Task.isCancelled { break }
+            onChange(value)
+          }
         } catch {
           onError(error)
         }
