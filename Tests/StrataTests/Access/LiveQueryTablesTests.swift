@@ -189,6 +189,16 @@ import Testing
     #expect(try await watched.next() == ["Bob"])
   }
 
+  @Test func aWriteThatBypassesTheStatementCacheWakesEveryObserver() async throws {
+    let watched = try await Watched(
+      schema: "CREATE TABLE person (name TEXT); CREATE TABLE pet (name TEXT);",
+      observing: "SELECT name FROM person"
+    )
+    // Rows changed, but by no statement the transaction tracked: every live query fetches.
+    #expect(try watched.wakes { try $0.connection.execute("INSERT INTO person VALUES ('Ann')") })
+    #expect(try await watched.next() == ["Ann"])
+  }
+
   @Test func writesWithNoLiveQueryTrackNothing() throws {
     let fixture = try AccessFixture()
     try fixture.queue.write { db in
