@@ -16,9 +16,23 @@ final class CachedStatement {
   let decoder: RowDecoder
   /// When the cache last handed this statement out (its clock).
   var lastUse = 0
+  /// The tables the statement, and the triggers and foreign-key actions it fires, may write,
+  /// as SQLite's authorizer reported them when it compiled the statement (a live query is
+  /// told of a commit by them: the cached statement is not compiled again).
+  var writes: TableSet
+  /// The tables it reads, once a live query asked (nil until then).
+  var reads: TableSet?
+  /// The savepoint it begins, releases or rolls back to, if it is a savepoint statement.
+  let savepoint: SavepointStep?
+  /// `statement.recompileCount` when `writes` and `reads` were recorded: once SQLite
+  /// compiles the statement again (a schema change), they are recorded again.
+  var tablesRecordedAt: Int32 = 0
 
-  init(_ statement: Statement) {
+  init(_ statement: Statement, tables: RecordedTables) {
     self.statement = statement
+    writes = tables.writes
+    reads = tables.recordsReads ? tables.reads : nil
+    savepoint = tables.savepoint
     columns = (0..<statement.columnCount).map { statement.columnName(at: $0) }
     parameterCount = statement.parameterCount
     isPositional = (0..<parameterCount).allSatisfy {

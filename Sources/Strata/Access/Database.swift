@@ -36,10 +36,16 @@ public final class Database {
   private var beginStatement: Statement?
   private var commitStatement: Statement?
   private var rollbackStatement: Statement?
+  /// The live queries told of each commit (Observation/).
+  let observers: ObservationRegistry
+  /// What the statements run now read or write, while a live query watches (a write while one
+  /// is registered, a live query's fetch); nil otherwise.
+  var tracking: TableTracking?
 
-  init(connection: Connection, busyTimeout: Int) {
+  init(connection: Connection, busyTimeout: Int, observers: ObservationRegistry) {
     self.connection = connection
     self.busyTimeout = busyTimeout
+    self.observers = observers
   }
 
   /// The database file's path (`:memory:` for an in-memory database).
@@ -59,6 +65,7 @@ public final class Database {
     }
     if hasMore { throw DatabaseAccessError.argumentsForScript(sql: sql) }
     try run(entry, arguments) { statement in while try statement.step() {} }
+    if let tracking, let step = entry.savepoint { tracking.ran(step) }
   }
 
   /// The rowid of the most recent successful INSERT on this connection.
@@ -147,6 +154,8 @@ public final class Database {
   /// A script without arguments, one statement at a time inside a savepoint: a statement with
   /// parameters is refused (each would be `NULL`) and the statements before it are undone.
   private func executeScript(_ sql: String) throws {
+    if tracking != nil { connection.startRecordingTables(reads: false) }
+    defer { if let tracking { tracking.scriptRan(connection.stopRecordingTables()) } }
     try control("SAVEPOINT strata_script")
     do {
       try connection.executeEach(sql) { statement in
@@ -167,6 +176,7 @@ public final class Database {
     let statement = try beginStatement ?? transactionStatement("BEGIN IMMEDIATE")
     beginStatement = statement
     try runOnce(statement)
+    startTrackingWrites()
   }
 
   /// Commits the write transaction.
@@ -176,7 +186,10 @@ public final class Database {
     lowerFence()
     let statement = try commitStatement ?? transactionStatement("COMMIT")
     commitStatement = statement
+    let changes = tracking.map { $0.tables(on: connection) }
     try runOnce(statement)
+    tracking = nil
+    if let changes { committed(changes) }
   }
 
   /// Rolls the write transaction back, when one is open.
@@ -184,6 +197,7 @@ public final class Database {
   func rollback() {
     closeClosure()
     lowerFence()
+    tracking = nil
     guard !connection.isAutocommit,
       let statement = try? rollbackStatement ?? transactionStatement("ROLLBACK")
     else { return }
@@ -208,6 +222,8 @@ public final class Database {
     lowerFence()
     statements.removeAll()
     (beginStatement, commitStatement, rollbackStatement) = (nil, nil, nil)
+    tracking = nil
+    observers.closed()
   }
 
   // MARK: - Running statements
@@ -236,16 +252,24 @@ public final class Database {
   @inline(__always)
   func prepared(_ sql: String) throws -> (CachedStatement, hasMore: Bool) {
     guard isInsideAccess else { throw DatabaseAccessError.outsideAccess(path: path) }
-    if let entry = statements.entry(for: sql) { return (entry, false) }
+    if let entry = statements.entry(for: sql) {
+      if let tracking { tracking.use(entry) }
+      return (entry, false)
+    }
     return try compiled(sql)
   }
 
   /// `prepared(_:)` of SQL not in the cache.
   private func compiled(_ sql: String) throws -> (CachedStatement, hasMore: Bool) {
     do {
-      let (statement, hasMore) = try connection.prepareFirst(sql)
-      let entry = CachedStatement(statement)
+      // The tables it writes are kept with it, for the live queries of a later transaction.
+      connection.startRecordingTables(reads: tracking?.purpose == .reads)
+      let prepared = Result { try connection.prepareFirst(sql) }
+      let tables = connection.stopRecordingTables()
+      let (statement, hasMore) = try prepared.get()
+      let entry = CachedStatement(statement, tables: tables)
       if !hasMore { statements.insert(entry, for: sql) }
+      if let tracking { tracking.use(entry) }
       return (entry, hasMore)
     } catch let error as SQLiteError {
       throw translated(error)

@@ -65,6 +65,7 @@ extension DatabaseQueue {
   /// or stopped can then be tried again. Resuming a queue that is not suspended does nothing.
   public func resume() {
     suspension.resume()
+    observers.resumed()
   }
 
   /// True between `suspend()` and `resume()`: every access throws

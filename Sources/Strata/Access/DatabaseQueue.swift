@@ -77,6 +77,8 @@ public final class DatabaseQueue: Sendable {
   private let state: State
   /// What `suspend()` shares with the accesses (DatabaseQueue+Suspension.swift).
   let suspension: QueueSuspension
+  /// The live queries its commits notify (DatabaseQueue+Observation.swift).
+  let observers = ObservationRegistry()
   /// The database file's path (`:memory:` for an in-memory database).
   public let path: String
   /// What `DatabaseSetup.open()` did before returning this queue; nil when the queue was
@@ -130,7 +132,9 @@ public final class DatabaseQueue: Sendable {
     path = connection.path
     setupReport = report
     self.isReadOnly = isReadOnly
-    state = State(Database(connection: connection, busyTimeout: busyTimeout))
+    state = State(
+      Database(connection: connection, busyTimeout: busyTimeout, observers: observers)
+    )
     suspension = QueueSuspension(connection)
     dispatch = DispatchQueue(label: "strata.DatabaseQueue")
   }

@@ -71,6 +71,9 @@ final class Authorizer {
   /// Every action of the statement being prepared, when a caller asked for them
   /// (AuthorizedAction.swift); nil otherwise, so a fence alone records nothing.
   var actions: [AuthorizedAction]?
+  /// The tables of the statements being compiled, while a live query or a transaction it
+  /// watches asks for them (TableRecording.swift); nil otherwise.
+  var tables: RecordedTables?
 }
 
 /// The rules in force before `raiseFence`, to give back to `restoreFence`.
@@ -102,7 +105,7 @@ extension Connection {
   }
 
   /// The connection's authorizer, installed on first use; it lives as long as the connection.
-  private func installedAuthorizer() -> Authorizer {
+  func installedAuthorizer() -> Authorizer {
     if let authorizer { return authorizer }
     let created = Authorizer()
     authorizer = created
@@ -148,6 +151,7 @@ private func authorize(
   guard let context else { return SQLITE_OK }
   let authorizer = Unmanaged<Authorizer>.fromOpaque(context).takeUnretainedValue()
   authorizer.lastPrepared.record(action, first, second)
+  authorizer.tables?.record(action, first, second)
   if authorizer.actions != nil {
     authorizer.actions?.append(
       AuthorizedAction(action, first, second, database: database, trigger: trigger)
