@@ -34,7 +34,8 @@ struct SeedKeylessSync {
 
   /// The temporary tables of one merge.
   private static let work = [
-    "strata_keyless_ledger", "strata_keyless_file", "strata_keyless_match",
+    "strata_keyless_ledger", "strata_keyless_rank", "strata_keyless_file",
+    "strata_keyless_match",
   ]
 
   func merge() throws -> SeedSync.Counts {
@@ -59,14 +60,17 @@ struct SeedKeylessSync {
         row_number() OVER (PARTITION BY ident ORDER BY S.rowid) AS n
       FROM (SELECT rowid, \(fileIdent) AS ident FROM temp.\(quoteIdentifier(stage)) AS S) AS S;
       CREATE INDEX temp.strata_keyless_file_ident ON strata_keyless_file (ident, n);
+      CREATE TEMP TABLE strata_keyless_rank AS SELECT key, ident, present, untouched,
+        row_number() OVER (PARTITION BY ident ORDER BY untouched DESC, key) AS n
+      FROM strata_keyless_ledger;
+      CREATE INDEX temp.strata_keyless_rank_ident ON strata_keyless_rank (ident, n);
       CREATE TEMP TABLE strata_keyless_match AS
       SELECT F.srow AS srow, L.key AS key, L.present AS present, L.untouched AS untouched
-      FROM strata_keyless_file AS F LEFT JOIN (SELECT key, ident, present, untouched,
-        row_number() OVER (PARTITION BY ident ORDER BY untouched DESC, key) AS n
-        FROM strata_keyless_ledger) AS L ON L.ident = F.ident AND L.n = F.n;
+      FROM strata_keyless_file AS F LEFT JOIN strata_keyless_rank AS L
+        ON L.ident = F.ident AND L.n = F.n;
       INSERT INTO strata_keyless_match SELECT NULL, key, present, untouched
-      FROM strata_keyless_ledger WHERE key NOT IN
-        (SELECT key FROM strata_keyless_match WHERE key IS NOT NULL);
+      FROM strata_keyless_rank AS L WHERE NOT EXISTS (SELECT 1 FROM strata_keyless_file AS F
+        WHERE F.ident = L.ident AND F.n = L.n);
       """
     )
     var counts = SeedSync.Counts()
