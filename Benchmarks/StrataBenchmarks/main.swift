@@ -10,6 +10,7 @@ let workloads: [String: () throws -> Void] = [
   "seed-limit": SeedLimitBenchmark.run,
   "seed-flights": FlightsBenchmark.run,
   "seed-sync": SeedSyncBenchmark.run,
+  "seed-sync-keyless": KeylessSyncBenchmark.run,
   "inspect": InspectBenchmark.run,
   "inspect-formats": InspectFormatsBenchmark.run,
   "large-migration": LargeMigrationBenchmark.run,

@@ -64,46 +64,6 @@ import Testing
     )
   }
 
-  @Test func aChangedKeylessFileIsRefusedUntilMarkedToBeReloaded() throws {
-    let folder = try TemporaryDirectory()
-    try folder.write("migrations/0001_note.sql", "CREATE TABLE note (body TEXT, stars INTEGER);\n")
-    try folder.write("seeds/note.csv", "body,stars\nhello,1\nworld,2\n")
-    #expect(try strata("migrate", "--database", "app.sqlite3", in: folder).exitCode == 0)
-    #expect(
-      try strata("seed", "--mode", "sync", "--database", "app.sqlite3", in: folder).exitCode == 0
-    )
-    let again = try strata("seed", "--mode", "sync", "--database", "app.sqlite3", in: folder)
-    #expect(again.standardOutput.contains("already loaded"))
-    try folder.write("seeds/note.csv", "body,stars\nhello,1\nworld,3\n")
-    let refused = try strata("seed", "--mode", "sync", "--database", "app.sqlite3", in: folder)
-    #expect(refused.exitCode == 1)
-    #expect(
-      refused.standardError.contains(
-        "Error: seeds/note.csv: the file changed since it was seeded into note, and note has no "
-          + "key, so strata cannot tell which rows changed; nothing was seeded; the database is "
-          + "unchanged"
-      ),
-      "\(refused.standardError)"
-    )
-    #expect(
-      refused.standardError.contains(
-        "Help: Mark the file to be reloaded (reload = true in [seeds.\"note.csv\"] of strata.toml)"
-      )
-    )
-    let probe = "SELECT body, stars FROM note ORDER BY rowid"
-    #expect(
-      try DatabaseProbe.rows(folder.path("app.sqlite3"), probe)
-        == [[.text("hello"), .integer(1)], [.text("world"), .integer(2)]]
-    )
-    try folder.write("strata.toml", "[seeds.\"note.csv\"]\nreload = true\n")
-    let reloaded = try strata("seed", "--mode", "sync", "--database", "app.sqlite3", in: folder)
-    #expect(reloaded.exitCode == 0, "\(reloaded.standardError)")
-    #expect(
-      try DatabaseProbe.rows(folder.path("app.sqlite3"), probe)
-        == [[.text("hello"), .integer(1)], [.text("world"), .integer(3)]]
-    )
-  }
-
   @Test func aDuplicateKeyInASyncFileIsRefusedWithBothLines() throws {
     let folder = try sampleProject()
     try folder.write("seeds/student.csv", "stuID,stuName\nS1,Ann\nS1,Ben\n")

@@ -18,7 +18,7 @@ public enum SeedMode: String, Sendable, Codable, CaseIterable {
   /// updates the rows whose values changed and deletes the rows that left it, but never
   /// touches a row the user changed nor brings back one the user deleted (the ledger
   /// `strata_seed_rows` remembers which keys the file put in and what it wrote). Needs a key;
-  /// a table without one is seeded once (see `SeedFileFormat.reload`).
+  /// a table without one syncs by rowid (see `SeedFileFormat.reload`).
   case sync
 }
 

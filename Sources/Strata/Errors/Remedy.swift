@@ -73,8 +73,6 @@ public enum Remedy: Hashable, Sendable {
   case nullToken(String)
   /// Map the file's header names to the table's columns.
   case mapColumns
-  /// Mark this seed file (its name) to be reloaded when it changes.
-  case reloadFile(String)
   /// Correct a seed file the setup refused: in an app, the file is bundled, so only the app's
   /// next version can.
   case fixSeedFile
@@ -183,7 +181,6 @@ public enum Remedy: Hashable, Sendable {
     case .forceReplace: "replace anyway (SeedOptions.force)"
     case .nullToken: "declare it as a null token (the file's null tokens)"
     case .mapColumns: "in the file's header names"
-    case .reloadFile: "mark the file to be reloaded (reload in its seed settings)"
     case .fixSeedFile:
       "the seed file bundled with the app is wrong, and a user cannot change it: ship the "
         + "corrected file in the app's next version"

@@ -99,12 +99,10 @@ public enum SeedError: StrataError, Equatable {
     found: Character
   )
 
-  /// A file of a table without a key changed since it was seeded: strata cannot tell which
-  /// rows changed, and loading it again would duplicate them.
+  /// A file of a table without a key (or whose header holds none of its keys) changed its
+  /// header's width since it was last seeded, by a strata (0.4) that did not record the
+  /// columns its rows were of: strata cannot tell which of the table's rows are the file's.
   case keylessFileChanged(file: String, table: String)
-  /// A file seeded once, as keyless, since its header holds none of the table's keys: it
-  /// changed, and without a key in the file the changed rows cannot be told apart.
-  case keyNotInFile(file: String, table: String, key: [String])
 
   /// The database's state after any seed error.
   static let unchanged = "nothing was seeded; the database is unchanged"
@@ -204,12 +202,9 @@ public enum SeedError: StrataError, Equatable {
       return "\(file):\(line): the header is one column, \(quoted(header)): it holds "
         + "\(delimiterName(found)) but no \(delimiterName(delimiter)), the file's delimiter"
     case .keylessFileChanged(let file, let table):
-      return "\(file): the file changed since it was seeded into \(table), and \(table) has no "
-        + "key, so strata cannot tell which rows changed"
-    case .keyNotInFile(let file, let table, let key):
-      return "\(file): the file changed since it was seeded into \(table), and its header holds "
-        + "no key of \(table) (such as \(key.joined(separator: ", "))), so strata cannot tell "
-        + "which rows changed"
+      return "\(file):1: the header's columns changed since the file was seeded into \(table) "
+        + "by an earlier strata, which did not record its columns, so strata cannot tell which "
+        + "rows of \(table) are the file's"
     case .database(let file, let error) where error.isBusy:
       let place = file.map { "\($0): " } ?? ""
       return "\(place)the database \(error.lockedReason)"
@@ -352,16 +347,10 @@ extension SeedError: RemedialError {
       return "Check that the database file is writable and intact, then try again."
     case .foreignKeyViolation:
       return "Add the parent row (its seed file is loaded first), or fix the reference."
-    case .keylessFileChanged(let file, _):
-      let name = file.split(separator: "/").last.map(String.init) ?? file
-      return sentence(say(.reloadFile(name))) + " (its rows from before are then replaced), give "
-        + "the table a key (a primary key or UNIQUE constraint, in a migration), or restore the "
-        + "file."
-    case .keyNotInFile(let file, _, let key):
-      let name = file.split(separator: "/").last.map(String.init) ?? file
-      return "Put the key column\(key.count == 1 ? "" : "s") \(key.joined(separator: ", ")) back "
-        + "in the file's header, " + say(.reloadFile(name)) + " (its rows from before are then "
-        + "replaced), or restore the file."
+    case .keylessFileChanged:
+      return "Give the file the header it had when it was last seeded (the same columns) for "
+        + "this version: its rows are then synced and its columns recorded, so a later version "
+        + "can change the header."
     }
   }
 }

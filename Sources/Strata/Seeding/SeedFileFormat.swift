@@ -14,11 +14,10 @@ public struct SeedFileFormat: Hashable, Sendable {
   public var encoding: SeedEncoding
   /// Headers that differ from their column's name, as CSV header → column.
   public var columns: [String: String]
-  /// A file of a table without a key, seeded once, that may be loaded again when it changes:
-  /// the rows it loaded before are deleted (those that still hold what it wrote) and its new
-  /// version loaded, in the same transaction. Without it, a changed keyless file is an error.
-  /// Set per file; it has no effect on a table with a key (`sync` already follows the file)
-  /// and is not part of the options the ledger records.
+  /// Read for settings written for strata 0.4, where a changed file of a table without a key
+  /// was refused unless marked: such a file now always syncs by rowid (the file's rows
+  /// replace strata's own earlier rows, the user's stay, nothing is duplicated), so the mark
+  /// changes nothing. Not part of the options the ledger records.
   public var reload: Bool
 
   /// A format; the defaults are strata's (UTF-8, the delimiter by the file's name, no null

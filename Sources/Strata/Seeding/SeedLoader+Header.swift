@@ -133,7 +133,7 @@ extension SeedLoader {
         key.columns.allSatisfy { fieldOf[$0] != nil }
       })
     else {
-      // A table without a key (in the header) that can be seeded once: plain inserts.
+      // A table without a key (in the header) that syncs by rowid.
       if keylessOnce, table.hasRowid {
         seedsOnce = true
         return

@@ -47,12 +47,16 @@ final class SeedLoader {
   var nullCounts: [[Int]] = []
   private var inserts: [Int: BulkInsert] = [:]
   private let rowsPerStatement: Int
-  /// A table without a key is seeded once rather than refused (`SeedMode.seedsKeylessOnce`).
+  /// A table without a key syncs by rowid rather than being refused
+  /// (`SeedMode.seedsKeylessOnce`).
   let keylessOnce: Bool
-  /// The header holds no key and the file is seeded once: plain inserts, rowids recorded.
+  /// The header holds no key: the rows are followed by rowid (`SeedKeylessSync`). On the
+  /// file's first load, plain inserts whose rowids are recorded.
   var seedsOnce = false
-  /// Delete the rows this file loaded before, first (a keyless file marked to be reloaded).
-  var reloading = false
+  /// The file was loaded before: its rows are staged and merged by the ledger
+  /// (`SeedKeylessSync`), and the line of each staged row kept to name it in an error.
+  var mergesKeyless = false
+  var stagedLines: [Int] = []
   /// The temporary table a `sync` load stages its rows in before the merge.
   private var stage: String?
 
@@ -140,11 +144,11 @@ final class SeedLoader {
       }
       counts.deleted = connection.changes
     }
-    if reloading { counts.deleted = try deleteRowsLoadedBefore() }
-    let firstRowid = seedsOnce ? try largestRowid() : 0
+    let firstLoad = seedsOnce && !mergesKeyless
+    let firstRowid = firstLoad ? try largestRowid() : 0
     if let key { try createKeyTable(key) }
     defer { dropKeyTable() }
-    if rules.mergesFromStage, key != nil { try createStage() }
+    if (rules.mergesFromStage && key != nil) || mergesKeyless { try createStage() }
     defer { dropStage() }
     let countsByRows = rules.keyConflict == .updateExisting
     let before = countsByRows ? try rowCount() : 0
@@ -172,6 +176,7 @@ final class SeedLoader {
       }
       if count == 0 { break }
       if key != nil { try insertKeys(count) }
+      if mergesKeyless { stagedLines += (0..<count).map { reader.held[$0].line } }
       changes += try insertRows(count)
       counts.rowsRead += count
       if counts.rowsRead - reported >= 1 << 16 {
@@ -182,7 +187,9 @@ final class SeedLoader {
     reader.releaseRecords()
     // An upsert's `changes()` counts inserts and updates alike: the table's growth tells them
     // apart. Every other mode's changes are inserts.
-    if countsByRows {
+    if mergesKeyless, let stage {
+      try mergeKeyless(stage: stage, into: &counts)
+    } else if countsByRows {
       counts.inserted = try rowCount() - before
       counts.updated = changes - counts.inserted
     } else if let stage, let key {
@@ -190,7 +197,7 @@ final class SeedLoader {
     } else {
       counts.inserted = changes
     }
-    if seedsOnce { try recordRows(above: firstRowid) }
+    if firstLoad { try recordRows(above: firstRowid) }
     progress(counts.rowsRead, reader.bytesRead)
     counts.nulls = nullCountsReport()
     return counts
@@ -275,6 +282,24 @@ final class SeedLoader {
       displayPath: file.displayPath,
       stage: stage,
       keyTable: keyTable ?? ""
+    ).merge()
+    counts.inserted = merged.inserted
+    counts.updated = merged.updated
+    counts.deleted = merged.deleted
+    counts.kept = merged.kept
+    counts.keptAmongRead = merged.keptAmongRead
+  }
+
+  /// Merges the staged rows of a keyless file loaded before (`SeedKeylessSync`).
+  private func mergeKeyless(stage: String, into counts: inout Counts) throws {
+    let merged = try SeedKeylessSync(
+      connection: connection,
+      table: table,
+      columns: columnsInTableOrder,
+      file: file.ledgerName,
+      displayPath: file.displayPath,
+      stage: stage,
+      lines: stagedLines
     ).merge()
     counts.inserted = merged.inserted
     counts.updated = merged.updated

@@ -77,8 +77,8 @@ extension SeedMode {
     }
   }
 
-  /// Whether a table without a key is seeded once (loaded the first time, recorded, and a
-  /// changed file refused unless marked to be reloaded) rather than refused: in `sync`, and at
+  /// Whether a table without a key syncs by rowid (`SeedKeylessSync`: the first load recorded,
+  /// a changed file merged by the ledger) rather than being refused: in `sync`, and at
   /// launch (`onlyUnrecorded`) whatever the mode.
   func seedsKeylessOnce(onlyUnrecorded: Bool) -> Bool {
     self == .sync || (onlyUnrecorded && rules.keyConflict != nil)

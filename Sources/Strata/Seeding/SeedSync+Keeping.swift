@@ -15,13 +15,26 @@ extension SeedSync {
   /// - Parameter recorded: the columns the ledger's values are of (the file's last version),
   ///   which the ledger's comparison already covers.
   func leftToTheFileCondition(recorded: [String]) throws -> String {
-    var conditions = untouchedColumnConditions(besides: recorded)
-    conditions += try referenceConditions()
+    try Self.leftToTheFileCondition(connection, table: table, columns: columns, recorded: recorded)
+  }
+
+  /// The condition for any table and file columns (a keyless table's too).
+  static func leftToTheFileCondition(
+    _ connection: any SQLDatabase,
+    table: Seeder.Table,
+    columns: [String],
+    recorded: [String]
+  ) throws -> String {
+    var conditions = untouchedColumnConditions(table: table, besides: columns + recorded)
+    conditions += try referenceConditions(connection, table: table)
     return conditions.isEmpty ? "1" : conditions.joined(separator: " AND ")
   }
 
-  private func untouchedColumnConditions(besides recorded: [String]) -> [String] {
-    let fileColumns = Set((columns + recorded).map(Seeder.folded))
+  private static func untouchedColumnConditions(
+    table: Seeder.Table,
+    besides names: [String]
+  ) -> [String] {
+    let fileColumns = Set(names.map(Seeder.folded))
     return table.columns.compactMap { column in
       guard !fileColumns.contains(Seeder.folded(column.name)), !column.isGenerated,
         !column.isRowidAlias
@@ -32,7 +45,10 @@ extension SeedSync {
     }
   }
 
-  private func referenceConditions() throws -> [String] {
+  private static func referenceConditions(
+    _ connection: any SQLDatabase,
+    table: Seeder.Table
+  ) throws -> [String] {
     let pragmas = try SchemaPragmas(connection)
     let parent = Seeder.folded(table.name)
     let primaryKey = table.columns.filter { $0.primaryKeyPosition > 0 }

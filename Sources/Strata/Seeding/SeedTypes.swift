@@ -118,7 +118,7 @@ public struct SeedTableReport: Hashable, Sendable, Codable {
   /// Rows already present and left as they were (`missing`), or already equal (`upsert`).
   public let unchanged: Int
   /// Rows deleted before inserting (`replace`), rows that left the file (`sync`), or the
-  /// rows a reloaded file had loaded before.
+  /// rows of a keyless file's lines that left it.
   public let deleted: Int
   /// Rows left alone because the user changed or deleted them (`sync`): changed rows keep the
   /// user's values, deleted rows stay deleted, and a user's row with a key new to the file is

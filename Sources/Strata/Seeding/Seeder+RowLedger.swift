@@ -2,8 +2,8 @@ import Foundation
 
 // The row ledger: which rows each seed file put in. `strata_seed_rows` holds, per table and
 // file, the key of each row a `sync` file wrote with the values it wrote (see `SeedSync`),
-// or the rowid of each row a file of a table without a key inserted (seeded once);
-// `strata_seed_columns` the columns a sync file's values are of. Both are created when a
+// or the rowid of each row a file of a table without a key inserted, with the values it wrote
+// (see `SeedKeylessSync`); `strata_seed_columns` the columns a file's values are of. Both are created when a
 // load first needs them, in the run's transaction, so a run that loads nothing writes nothing.
 extension Seeder {
   static func createRowLedger(_ connection: any SQLDatabase) throws {
@@ -26,22 +26,23 @@ extension Seeder {
     )
   }
 
-  /// What to do with a file of a table without a key (seeded once).
-  enum SeedOnce {
+  /// What to do with a file of a table without a key.
+  enum KeylessPlan {
     /// Never loaded: load it and record its rows.
     case firstLoad
     /// The file as last loaded: skip it.
     case unchanged(checksum: String)
-    /// Changed and marked to be reloaded: delete the rows it loaded, load it again.
-    case reload
+    /// Loaded before and changed (or read once, so not known to be unchanged): merge it by
+    /// the ledger (`SeedKeylessSync`).
+    case merge
   }
 
-  /// Decides a keyless file's fate by the ledger: its last load into the table, by the file's
-  /// name. A changed file is refused unless it is marked to be reloaded.
-  ///
-  /// - Throws: `SeedError.keylessFileChanged` for a changed file not marked to be reloaded.
-  func seedOnce(_ file: SeedFile, table: String) throws -> SeedOnce {
-    guard let last = try lastLoad(of: file, table: table) else { return .firstLoad }
+  /// Decides a keyless file's fate by the ledger: its last load into the table, by the
+  /// file's name, and the rows recorded for it.
+  func keylessPlan(_ file: SeedFile, table: String) throws -> KeylessPlan {
+    guard let last = try lastLoad(of: file, table: table) else {
+      return try hasRecordedRows(of: file, table: table) ? .merge : .firstLoad
+    }
     if !file.isReadOnce, last.options == file.format.ledgerOptions {
       let checksum: String
       do {
@@ -51,10 +52,17 @@ extension Seeder {
       }
       if last.checksum == checksum { return .unchanged(checksum: checksum) }
     }
-    guard file.format.reload else {
-      throw SeedError.keylessFileChanged(file: file.displayPath, table: table)
-    }
-    return .reload
+    return .merge
+  }
+
+  private func hasRecordedRows(of file: SeedFile, table: String) throws -> Bool {
+    try connection.scalar(
+      "SELECT 1 FROM main.sqlite_master WHERE type = 'table' AND name = 'strata_seed_rows'"
+    ) != nil
+      && connection.scalar(
+        "SELECT 1 FROM main.strata_seed_rows WHERE table_name = ? AND file = ? LIMIT 1",
+        [.text(table), .text(file.ledgerName)]
+      ) != nil
   }
 
   /// Whether `checksum` (read with `format`) is the last version of the file loaded into
@@ -79,31 +87,12 @@ extension Seeder {
   }
 }
 
-// A keyless file's rows: recorded by rowid with their values, so a reload deletes exactly the
-// rows the file loaded that still hold what it wrote (a row the user changed, or a rowid
-// SQLite gave again to the user's row, stays).
+// A keyless file's first load: its rows recorded by rowid with the values it wrote, and the
+// columns those values are of, so that its next version is merged by them (`SeedKeylessSync`).
 extension SeedLoader {
   /// The header's columns, in the table's order.
   var columnsInTableOrder: [String] {
     fieldColumns.sorted().map { table.columns[$0].name }
-  }
-
-  /// Deletes the rows this file loaded before (`reload`); returns how many.
-  func deleteRowsLoadedBefore() throws -> Int {
-    try Seeder.createRowLedger(connection)
-    let binds: [SQLValue] = [.text(table.name), .text(file.ledgerName)]
-    let sync = rowEncoding
-    let deleted = try connection.run(
-      "DELETE FROM main.\(quoteIdentifier(table.name)) AS t0 WHERE EXISTS (SELECT 1 FROM "
-        + "main.strata_seed_rows AS l WHERE l.table_name = ?1 AND l.file = ?2 "
-        + "AND l.key = t0.rowid AND l.row_values IS \(sync))",
-      binds
-    )
-    _ = try connection.run(
-      "DELETE FROM main.strata_seed_rows WHERE table_name = ?1 AND file = ?2",
-      binds
-    )
-    return deleted
   }
 
   /// The largest rowid before the load: the rows above it are the load's.
@@ -120,6 +109,12 @@ extension SeedLoader {
         + "SELECT ?1, ?2, t0.rowid, \(rowEncoding) FROM main.\(quoteIdentifier(table.name)) "
         + "AS t0 WHERE t0.rowid > ?3",
       [.text(table.name), .text(file.ledgerName), .integer(rowid)]
+    )
+    let list = String(decoding: try JSONEncoder().encode(columnsInTableOrder), as: UTF8.self)
+    _ = try connection.run(
+      "INSERT INTO main.strata_seed_columns (table_name, file, columns) VALUES (?1, ?2, ?3) "
+        + "ON CONFLICT (table_name, file) DO UPDATE SET columns = excluded.columns",
+      [.text(table.name), .text(file.ledgerName), .text(list)]
     )
   }
 

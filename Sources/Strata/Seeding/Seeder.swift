@@ -296,15 +296,9 @@ public struct Seeder {
         keylessOnce: options.mode.seedsKeylessOnce(onlyUnrecorded: options.onlyUnrecorded)
       )
     if loader.seedsOnce {
-      let once: SeedOnce
-      do {
-        once = try seedOnce(item.file, table: item.table.name)
-      } catch SeedError.keylessFileChanged(let file, let table) where !item.table.keys.isEmpty {
-        throw SeedError.keyNotInFile(file: file, table: table, key: item.table.keys[0].columns)
-      }
-      switch once {
+      switch try keylessPlan(item.file, table: item.table.name) {
       case .firstLoad: break
-      case .reload: loader.reloading = true
+      case .merge: loader.mergesKeyless = true
       case .unchanged(let checksum):
         return .alreadyRecorded(
           .alreadyRecorded(

@@ -21,7 +21,7 @@ enum InitCommand: Command {
       they are done. Pending migrations are applied (to an existing file or the template's
       copy), and seed files whose checksum is not recorded in strata_seeds are loaded in the sync mode (new
       rows in, changed rows updated, dropped rows deleted, the user's edits and deletions
-      kept; a table without a key is seeded once). A seed file that fails is rolled back with
+      kept; a table without a key syncs by rowid). A seed file that fails is rolled back with
       the whole seed run (the migrations stay applied and the database usable) and init exits 1
       with its error; the next run tries again. An existing file is never overwritten, and
       a database that is up to date is not written at all. With a schema file (--schema-file,

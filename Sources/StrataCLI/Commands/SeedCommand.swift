@@ -50,7 +50,7 @@ enum SeedCommand: Command {
       launch's default) inserts new rows, updates changed ones and deletes those that left the
       file, but never touches a row the user changed or deleted (KEPT counts them). The key is
       the primary key, or a UNIQUE constraint whose columns are all in the header; in sync, a
-      table without one is seeded once. Each loaded file is recorded in strata_seeds.
+      table without one syncs by rowid. Each loaded file is recorded in strata_seeds.
 
       Real data files: --null NA makes each unquoted NA NULL (a quoted "NA" stays text; the
       report counts the fields each token made NULL, per column); --column "CSV header=column"

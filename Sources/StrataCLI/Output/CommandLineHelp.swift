@@ -51,8 +51,6 @@ extension Remedy {
     case .mapColumns: "with --column \"CSV header=column\""
     case .fixSeedFile:
       "fix the seed file, then run 'strata init' again: it loads the seed files not loaded yet"
-    case .reloadFile(let name):
-      "mark the file to be reloaded (reload = true in [seeds.\"\(name)\"] of strata.toml)"
     case .delimiter(let found):
       "pass \(found == "\t" ? "--delimiter tab" : "--delimiter '\(found)'") (a file named .tsv "
         + "is read with tabs)"

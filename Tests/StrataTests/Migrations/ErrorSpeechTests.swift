@@ -229,7 +229,6 @@ import Testing
       ]
     ),
     SeedError.keylessFileChanged(file: "person_info.csv", table: "person_info"),
-    SeedError.keyNotInFile(file: "category.csv", table: "category", key: ["code"]),
     ExtensionLoadError(loadable: SQLiteExtension(path: "x.so"), reason: "x"),
     ScriptError(line: 1, statementNumber: 1, underlying: sqlite),
     DatabaseAccessError.writeInsideRead(sql: "DELETE FROM t"),

@@ -3,8 +3,8 @@ import Strata
 import StrataTestSupport
 import Testing
 
-/// Seeds at launch: `DatabaseSetup` syncs each keyed table with its file (the default), seeds
-/// a keyless one once, and an app update's changed seed file keeps the user's edits and
+/// Seeds at launch: `DatabaseSetup` syncs each table with its file (the default; a keyless
+/// one by rowid), and an app update's changed seed file keeps the user's edits and
 /// deletions. A UNIQUE collision with the user's row never fails the launch, a swap among the
 /// file's rows applies, and a file wrong in itself fails with help for an app.
 @Suite struct DatabaseSetupSeedSyncTests {
@@ -70,13 +70,22 @@ import Testing
     #expect(try rows("SELECT count(*) FROM person_info") == [[.integer(2)]])
   }
 
-  @Test func aChangedKeylessFileAtLaunchIsReportedNotThrown() throws {
+  /// Was a `SetupError` (a changed keyless file was refused) until issue 31: it now syncs.
+  @Test func aChangedKeylessFileAtLaunchSyncsAndKeepsTheUsersEdit() throws {
     try setup.run()
+    try Connection(path: database.path).execute(
+      "UPDATE person_info SET age = 23 WHERE name = 'Peter'"
+    )
     try dir.write("seeds/person_info.csv", "name,age\nPeter,22\nJack,20\nTom,24\n")
-    // Issue 31: a seed problem is reported (`seedProblem`), never thrown at launch.
-    let error = try setup.run().seedProblem
-    #expect(error?.message.contains("person_info has no key") == true)
-    #expect(try rows("SELECT count(*) FROM person_info") == [[.integer(2)]])
+    let report = try setup.run()
+    #expect(report.seedProblem == nil)
+    #expect(report.seedFilesLoaded == ["seeds/person_info.csv"])
+    #expect(
+      try rows("SELECT name, age FROM person_info ORDER BY rowid") == [
+        [.text("Peter"), .integer(23)], [.text("Jack"), .integer(20)],
+        [.text("Tom"), .integer(24)],
+      ]
+    )
   }
 
   @Test func theMissingModeKeepsTodaysBehaviour() throws {
