@@ -15,6 +15,7 @@ let workloads: [String: () throws -> Void] = [
   "large-migration": LargeMigrationBenchmark.run,
   "test-database": TestDatabaseBenchmark.run,
   "queue": QueueBenchmark.run,
+  "pool": PoolBenchmark.run,
   "fleet": FleetBenchmark.run,
   "startup": StartupBenchmark.run,
 ]
