@@ -12,7 +12,8 @@ import Strata
 ///
 /// Each side goes first in turn; the report is the median of each side over the runs.
 /// `STRATA_BENCH_POOL_READS` changes the reads per thread (2,000), `STRATA_BENCH_POOL_WRITES`
-/// the writes (20,000), `STRATA_BENCH_POOL_RUNS` the runs (5).
+/// the writes (20,000), `STRATA_BENCH_POOL_RUNS` the runs (5), `STRATA_BENCH_POOL_READERS`
+/// the reader threads and the pool's readers (4).
 enum PoolBenchmark {
   struct Person: Decodable {
     var id: Int
@@ -22,7 +23,9 @@ enum PoolBenchmark {
   }
 
   static let rows = 10_000
-  static let readers = 4
+  /// Reader threads (and the pool's readers): `STRATA_BENCH_POOL_READERS`, 4 by default.
+  static let readers =
+    ProcessInfo.processInfo.environment["STRATA_BENCH_POOL_READERS"].flatMap { Int($0) } ?? 4
   static let select = "SELECT id, name, email, age FROM person WHERE id BETWEEN ? AND ?"
 
   static func run() throws {
@@ -54,6 +57,7 @@ enum PoolBenchmark {
       for (name, handle) in sides {
         times["\(name) threads", default: []].append(try time { try threadReads(handle, reads) })
       }
+      times["raw threads", default: []].append(try time { try rawReads(poolFile, reads) })
       for (name, handle) in sides {
         times["\(name) tasks", default: []].append(try time { try taskReads(handle, reads) })
       }
@@ -64,6 +68,9 @@ enum PoolBenchmark {
       pool.close()
     }
     let total = Double(readers * reads)
+    print(
+      "  raw Connections, one per thread: \(Int(total / median(times["raw threads"] ?? []))) reads/s"
+    )
     for what in ["threads", "tasks"] {
       let queue = median(times["queue \(what)"] ?? [])
       let pool = median(times["pool \(what)"] ?? [])
@@ -115,6 +122,43 @@ enum PoolBenchmark {
           for index in 0..<count {
             let start = (reader * 997 + index * 101) % (rows - 100) + 1
             _ = try handle.read { db in try read(db, start) }
+          }
+        } catch {
+          failure.record(error)
+        }
+      }.start()
+    }
+    group.wait()
+    try failure.check()
+  }
+
+  /// `readers` threads, each with a `Connection` of its own, reading the rows by hand.
+  static func rawReads(_ url: URL, _ count: Int) throws {
+    let group = DispatchGroup()
+    let failure = Failure()
+    for reader in 0..<readers {
+      group.enter()
+      Thread {
+        defer { group.leave() }
+        do {
+          let connection = try Connection(path: url.path, mode: .readOnly)
+          let statement = try connection.prepare(select)
+          for index in 0..<count {
+            let start = (reader * 997 + index * 101) % (rows - 100) + 1
+            try statement.bind([.integer(Int64(start)), .integer(Int64(start + 99))])
+            var people: [Person] = []
+            while try statement.step() {
+              people.append(
+                Person(
+                  id: Int(statement.int64(at: 0)),
+                  name: statement.string(at: 1) ?? "",
+                  email: statement.string(at: 2) ?? "",
+                  age: Int(statement.int64(at: 3))
+                )
+              )
+            }
+            statement.reset()
+            guard people.count == 100 else { throw BenchError("\(people.count) rows") }
           }
         } catch {
           failure.record(error)
