@@ -22,12 +22,21 @@ public protocol DatabaseWriter: AnyObject, Sendable {
   /// True between `suspend()` and `resume()`.
   var isSuspended: Bool { get }
   /// Runs `body` in a write transaction, committed when it returns.
+  ///
+  /// - Throws: what `body` throws, after the rollback; `DatabaseAccessError` (see
+  ///   `DatabaseQueue.write(_:)`).
   func write<T>(_ body: (Database) throws -> T) throws -> T
   /// Runs `body` read-only.
+  ///
+  /// - Throws: what `body` throws; `DatabaseAccessError` (see `DatabaseQueue.read(_:)`).
   func read<T>(_ body: (Database) throws -> T) throws -> T
   /// `write(_:)` without blocking the calling task.
+  ///
+  /// - Throws: as `write(_:)`; `CancellationError` for a task cancelled before its turn.
   func write<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws -> T
   /// `read(_:)` without blocking the calling task.
+  ///
+  /// - Throws: as `read(_:)`; `CancellationError` for a task cancelled before its turn.
   func read<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws -> T
   /// Stops what runs and refuses every access until `resume()`.
   func suspend()
