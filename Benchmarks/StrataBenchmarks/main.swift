@@ -17,6 +17,8 @@ let workloads: [String: () throws -> Void] = [
   "test-database": TestDatabaseBenchmark.run,
   "queue": QueueBenchmark.run,
   "encode": EncodeBenchmark.run,
+
+  "pool": PoolBenchmark.run,
   "fleet": FleetBenchmark.run,
   "startup": StartupBenchmark.run,
 ]

@@ -6,9 +6,9 @@ import Testing
 /// a type made public by accident fails here, not in an app that starts to depend on it.
 @Suite struct PublicAPITests {
   /// The most public types `Strata` may declare, nested ones included (docs/api.md).
-  static let maximumPublicTypes = 61
+  static let maximumPublicTypes = 63
 
-  @Test func atMostSixtyPublicTypes() throws {
+  @Test func noMorePublicTypesThanTheListAllows() throws {
     let types = try PublicTypes.declared()
     #expect(
       types.count <= Self.maximumPublicTypes,

@@ -55,6 +55,14 @@ public enum DatabaseOpenError: StrataError, Equatable {
   /// No path was given and the default one (in the documents folder) cannot be found;
   /// `reason` says why (such as a relative `HOME`).
   case noDefaultLocation(reason: String)
+  /// A `DatabasePool` could not switch the file to WAL mode, which it needs: another
+  /// connection held a lock on it in rollback-journal mode for longer than the busy timeout.
+  /// `holder` names the process holding it when the system can tell (another process's
+  /// lock), nil when it cannot (a connection of this app). The file is as it was.
+  case walSwitchLocked(path: String, holder: String?, timeout: Int, SQLiteError)
+  /// A `DatabasePool` was asked for a database that cannot be in WAL mode: SQLite kept
+  /// `journalMode` (`memory` for an in-memory database). Nothing was changed.
+  case walUnavailable(path: String, journalMode: String)
 
   /// What is wrong with the path, and that nothing was created or changed.
   public var message: String {
@@ -110,6 +118,20 @@ public enum DatabaseOpenError: StrataError, Equatable {
     case .unreadable(let path, let reason):
       "cannot use the database \(path): \(reason); strata did not open it and nothing was "
         + "changed"
+    case .walSwitchLocked(let path, let holder, let timeout, let error):
+      "cannot open \(path) as a pool of connections: it must be switched to WAL mode, but "
+        + (holder.map { "\($0) holds" } ?? "another connection (in this app or another process) "
+          + "holds")
+        + " a lock on it in rollback-journal mode (an open transaction or a statement still "
+        + "reading), and did not let go within the busy timeout (\(timeout) ms; "
+        + "\(error.message), SQLite error \(error.extendedCode)); the file was not changed and "
+        + "is still in rollback-journal mode"
+    case .walUnavailable(let path, let journalMode):
+      "cannot open \(path) as a pool of connections: it must be in WAL mode, and SQLite kept "
+        + "the journal mode \(journalMode)"
+        + (journalMode == "memory"
+          ? " (an in-memory database has no file its connections could share)" : "")
+        + "; nothing was changed"
     }
   }
 
@@ -119,7 +141,7 @@ public enum DatabaseOpenError: StrataError, Equatable {
   /// SQLite's error behind `sqlite`, or the system's behind `folderNotCreated`.
   public var underlyingError: (any Error)? {
     switch self {
-    case .sqlite(_, let error): error
+    case .sqlite(_, let error), .walSwitchLocked(_, _, _, let error): error
     case .folderNotCreated(_, _, _, let underlying): underlying?.error
     default: nil
     }
@@ -186,6 +208,14 @@ extension DatabaseOpenError: RemedialError {
       sentence(say(.otherDatabasePath("an explicit path"))) + ", or set HOME to an absolute path."
     case .unreadable(let path, _):
       "Check the file's permissions and owner: \(say(.makeReadable(path)))."
+    case .walSwitchLocked:
+      "End the other connection's transaction or close it (a process that reads the file, "
+        + "such as the sqlite3 shell inside BEGIN), then open the pool again: the switch to "
+        + "WAL happens once and stays in the file. Or keep the file's journal mode and open it "
+        + "as a DatabaseQueue."
+    case .walUnavailable:
+      "Open a DatabaseQueue instead (DatabaseQueue.inMemory() for an in-memory database), or "
+        + "give the pool a database file on a local disk."
     }
   }
 }

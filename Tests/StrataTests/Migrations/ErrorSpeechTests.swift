@@ -199,6 +199,15 @@ import Testing
     DatabaseOpenError.beingCreated(path: "d/a", waitedMilliseconds: 200),
     DatabaseOpenError.unreadable(path: "d", reason: "x"),
     DatabaseOpenError.noDefaultLocation(reason: "x"),
+    DatabaseOpenError.walSwitchLocked(
+      path: "d",
+      holder: "process 42 (sqlite3)",
+      timeout: 9,
+      sqlite
+    ),
+    DatabaseOpenError.walSwitchLocked(path: "d", holder: nil, timeout: 9, sqlite),
+    DatabaseOpenError.walUnavailable(path: ":memory:", journalMode: "memory"),
+    DatabaseOpenError.walUnavailable(path: "d", journalMode: "delete"),
   ]
 
   static let otherErrors: [any StrataError] = [
