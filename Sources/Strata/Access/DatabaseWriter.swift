@@ -44,6 +44,21 @@ public protocol DatabaseWriter: AnyObject, Sendable {
   func resume()
   /// Closes the connections; accesses then throw `DatabaseAccessError.closed`.
   func close()
+  /// The value of `fetch` now, then again after each commit of this handle that changed a
+  /// table it reads (see `DatabaseQueue.observe(_:)`).
+  ///
+  /// - Throws: from the iteration, what `fetch` throws; the errors of `read(_:)`.
+  func observe<T: Sendable>(
+    _ fetch: @escaping @Sendable (Database) throws -> T
+  ) -> AsyncThrowingStream<T, any Error>
+  /// `observe(_:)` with callbacks (see `DatabaseQueue.observe(_:onError:onChange:)`).
+  ///
+  /// - Throws: nothing itself: what `fetch` throws goes to `onError`.
+  func observe<T: Sendable>(
+    _ fetch: @escaping @Sendable (Database) throws -> T,
+    onError: @escaping @Sendable (any Error) -> Void,
+    onChange: @escaping @Sendable (T) -> Void
+  ) -> DatabaseObservation
 }
 
 extension DatabaseQueue: DatabaseWriter {}
