@@ -58,7 +58,9 @@ public struct DatabaseSetup: Sendable {
   public var migrationFormat: MigrationFormat?
   /// Migration files to leave out on purpose (see `MigrationFileExclusion`).
   package var migrationExclusion = MigrationFileExclusion()
-  /// How messages and the report name the seeds folder (default: its path).
+  /// How the seeding's progress, report and errors name the seeds folder (default: the
+  /// folder's name, so a file reads `seeds/person_info.csv`, not a path on the machine that
+  /// built the bundle; a missing or unreadable folder is named by its path).
   public var seedsDisplayPath: String?
   /// The largest seed field or record in bytes (see `SeedOptions.maximumFieldBytes`).
   public var seedMaximumFieldBytes = CSVReader.defaultMaximumFieldBytes
