@@ -15,7 +15,8 @@ public struct Person: Codable, Equatable, Sendable {
 
 /// The FMDB flow on strata: the bundled template is copied into Documents on first launch
 /// (built from `migrations/` at build time by the StrataTemplate plugin, so it is never stale),
-/// the bundled people are loaded once, and every task shares one `DatabaseQueue`.
+/// the bundled people are loaded and kept in step with the bundle across updates (the user's
+/// edits kept), and every task shares one `DatabaseQueue`.
 public final class PeopleStore: Sendable {
   public let queue: DatabaseQueue
 
@@ -32,7 +33,7 @@ public final class PeopleStore: Sendable {
       template: try DatabaseSetup.resource("template", withExtension: "sqlite3", in: .module),
       seeds: try seeds ?? DatabaseSetup.resource("seeds", in: .module)
     )
-    setup.settingsFile = settings  // strata.toml: which seed files may be reloaded
+    setup.settingsFile = settings  // strata.toml: how the seed files are read
     return PeopleStore(queue: try await setup.open())
   }
   // end example

@@ -20,9 +20,15 @@ struct StrataTemplatePlugin: BuildToolPlugin {
   /// A package target: its listed files (a `.copy("migrations")` resource is listed as the
   /// folder itself, a `.process("migrations")` one as each file in it), under its folder.
   func createBuildCommands(context: PluginContext, target: Target) throws -> [Command] {
+    // The target's folder: `directoryURL` of the concrete target types, which tools version
+    // 6.0 has (the `Target` protocol's needs 6.1, and `directory`'s `Path` is deprecated).
+    let folder: URL
+    switch target {
+    case let swift as SwiftSourceModuleTarget: folder = swift.directoryURL
+    case let clang as ClangSourceModuleTarget: folder = clang.directoryURL
+    default: return []
+    }
     guard let module = target as? SourceModuleTarget else { return [] }
-    // `directoryURL` needs tools version 6.1; this package is 6.0.
-    let folder = URL(fileURLWithPath: "\(module.directory)", isDirectory: true)
     return try TemplateCommands.commands(
       for: module.sourceFiles.map {
         TemplateInputs.TargetFile($0.url, isBundled: $0.type == .resource)

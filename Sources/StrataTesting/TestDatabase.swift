@@ -59,8 +59,43 @@ public final class TestDatabase: Sendable {
     return database
   }
 
-  /// The database `setup` builds (template, migrations, seeds), built in a new temporary
-  /// folder: `setup.database` is replaced by the test's own file.
+  /// The database the app's launch builds, built in a new temporary folder: the template
+  /// copied, the migrations applied, the seeds loaded, as `DatabaseSetup.run()` does at
+  /// launch. `configure` sets anything else of the setup the app sets (`settings`,
+  /// `seedMode`, `connectionConfiguration` …); the database is always the test's own.
+  ///
+  /// ```swift
+  /// let database = try TestDatabase.fresh(
+  ///   migrations: try DatabaseSetup.resource("migrations", in: appBundle),
+  ///   seeds: try DatabaseSetup.resource("seeds", in: appBundle)
+  /// ) { setup in
+  ///   setup.settingsFile = try DatabaseSetup.resource("strata", withExtension: "toml", in: appBundle)
+  /// }
+  /// ```
+  ///
+  /// - Throws: what `DatabaseSetup.run()` throws for this setup; what `configure` throws.
+  public static func fresh(
+    migrations: URL,
+    template: URL? = nil,
+    seeds: URL? = nil,
+    named name: String = "test.sqlite3",
+    configure: (inout DatabaseSetup) throws -> Void = { _ in }
+  ) throws -> TestDatabase {
+    var setup = DatabaseSetup(
+      database: URL(fileURLWithPath: name),
+      migrations: migrations,
+      template: template,
+      seeds: seeds
+    )
+    try configure(&setup)
+    return try fresh(setup: setup, named: name)
+  }
+
+  /// The database the app's own `setup` builds (template, migrations, seeds), built in a new
+  /// temporary folder: pass the setup the app launches with, unchanged; its `database` is
+  /// replaced by the test's own file, so the app's real database is never touched. To write
+  /// a setup for a test, `fresh(migrations:template:seeds:named:configure:)` needs no
+  /// database.
   ///
   /// - Throws: what `DatabaseSetup.run()` throws for this setup.
   public static func fresh(

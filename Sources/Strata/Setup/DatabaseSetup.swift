@@ -59,14 +59,16 @@ public struct DatabaseSetup: Sendable {
   public var migrationFormat: MigrationFormat?
   /// Migration files to leave out on purpose (see `MigrationFileExclusion`).
   package var migrationExclusion = MigrationFileExclusion()
-  /// How messages and the report name the seeds folder (default: its path).
+  /// How the seeding's progress, report and errors name the seeds folder (default: the
+  /// folder's name, so a file reads `seeds/person_info.csv`, not a path on the machine that
+  /// built the bundle; a missing or unreadable folder is named by its path).
   public var seedsDisplayPath: String?
   /// The largest seed field or record in bytes (see `SeedOptions.maximumFieldBytes`).
   public var seedMaximumFieldBytes = CSVReader.defaultMaximumFieldBytes
   /// How seed files meet the rows already there at launch: `sync` (the default) brings each
   /// table with a key up to its file's new version without touching the rows the user changed
-  /// or deleted; `missing` loads only files not loaded before. A table without a key is
-  /// seeded once whatever the mode (see `SeedMode.sync`).
+  /// or deleted; `missing` loads only files not loaded before. A table without a key syncs by
+  /// rowid at launch whatever the mode (see `SeedMode.sync`).
   public var seedMode: SeedMode = .sync
   /// The extensions and Swift functions every connection this setup opens gets (the
   /// database's, the template's check), so that migrations can call the app's functions.

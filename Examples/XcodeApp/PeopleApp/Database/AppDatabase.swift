@@ -17,7 +17,7 @@ final class AppDatabase: Sendable {
   let queue: DatabaseQueue
 
   /// The launch: the template copied into Documents on the first launch, newer migrations
-  /// applied and the bundled people loaded once. `DatabaseSetup.open() async` does the work off
+  /// applied and the bundled people synced. `DatabaseSetup.open() async` does the work off
   /// the caller's actor, so the main thread stays free (SwiftUI awaits this in `.task {}`), and
   /// stops it if the task is cancelled.
   // example: xcode-app-launch
