@@ -73,7 +73,8 @@ public final class TestDatabase: Sendable {
   /// }
   /// ```
   ///
-  /// - Throws: what `DatabaseSetup.run()` throws for this setup; what `configure` throws.
+  /// - Throws: what `DatabaseSetup.run()` throws for this setup, and the seed problem it
+  ///   reports (see `fresh(setup:named:)`); what `configure` throws.
   public static func fresh(
     migrations: URL,
     template: URL? = nil,
@@ -97,7 +98,9 @@ public final class TestDatabase: Sendable {
   /// a setup for a test, `fresh(migrations:template:seeds:named:configure:)` needs no
   /// database.
   ///
-  /// - Throws: what `DatabaseSetup.run()` throws for this setup.
+  /// - Throws: what `DatabaseSetup.run()` throws for this setup, and the seed problem it
+  ///   reports (`SetupReport.seedProblem`, a `SetupError.seedingFailed`): an app's launch opens
+  ///   its database despite a bad seed file, but a test's fixture must not silently lack rows.
   public static func fresh(
     setup: DatabaseSetup,
     named name: String = "test.sqlite3"
@@ -105,7 +108,7 @@ public final class TestDatabase: Sendable {
     let database = try makeFolder(named: name, configuration: setup.connectionConfiguration)
     var setup = setup
     setup.database = database.url
-    try setup.run()
+    if let problem = try setup.run().seedProblem { throw problem }
     return database
   }
 

@@ -14,7 +14,12 @@ final class PoolReader: @unchecked Sendable {
   init(connection: Connection, busyTimeout: Int) throws {
     path = connection.path
     begin = try connection.prepare("BEGIN DEFERRED")
-    database = Database(connection: connection, busyTimeout: busyTimeout)
+    // A reader never commits a write: its own registry stays empty.
+    database = Database(
+      connection: connection,
+      busyTimeout: busyTimeout,
+      observers: ObservationRegistry()
+    )
     suspension = QueueSuspension(connection)
   }
 

@@ -44,6 +44,7 @@ struct SeedKeylessSync {
     dropWork()
     let binds: [SQLValue] = [.text(table.name), .text(file)]
     let target = "main.\(quoteIdentifier(table.name))"
+    try adoptRowsWhenNoneRecorded(target: target, binds: binds)
     let recorded = try recordedColumns()
     let common = columns.filter { name in
       recorded.contains { Seeder.folded($0) == Seeder.folded(name) }
@@ -123,23 +124,31 @@ struct SeedKeylessSync {
 
   /// Inserts the staged rows that no ledger row matched; returns how many.
   private func insertNewRows(target: String, binds: [SQLValue]) throws -> Int {
+    // Above any rowid the table, the ledger or (AUTOINCREMENT) `sqlite_sequence` has given.
     let base = max(
       try connection.scalar("SELECT max(rowid) FROM \(target)")?.integerValue ?? 0,
       try connection.scalar(
         "SELECT max(key) FROM main.strata_seed_rows WHERE table_name = ?1 "
           + "AND typeof(key) = 'integer'",
         [binds[0]]
-      )?.integerValue ?? 0
+      )?.integerValue ?? 0,
+      try autoincrementSequence()
     )
     let names = columns.map(quoteIdentifier).joined(separator: ", ")
     let inserted = try runLocated(
       [.integer(base)],
       rows: "SELECT srow FROM temp.strata_keyless_match WHERE key IS NULL ORDER BY srow"
-    ) {
-      "INSERT OR ABORT INTO \(target) (rowid, \(names)) SELECT ?1 + row_number() OVER "
-        + "(ORDER BY S.rowid), \(names) FROM temp.\(quoteIdentifier(stage)) AS S WHERE S.rowid "
+    ) { oneRow in
+      // All at once: numbered in file order. One row at a time (finding the failing line),
+      // in file order too: each goes above the rows inserted before it.
+      let rowid =
+        oneRow == nil
+        ? "?1 + row_number() OVER (ORDER BY S.rowid)"
+        : "max(?1, (SELECT coalesce(max(rowid), 0) FROM \(target))) + 1"
+      return "INSERT OR ABORT INTO \(target) (rowid, \(names)) SELECT \(rowid), \(names) "
+        + "FROM temp.\(quoteIdentifier(stage)) AS S WHERE S.rowid "
         + "IN (SELECT srow FROM temp.strata_keyless_match WHERE key IS NULL)"
-        + ($0.map { " AND S.rowid = \($0)" } ?? "") + " ORDER BY S.rowid"
+        + (oneRow.map { " AND S.rowid = \($0)" } ?? "") + " ORDER BY S.rowid"
     }
     _ = try connection.run(
       "INSERT INTO main.strata_seed_rows (table_name, file, key, row_values) SELECT ?1, ?2, "
@@ -148,6 +157,46 @@ struct SeedKeylessSync {
       binds + [.integer(base)]
     )
     return inserted
+  }
+
+  /// The last rowid an AUTOINCREMENT table gave (0 for another table): never given again,
+  /// even after the user deleted its row.
+  private func autoincrementSequence() throws -> Int64 {
+    guard
+      try connection.scalar(
+        "SELECT 1 FROM main.sqlite_master WHERE type = 'table' AND name = 'sqlite_sequence'"
+      ) != nil
+    else { return 0 }
+    return try connection.scalar(
+      "SELECT seq FROM main.sqlite_sequence WHERE name = ? COLLATE NOCASE",
+      [.text(table.name)]
+    )?.integerValue ?? 0
+  }
+
+  /// A file loaded before with no record of its rows (the append and replace modes keep
+  /// none): the table's rows equal to its lines are taken as the file's, the n-th line with
+  /// some values the n-th such row by rowid that no other file recorded, so that the merge
+  /// inserts only the lines not in the table yet instead of every line again.
+  private func adoptRowsWhenNoneRecorded(target: String, binds: [SQLValue]) throws {
+    let recorded = try connection.scalar(
+      "SELECT EXISTS (SELECT 1 FROM main.strata_seed_rows WHERE table_name = ?1 AND file = ?2) "
+        + "OR EXISTS (SELECT 1 FROM main.strata_seed_columns WHERE table_name = ?1 "
+        + "AND file = ?2)",
+      binds
+    )?.integerValue
+    guard recorded == 0 else { return }
+    let tableValues = SeedSync.encoding("T", columns)
+    let fileValues = SeedSync.encoding("S", columns)
+    _ = try connection.run(
+      "INSERT INTO main.strata_seed_rows (table_name, file, key, row_values) "
+        + "SELECT ?1, ?2, T.key, T.v FROM (SELECT T.rowid AS key, \(tableValues) AS v, "
+        + "row_number() OVER (PARTITION BY \(tableValues) ORDER BY T.rowid) AS n "
+        + "FROM \(target) AS T WHERE T.rowid NOT IN (SELECT key FROM main.strata_seed_rows "
+        + "WHERE table_name = ?1)) AS T JOIN (SELECT \(fileValues) AS v, row_number() OVER "
+        + "(PARTITION BY \(fileValues) ORDER BY S.rowid) AS n FROM temp."
+        + "\(quoteIdentifier(stage)) AS S) AS F ON F.v = T.v AND F.n = T.n",
+      binds
+    )
   }
 
   private func count(_ query: String) throws -> Int {

@@ -143,6 +143,7 @@ final class SeedLoader {
         throw SeedError.replaceFailed(file: file.displayPath, table: table.name, error: error)
       }
       counts.deleted = connection.changes
+      try forgetRecordedRowsWhenKeyless()
     }
     let firstLoad = seedsOnce && !mergesKeyless
     let firstRowid = firstLoad ? try largestRowid() : 0

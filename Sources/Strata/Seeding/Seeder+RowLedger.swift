@@ -90,6 +90,27 @@ extension Seeder {
 // A keyless file's first load: its rows recorded by rowid with the values it wrote, and the
 // columns those values are of, so that its next version is merged by them (`SeedKeylessSync`).
 extension SeedLoader {
+  /// After `replace` emptied the table: forgets the rows a keyless file was recorded to have
+  /// written (they are gone, and their rowids may now be the new rows'), so that a later sync
+  /// takes the table's rows equal to its lines as the file's (`SeedKeylessSync`) instead of
+  /// matching lines to rows that hold other values.
+  func forgetRecordedRowsWhenKeyless() throws {
+    let header = Set(columnsInTableOrder.map(Seeder.folded))
+    guard
+      !table.keys.contains(where: { $0.columns.allSatisfy { header.contains(Seeder.folded($0)) } })
+    else { return }
+    try Seeder.createRowLedger(connection)
+    let binds: [SQLValue] = [.text(table.name), .text(file.ledgerName)]
+    _ = try connection.run(
+      "DELETE FROM main.strata_seed_rows WHERE table_name = ?1 AND file = ?2",
+      binds
+    )
+    _ = try connection.run(
+      "DELETE FROM main.strata_seed_columns WHERE table_name = ?1 AND file = ?2",
+      binds
+    )
+  }
+
   /// The header's columns, in the table's order.
   var columnsInTableOrder: [String] {
     fieldColumns.sorted().map { table.columns[$0].name }

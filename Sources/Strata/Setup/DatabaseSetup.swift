@@ -312,6 +312,13 @@ public struct DatabaseSetup: Sendable {
         newestKnown: set.migrations.last?.version
       )
     }
+    // The one rule (docs/decisions.md, "Issue 31: no bundled data can lock an app out"): the
+    // seed run rolled back as a whole, the migrations stay, and the launch goes on to open
+    // the database; the next launch tries the seed files again.
+    func reportedProblem(_ error: SeedError, version: MigrationVersion) -> SetupError {
+      if !connection.isAutocommit { try? connection.execute("ROLLBACK") }
+      return SetupError.seedingFailed(path: path, created: created, version: version, error: error)
+    }
     let (report, seeded, seedProblem) = try Self.interruptible(connection, isCancelled) {
       let report =
         try built?.report
@@ -325,16 +332,10 @@ public struct DatabaseSetup: Sendable {
         )
         return (report, seeded, nil as SetupError?)
       } catch let error as SeedError where !cancelled() {
-        // The one rule (docs/decisions.md, "Issue 31: no bundled data can lock an app out"):
-        // the seed run rolled back as a whole, the migrations stay, and the launch goes on to
-        // open the database; the next launch tries the seed files again.
-        if !connection.isAutocommit { try? connection.execute("ROLLBACK") }
-        let problem = SetupError.seedingFailed(
-          path: path,
-          created: created,
-          version: report.toVersion,
-          error: error
-        )
+        return (report, [String](), reportedProblem(error, version: report.toVersion))
+      } catch let error as SQLiteError where !cancelled() {
+        // An SQLite error the seeder did not wrap (setting up its run) is the seed step's too.
+        let problem = reportedProblem(.database(file: nil, error: error), version: report.toVersion)
         return (report, [String](), problem)
       }
     }
