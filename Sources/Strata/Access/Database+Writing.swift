@@ -154,7 +154,10 @@ extension Database {
   }
 
   /// The table as writes see it, read again when the schema changed since the last write.
-  private func writeTable(_ table: String, type: String) throws -> WriteTable {
+  private func writeTable(
+    _ table: String,
+    type: @autoclosure () -> String
+  ) throws -> WriteTable {
     let version = try fetchValue(Int64.self, "PRAGMA schema_version") ?? 0
     if writes.schemaVersion != version { writes.clear(schemaVersion: version) }
     if let known = writes.tables[table] { return known }
@@ -162,7 +165,7 @@ extension Database {
     do { found = try WriteTable.read(table, on: connection) } catch let error as SQLiteError {
       throw translated(error)
     }
-    guard let found else { throw DatabaseAccessError.noSuchTable(type: type, table: table) }
+    guard let found else { throw DatabaseAccessError.noSuchTable(type: type(), table: table) }
     writes.tables[table] = found
     return found
   }
@@ -221,9 +224,9 @@ extension Database {
     _ kind: WriteCache.Kind,
     _ table: String,
     _ key: SQLArguments,
-    type: String
+    type: @autoclosure () -> String
   ) throws -> (String, [SQLValue]) {
-    let shape = try writeTable(table, type: type)
+    let shape = try writeTable(table, type: type())
     let (columns, values) = try WriteSQL.key(key, of: shape)
     let planKey = WriteCache.PlanKey(kind: kind, table: table, type: nil, key: columns)
     if let plan = writes.plan(planKey, properties: []) { return (plan.sql, values) }
