@@ -6,8 +6,8 @@
 /// SQLite gave it; `Database` puts it in the queue's words.
 final class CachedStatement {
   let statement: Statement
-  /// The result's column names, read once.
-  let columns: [String]
+  /// The result's column names, read again when SQLite compiled the statement again.
+  var columns: [String] { decoder.columns }
   /// The number of parameters, read once.
   let parameterCount: Int
   /// True when every parameter is a plain `?` (or there are none), checked once.
@@ -33,12 +33,11 @@ final class CachedStatement {
     writes = tables.writes
     reads = tables.recordsReads ? tables.reads : nil
     savepoint = tables.savepoint
-    columns = (0..<statement.columnCount).map { statement.columnName(at: $0) }
     parameterCount = statement.parameterCount
     isPositional = (0..<parameterCount).allSatisfy {
       statement.parameterName(at: $0 + 1)?.first.map { $0 == "?" } ?? true
     }
-    decoder = RowDecoder(RowReader(statement, names: columns))
+    decoder = RowDecoder(RowReader(statement))
   }
 
   /// Binds `arguments` to the statement, checked against its parameters as read once; on a
@@ -55,11 +54,15 @@ final class CachedStatement {
     }
   }
 
-  /// Moves to the next row: true when there is one.
+  /// Moves to the next row: true when there is one (its columns as they are now).
   ///
   /// - Throws: `SQLiteError` when the step fails.
   @inline(__always)
-  func step() throws -> Bool { try statement.step() }
+  func step() throws -> Bool {
+    guard try statement.step() else { return false }
+    decoder.reader.readNamesAgainIfRecompiled()
+    return true
+  }
 
   /// Resets the statement and clears its bindings for the next use.
   @inline(__always)

@@ -133,7 +133,11 @@ extension Database {
   /// - Throws: `SQLiteError` (or the `DatabaseAccessError` it stands for) when the step fails.
   @usableFromInline
   func step(_ rows: RowDecoder) throws -> Bool {
-    do { return try rows.statement.step() } catch let error as SQLiteError {
+    do {
+      guard try rows.statement.step() else { return false }
+      rows.reader.readNamesAgainIfRecompiled()
+      return true
+    } catch let error as SQLiteError {
       throw translated(error)
     }
   }

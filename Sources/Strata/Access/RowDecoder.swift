@@ -16,7 +16,8 @@ final class RowDecoder: Decoder {
   /// Reads the statement's row (shared with the keyed containers).
   @usableFromInline
   let reader: RowReader
-  let columns: [String]
+  /// The result's columns (read again when SQLite compiles the statement again).
+  var columns: [String] { reader.names }
   /// The last `Decodable` type read from this statement that decodes by column name (is not
   /// `SQLValueConvertible`), so that reading it again skips the runtime's conformance check.
   private var keyedType: ObjectIdentifier?
@@ -27,7 +28,6 @@ final class RowDecoder: Decoder {
 
   init(_ reader: RowReader) {
     self.reader = reader
-    columns = reader.names
   }
 
   /// The statement the row is read from.

@@ -10,17 +10,36 @@ final class RowReader {
   @usableFromInline
   let statement: Statement
   /// The columns' names, in the order of the query.
-  let names: [String]
+  private(set) var names: [String]
   /// True when no two columns have the same name, so that a column found at the guess is the
   /// first of its name (the one `Row.index(of:)` finds).
-  private let namesAreDistinct: Bool
+  private var namesAreDistinct: Bool
   /// The guess: the column after the one found last, or the first after the last.
   private var next = 0
+  /// `statement.recompileCount` when `names` were read.
+  private var namesReadAt: Int32
 
-  init(_ statement: Statement, names: [String]) {
+  init(_ statement: Statement) {
     self.statement = statement
-    self.names = names
+    names = (0..<statement.columnCount).map { statement.columnName(at: $0) }
     namesAreDistinct = Set(names).count == names.count
+    namesReadAt = statement.recompileCount
+  }
+
+  /// After a step that found a row: SQLite compiles a cached statement again (at that step)
+  /// when the schema changed, here or in another connection, and a `SELECT *` then has other
+  /// columns, which are read again.
+  @inline(__always)
+  func readNamesAgainIfRecompiled() {
+    if statement.recompileCount != namesReadAt { readNamesAgain() }
+  }
+
+  @inline(never)
+  private func readNamesAgain() {
+    names = (0..<statement.columnCount).map { statement.columnName(at: $0) }
+    namesAreDistinct = Set(names).count == names.count
+    next = 0
+    namesReadAt = statement.recompileCount
   }
 
   /// The value of column `index` (0-based).
