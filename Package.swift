@@ -15,6 +15,9 @@ let package = Package(
     .executable(name: "strata-fuzz", targets: ["StrataFuzz"]),
     // An app's template built (or its committed template checked) at build time.
     .plugin(name: "StrataTemplatePlugin", targets: ["StrataTemplatePlugin"]),
+    // The same with the tool built beforehand: no compile of the library for the building
+    // machine in the app's build (docs/build-plugin.md, "A prebuilt tool").
+    .plugin(name: "StrataTemplatePrebuiltPlugin", targets: ["StrataTemplatePrebuiltPlugin"]),
     // The build plugin's tool, under its target's name: SwiftPM (6.3) finds a build plugin's
     // executable-target dependency by a product named as the target, and runs it as a host
     // tool named as the target.
@@ -116,6 +119,13 @@ let package = Package(
       capability: .buildTool(),
       dependencies: [.target(name: "StrataPluginTool")],
       path: "Plugins/StrataTemplatePlugin"
+    ),
+    // No dependency: it runs a `StrataPluginTool` found on disk. Its shared files are links to
+    // StrataTemplatePlugin's.
+    .plugin(
+      name: "StrataTemplatePrebuiltPlugin",
+      capability: .buildTool(),
+      path: "Plugins/StrataTemplatePrebuiltPlugin"
     ),
     .target(name: "StrataTesting", dependencies: ["Strata"]),
     // A target as an app would have it: migrations bundled, its template built by the plugin.

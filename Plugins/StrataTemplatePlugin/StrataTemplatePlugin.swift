@@ -12,32 +12,16 @@ import PackagePlugin
 ///   its `migrations` folder) gets it checked: `strata template --check` fails the build,
 ///   naming what is stale and the command that rebuilds it.
 ///
-/// The two entry points below only turn their build system's view of the target into
-/// `TemplateInputs.TargetFile`s: everything else (`TemplateInputs`, `TemplateCommands`) is
-/// shared, and the SwiftPM one is what `swift build` and `.ci/plugin-check` run.
+/// This plugin builds its tool, `StrataPluginTool`, with the app (which costs a clean build
+/// the library's compile twice more); `StrataTemplatePrebuiltPlugin` runs one built beforehand.
+/// Both share everything but where the tool comes from (`TargetCommands.swift`).
 @main
 struct StrataTemplatePlugin: BuildToolPlugin {
-  /// A package target: its listed files (a `.copy("migrations")` resource is listed as the
-  /// folder itself, a `.process("migrations")` one as each file in it), under its folder.
   func createBuildCommands(context: PluginContext, target: Target) throws -> [Command] {
-    // The target's folder: `directoryURL` of the concrete target types, which tools version
-    // 6.0 has (the `Target` protocol's needs 6.1, and `directory`'s `Path` is deprecated).
-    let folder: URL
-    switch target {
-    case let swift as SwiftSourceModuleTarget: folder = swift.directoryURL
-    case let clang as ClangSourceModuleTarget: folder = clang.directoryURL
-    default: return []
-    }
-    guard let module = target as? SourceModuleTarget else { return [] }
-    return try TemplateCommands.commands(
-      for: module.sourceFiles.map {
-        TemplateInputs.TargetFile($0.url, isBundled: $0.type == .resource)
-      },
-      under: folder,
-      fallback: folder.appendingPathComponent(TemplateInputs.folderName, isDirectory: true),
-      strata: try context.tool(named: "StrataPluginTool").url,
+    try TemplateCommands.commands(
+      forPackageTarget: target,
       workFolder: context.pluginWorkDirectoryURL,
-      target: target.name
+      tool: try context.tool(named: "StrataPluginTool").url
     )
   }
 }
@@ -47,21 +31,12 @@ struct StrataTemplatePlugin: BuildToolPlugin {
 import XcodeProjectPlugin
 
 extension StrataTemplatePlugin: XcodeBuildToolPlugin {
-  /// An Xcode app target (Build Phases > Run Build Tool Plug-ins): its input files, under the
-  /// project's folder. A folder reference is listed as the folder itself; a synchronized
-  /// folder (Xcode 16) as each file in it, unless its Build Rules apply once to the folder.
-  /// Xcode copies a member file it does not compile into the bundle, so every file but a
-  /// source or a header counts as bundled.
   func createBuildCommands(context: XcodePluginContext, target: XcodeTarget) throws -> [Command] {
     try TemplateCommands.commands(
-      for: target.inputFiles.map {
-        TemplateInputs.TargetFile($0.url, isBundled: $0.type != .source && $0.type != .header)
-      },
-      under: context.xcodeProject.directoryURL,
-      fallback: nil,
-      strata: try context.tool(named: "StrataPluginTool").url,
+      forXcodeTarget: target,
+      project: context.xcodeProject.directoryURL,
       workFolder: context.pluginWorkDirectoryURL,
-      target: target.displayName
+      tool: try context.tool(named: "StrataPluginTool").url
     )
   }
 }

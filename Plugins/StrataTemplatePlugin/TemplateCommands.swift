@@ -3,7 +3,11 @@ import PackagePlugin
 
 /// The build command for one target: build the template, or check the committed one.
 struct TemplateCommands {
-  /// The `strata` executable this package builds.
+  /// The strata version of this plugin, passed to the tool (`--expect-version`), which refuses
+  /// to run as another version: a prebuilt tool must be the strata the app links. Equal to
+  /// `strataVersion` of StrataArguments (the plugin cannot import it; `PluginVersionTests`).
+  static let strataVersion = "0.5.0"
+  /// The tool that builds or checks the template (`StrataPluginTool`).
   let strata: URL
   /// The target's migrations folder.
   let migrations: URL
@@ -101,8 +105,9 @@ struct TemplateCommands {
           arguments: [
             "template", "--check", "--quiet", "--migrations", migrations.path,
             "--output", committedTemplate.path, "--stamp", stamp.path,
+            "--expect-version", Self.strataVersion,
           ] + releaseArguments,
-          inputFiles: inputs + [committedTemplate] + releaseInputs,
+          inputFiles: inputs + [committedTemplate] + releaseInputs + [strata],
           outputFiles: [stamp]
         )
       ]
@@ -121,9 +126,10 @@ struct TemplateCommands {
         executable: strata,
         arguments: [
           "template", "--quiet", "--force", "--migrations", migrations.path,
-          "--output", output.path,
+          "--output", output.path, "--expect-version", Self.strataVersion,
         ] + releaseArguments,
-        inputFiles: inputs + releaseInputs,
+        // The tool too: a prebuilt one replaced reruns the step.
+        inputFiles: inputs + releaseInputs + [strata],
         outputFiles: [output]
       )
     ]

@@ -6,7 +6,7 @@ import StrataArguments
 public enum CommandLineTool {
   /// The program's name, in usage lines and hints.
   static let name = "strata"
-  static let version = "0.5.0"
+  static let version = strataVersion
 
   static var commands: [CommandEntry] {
     [

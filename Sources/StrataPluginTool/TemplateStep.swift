@@ -1,5 +1,6 @@
 import Foundation
 import Strata
+import StrataArguments
 
 /// One run of the plugin's step: `template --migrations <folder> --output <file> --force` builds
 /// the template; `template --check --migrations <folder> --output <file> --stamp <file>` checks
@@ -7,7 +8,9 @@ import Strata
 /// only mode: a build log shows nothing for a step that worked. With `--releases <folder>`
 /// (and `--seeds <folder>`, `--settings <file>` when the target has them), each earlier
 /// release's template in the folder is first upgraded as the app's launch would
-/// (`ReleaseCheck`), and a seed file that would fail fails the step.
+/// (`ReleaseCheck`), and a seed file that would fail fails the step. `--expect-version` is the
+/// strata version of the plugin that runs the tool: a prebuilt tool of another version
+/// (`StrataTemplatePrebuiltPlugin`) refuses to build a template the app's library did not.
 struct TemplateStep {
   let migrations: URL
   let output: URL
@@ -28,7 +31,8 @@ struct TemplateStep {
     while let argument = arguments.popFirst() {
       switch argument {
       case "--check", "--force", "--quiet": flags.insert(argument)
-      case "--migrations", "--output", "--stamp", "--releases", "--seeds", "--settings":
+      case "--migrations", "--output", "--stamp", "--releases", "--seeds", "--settings",
+        "--expect-version":
         guard let value = arguments.popFirst(), !value.isEmpty else {
           throw StepError(message: "\(argument) needs a path", help: nil)
         }
@@ -36,6 +40,16 @@ struct TemplateStep {
       default:
         throw StepError(message: "unknown argument '\(argument)'", help: nil)
       }
+    }
+    if let expected = values["--expect-version"], expected != strataVersion {
+      throw StepError(
+        message: "this StrataPluginTool is strata \(strataVersion), the app builds with strata "
+          + "\(expected): a template is built only by the strata the app links; nothing was "
+          + "written",
+        help: "Build the tool of strata \(expected) (swift build -c release --product "
+          + "StrataPluginTool in its checkout) and put it where the plugin finds it "
+          + "(STRATA_PLUGIN_TOOL or PATH), or use StrataTemplatePlugin, which builds its own."
+      )
     }
     guard let migrations = values["--migrations"], let output = values["--output"] else {
       throw StepError(message: "--migrations and --output are both required", help: nil)

@@ -30,22 +30,8 @@ import Testing
     _ = try dir.write("seeds/contact.csv", "id,name,phone\n1,Ann,555\n")
   }
 
-  /// Runs the tool built beside the test bundle.
   func tool(_ arguments: [String]) throws -> (status: Int32, error: String) {
-    let products = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
-    let binary = [products, products.deletingLastPathComponent()]
-      .map { $0.appendingPathComponent("StrataPluginTool") }
-      .first { FileManager.default.isExecutableFile(atPath: $0.path) }
-    let process = Process()
-    process.executableURL = try #require(binary, "StrataPluginTool is not built")
-    process.arguments = arguments
-    let errors = Pipe()
-    process.standardError = errors
-    process.standardOutput = FileHandle.nullDevice
-    try process.run()
-    let data = errors.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+    try PluginTool.run(arguments)
   }
 
   var arguments: [String] {

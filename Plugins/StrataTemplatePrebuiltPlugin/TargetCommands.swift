@@ -1,0 +1,1 @@
+../StrataTemplatePlugin/TargetCommands.swift

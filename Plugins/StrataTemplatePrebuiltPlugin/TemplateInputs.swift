@@ -1,0 +1,1 @@
+../StrataTemplatePlugin/TemplateInputs.swift
