@@ -46,6 +46,7 @@ final class CachedStatement {
   /// - Throws: as `Statement.bind(_:parameterCount:isPositional:)`.
   @inline(__always)
   func bind(_ arguments: SQLArguments) throws {
+    decoder.reader.startRun()
     do {
       try statement.bind(arguments, parameterCount: parameterCount, isPositional: isPositional)
     } catch {
@@ -60,7 +61,7 @@ final class CachedStatement {
   @inline(__always)
   func step() throws -> Bool {
     guard try statement.step() else { return false }
-    decoder.reader.readNamesAgainIfRecompiled()
+    decoder.reader.steppedToARow()
     return true
   }
 

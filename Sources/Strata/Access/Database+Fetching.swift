@@ -135,7 +135,7 @@ extension Database {
   func step(_ rows: RowDecoder) throws -> Bool {
     do {
       guard try rows.statement.step() else { return false }
-      rows.reader.readNamesAgainIfRecompiled()
+      rows.reader.steppedToARow()
       return true
     } catch let error as SQLiteError {
       throw translated(error)

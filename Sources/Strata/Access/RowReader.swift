@@ -18,6 +18,9 @@ final class RowReader {
   private var next = 0
   /// `statement.recompileCount` when `names` were read.
   private var namesReadAt: Int32
+  /// True from a bind to the first row: SQLite compiles a statement again only at a run's
+  /// first step, so only the first row checks it.
+  private var isBeforeFirstRow = true
 
   init(_ statement: Statement) {
     self.statement = statement
@@ -26,11 +29,17 @@ final class RowReader {
     namesReadAt = statement.recompileCount
   }
 
-  /// After a step that found a row: SQLite compiles a cached statement again (at that step)
-  /// when the schema changed, here or in another connection, and a `SELECT *` then has other
-  /// columns, which are read again.
+  /// At a bind: the run starts again.
   @inline(__always)
-  func readNamesAgainIfRecompiled() {
+  func startRun() { isBeforeFirstRow = true }
+
+  /// After a step that found a row: SQLite compiles a cached statement again (at a run's first
+  /// step) when the schema changed, here or in another connection, and a `SELECT *` then has
+  /// other columns, which are read again.
+  @inline(__always)
+  func steppedToARow() {
+    guard isBeforeFirstRow else { return }
+    isBeforeFirstRow = false
     if statement.recompileCount != namesReadAt { readNamesAgain() }
   }
 
