@@ -23,9 +23,15 @@ enum PrebuiltTool {
   static let variable = "STRATA_PLUGIN_TOOL"
 
   static func locate(in environment: [String: String]) throws -> URL {
-    let files = FileManager.default
     if let named = environment[variable], !named.isEmpty {
-      guard files.isExecutableFile(atPath: named) else {
+      // The plugin's working folder is SwiftPM's or Xcode's, not the user's shell's.
+      guard named.hasPrefix("/") else {
+        throw Failure(
+          "\(variable) is \(named), a relative path, which the build would resolve from a "
+            + "folder of its own; set it to the tool's absolute path"
+        )
+      }
+      guard isExecutableFile(named) else {
         throw Failure(
           "\(variable) is \(named), which is not an executable file; build the tool with "
             + install + ", and set \(variable) to it"
@@ -33,10 +39,12 @@ enum PrebuiltTool {
       }
       return URL(fileURLWithPath: named)
     }
+    // Only absolute folders: a relative one (`.`, `bin`) would be the build's folder, not
+    // the user's.
     let folders = (environment["PATH"] ?? "").split(separator: ":").map(String.init)
-    for folder in folders where !folder.isEmpty {
+    for folder in folders where folder.hasPrefix("/") {
       let candidate = URL(fileURLWithPath: folder, isDirectory: true).appendingPathComponent(name)
-      if files.isExecutableFile(atPath: candidate.path) { return candidate }
+      if isExecutableFile(candidate.path) { return candidate }
     }
     throw Failure(
       "StrataTemplatePrebuiltPlugin runs a \(name) built beforehand, and there is none: "
@@ -44,6 +52,13 @@ enum PrebuiltTool {
         + "holds one. Build it with " + install + ", then put it on PATH or set \(variable) to "
         + "it; or use StrataTemplatePlugin, which builds its own with the app"
     )
+  }
+
+  /// An executable regular file (a folder is "executable" too: searchable).
+  private static func isExecutableFile(_ path: String) -> Bool {
+    var isFolder: ObjCBool = false
+    return FileManager.default.fileExists(atPath: path, isDirectory: &isFolder)
+      && !isFolder.boolValue && FileManager.default.isExecutableFile(atPath: path)
   }
 
   private static let install =

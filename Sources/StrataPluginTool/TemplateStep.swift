@@ -34,7 +34,8 @@ struct TemplateStep {
       case "--migrations", "--output", "--stamp", "--releases", "--seeds", "--settings",
         "--expect-version":
         guard let value = arguments.popFirst(), !value.isEmpty else {
-          throw StepError(message: "\(argument) needs a path", help: nil)
+          let what = argument == "--expect-version" ? "a version" : "a path"
+          throw StepError(message: "\(argument) needs \(what)", help: nil)
         }
         values[argument] = value
       default:
