@@ -52,7 +52,7 @@ enum KeylessSyncBenchmark {
         in: folder
       )
     }
-    try seed("v1", seeded)
+    _ = try seed("v1", seeded)
     print(
       "seed-sync-keyless: \(rows) person_info(name, age) rows (\(bytes / 1_000_000) MB CSV), "
         + "no key, median of \(runs) runs"
