@@ -1,27 +1,31 @@
 import Strata
 
-/// A database of a dqlite cluster, reached through its leader: the operations of the
-/// `SQLDatabase` seam that the wire carries (docs/decisions.md, "Issue 33: the seam over the
-/// wire" says which it does not, and why this type does not yet conform).
+/// A database of a dqlite cluster, reached through its leader: the `SQLDatabase` seam over
+/// dqlite's wire (docs/decisions.md, "Issue 33: the seam over the wire").
 ///
 /// One connection to the leader, one open database on it: a transaction's statements all go
-/// through it. When the leader is lost, calls throw a `DqliteError` whose `isLeaderGone` is
-/// true; `reconnect()` finds the new leader from the same list of nodes.
-package final class DqliteDatabase {
+/// through it. A statement the node refuses throws SQLite's own error (`SQLiteError`, dqlite
+/// runs SQLite); when the leader is lost, calls throw a `DqliteError` whose `isLeaderGone` is
+/// true, and `reconnect()` finds the new leader from the same list of nodes.
+package final class DqliteDatabase: SQLDatabase {
   /// The nodes as listed (any of them; the leader is found from them).
   package let nodes: [String]
   /// The database's name in the cluster.
   package let name: String
   package let configuration: DqliteConfiguration
-  private var connection: NodeConnection
-  private var databaseID: UInt32 = 0
+  private(set) var connection: NodeConnection
+  private(set) var databaseID: UInt32 = 0
+  /// Counts the connections made: a statement prepared on an earlier one is gone.
+  private(set) var connectionNumber = 0
   /// Rows changed by the most recent `execute` or `run`.
-  package private(set) var changes = 0
+  package internal(set) var changes = 0
   /// The rowid of the most recent INSERT sent through `execute` or `run`.
-  package private(set) var lastInsertRowID: Int64 = 0
+  package internal(set) var lastInsertRowID: Int64 = 0
   /// False while a transaction opened by `transaction` is open (tracked here: the protocol
   /// cannot ask the node).
   package private(set) var isAutocommit = true
+  /// False inside `withoutWaitingForLocks`.
+  var waitsForLocks = true
 
   /// Finds the leader among `nodes` and opens `name` on it (created on first use).
   ///
@@ -67,6 +71,7 @@ package final class DqliteDatabase {
   package func reconnect() throws(DqliteError) {
     connection.close()
     isAutocommit = true
+    connectionNumber += 1
     connection = try LeaderDiscovery.connect(to: nodes, configuration: configuration)
     try openDatabase()
   }
@@ -86,9 +91,13 @@ package final class DqliteDatabase {
     return parts[0] * 1_000_000 + parts[1] * 1000 + parts[2]
   }
 
-  /// Runs `body` as is: the client has no busy wait to turn off (dqlite's leader serializes
-  /// writers itself).
-  package func withoutWaitingForLocks<T>(_ body: () throws -> T) rethrows -> T { try body() }
+  /// Runs `body` without waiting out another writer's lock (`waitingForLocks`).
+  package func withoutWaitingForLocks<T>(_ body: () throws -> T) rethrows -> T {
+    let waited = waitsForLocks
+    waitsForLocks = false
+    defer { waitsForLocks = waited }
+    return try body()
+  }
 
   /// The most parameters one statement may carry: 255 with the parameter tuple every server
   /// reads (schema 0).
@@ -96,17 +105,19 @@ package final class DqliteDatabase {
 
   /// Runs SQL that returns no rows (one or more statements, one EXEC_SQL).
   ///
-  /// - Throws: `DqliteError.failure` with dqlite's code and message, or a connection error.
-  package func execute(_ sql: String) throws(DqliteError) {
+  /// - Throws: `SQLiteError` for a statement the node refused, or a `DqliteError`.
+  package func execute(_ sql: String) throws {
     try run(sql, [])
   }
 
   /// Runs one statement with arguments; returns the rows it changed.
   ///
-  /// - Throws: `DqliteError.failure` with dqlite's code and message, or a connection error.
+  /// - Throws: `SQLiteError` for a statement the node refused, or a `DqliteError`.
   @discardableResult
-  package func run(_ sql: String, _ arguments: [SQLValue]) throws(DqliteError) -> Int {
-    let result = try connection.exec(database: databaseID, sql, arguments)
+  package func run(_ sql: String, _ arguments: [SQLValue]) throws -> Int {
+    let result = try waitingForLocks { () throws(DqliteError) in
+      try connection.exec(database: databaseID, sql, arguments)
+    }
     changes = Int(result.rowsAffected)
     lastInsertRowID = result.lastInsertID
     return changes
@@ -114,9 +125,11 @@ package final class DqliteDatabase {
 
   /// Runs a query and returns every row (every ROWS batch).
   ///
-  /// - Throws: `DqliteError`.
-  package func rows(_ sql: String, _ arguments: [SQLValue]) throws(DqliteError) -> [[SQLValue]] {
-    try connection.queryAll(database: databaseID, sql, arguments)
+  /// - Throws: `SQLiteError` for a statement the node refused, or a `DqliteError`.
+  package func rows(_ sql: String, _ arguments: [SQLValue]) throws -> [[SQLValue]] {
+    try asSQLite { () throws(DqliteError) in
+      try connection.queryAll(database: databaseID, sql, arguments)
+    }
   }
 
   /// Runs a query, handing each batch to `body`, which returns false to stop (the rest of
@@ -138,9 +151,13 @@ package final class DqliteDatabase {
   /// - Throws: `DqliteError`.
   package func scalar(_ sql: String, _ arguments: [SQLValue]) throws -> SQLValue? {
     var first: SQLValue?
-    _ = try connection.query(database: databaseID, sql, arguments) { batch in
-      first = batch.rows.first?.first
-      return first == nil
+    do {
+      _ = try connection.query(database: databaseID, sql, arguments) { batch in
+        first = batch.rows.first?.first
+        return first == nil
+      }
+    } catch let error as DqliteError {
+      throw Self.asSQLite(error)
     }
     return first
   }

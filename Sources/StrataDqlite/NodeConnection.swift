@@ -9,6 +9,9 @@ package struct DqliteConfiguration: Sendable {
   /// Seconds leader discovery keeps asking the listed nodes while none leads (an election
   /// takes a few seconds after a leader is lost).
   package var leaderTimeout: Double = 10
+  /// Seconds a statement outside a transaction (a `BEGIN IMMEDIATE` among them) is sent again
+  /// while another client holds the write lock, as a file's busy timeout waits.
+  package var busyTimeout: Double = 5
   /// The largest message accepted (a DUMP is one message holding the whole database).
   package var maximumMessageBytes = 1 << 30
   /// The id this client registers with (CLIENT).
@@ -188,13 +191,67 @@ package final class NodeConnection {
       sql: sql,
       parameters: parameters
     )
-    var batch = try WireDecoder.rows(call(request, named: "QUERY_SQL"), node: node, sql: sql)
-    var rows = batch.rows
+    return try allRows(request, named: "QUERY_SQL", sql: sql).rows
+  }
+
+  /// Sends a query and reads every ROWS batch of its answer into one.
+  private func allRows(
+    _ request: [UInt8],
+    named name: String,
+    sql: String
+  ) throws(DqliteError) -> RowBatch {
+    var batch = try WireDecoder.rows(call(request, named: name), node: node, sql: sql)
+    var all = batch
     while batch.more {
-      batch = try WireDecoder.rows(receive(answering: "QUERY_SQL"), node: node, sql: sql)
-      rows += batch.rows
+      batch = try WireDecoder.rows(receive(answering: name), node: node, sql: sql)
+      all.rows += batch.rows
     }
-    return rows
+    all.more = false
+    return all
+  }
+
+  /// PREPARE: compiles `sql` on the node; returns its statement id.
+  package func prepare(database: UInt32, _ sql: String) throws(DqliteError) -> UInt32 {
+    let request = try WireRequest.prepare(database: database, sql: sql)
+    return try WireDecoder.statement(call(request, named: "PREPARE"), node: node, sql: sql).id
+  }
+
+  /// EXEC: runs a prepared statement with `parameters`.
+  package func exec(
+    database: UInt32,
+    statement: UInt32,
+    sql: String,
+    _ parameters: [SQLValue]
+  ) throws(DqliteError) -> (lastInsertID: Int64, rowsAffected: Int64) {
+    let request = try WireRequest.statement(
+      .exec,
+      database: database,
+      statement: statement,
+      parameters: parameters
+    )
+    return try WireDecoder.result(call(request, named: "EXEC"), node: node, sql: sql)
+  }
+
+  /// QUERY: every row of a prepared statement's result, and its column names.
+  package func queryAll(
+    database: UInt32,
+    statement: UInt32,
+    sql: String,
+    _ parameters: [SQLValue]
+  ) throws(DqliteError) -> RowBatch {
+    let request = try WireRequest.statement(
+      .query,
+      database: database,
+      statement: statement,
+      parameters: parameters
+    )
+    return try allRows(request, named: "QUERY", sql: sql)
+  }
+
+  /// FINALIZE: frees a prepared statement on the node.
+  package func finalize(database: UInt32, statement: UInt32) throws(DqliteError) {
+    let request = WireRequest.finalize(database: database, statement: statement)
+    try WireDecoder.empty(call(request, named: "FINALIZE"), node: node)
   }
 
   /// INTERRUPT: stops the query in flight; reads the answers up to the EMPTY that ends it.

@@ -173,6 +173,18 @@ package enum WireDecoder {
     return try reader.uint32("the database id")
   }
 
+  /// STMT: the prepared statement's id and how many parameters it takes.
+  package static func statement(
+    _ message: WireMessage,
+    node: String,
+    sql: String
+  ) throws(DqliteError) -> (id: UInt32, parameterCount: UInt64) {
+    var reader = try reader(message, expecting: .statement, node: node, sql: sql)
+    _ = try reader.uint32("the database id")
+    let id = try reader.uint32("the statement id")
+    return (id, try reader.uint64("the parameter count"))
+  }
+
   /// RESULT: the last insert id and the rows changed.
   package static func result(
     _ message: WireMessage,

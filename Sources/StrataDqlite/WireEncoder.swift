@@ -188,6 +188,36 @@ package enum WireRequest {
     return encoder.message(type)
   }
 
+  /// PREPARE: compiles one statement on an open database, to run many times by its id.
+  package static func prepare(database: UInt32, sql: String) throws(DqliteError) -> [UInt8] {
+    var encoder = WireEncoder()
+    encoder.putUInt64(UInt64(database))
+    try encoder.putText(sql)
+    return encoder.message(.prepare)
+  }
+
+  /// EXEC or QUERY: a prepared statement, by its id, with its parameters.
+  package static func statement(
+    _ type: Wire.Request,
+    database: UInt32,
+    statement: UInt32,
+    parameters: [SQLValue]
+  ) throws(DqliteError) -> [UInt8] {
+    var encoder = WireEncoder()
+    encoder.putUInt32(database)
+    encoder.putUInt32(statement)
+    try encoder.putParameters(parameters)
+    return encoder.message(type)
+  }
+
+  /// FINALIZE: frees a prepared statement.
+  package static func finalize(database: UInt32, statement: UInt32) -> [UInt8] {
+    var encoder = WireEncoder()
+    encoder.putUInt32(database)
+    encoder.putUInt32(statement)
+    return encoder.message(.finalize)
+  }
+
   /// INTERRUPT: stops the query running on the database.
   package static func interrupt(database: UInt32) -> [UInt8] {
     var encoder = WireEncoder()

@@ -108,11 +108,11 @@ public struct Migrator: Sendable {
   /// What runs before each part of a migrate run: its part, its number (1-based) and how many
   /// parts the run has. It may throw to stop the run there (a cancelled launch); the parts
   /// before it stay done.
-  typealias WillRun = (_ part: MigrationPart, _ number: Int, _ count: Int) throws -> Void
+  package typealias WillRun = (_ part: MigrationPart, _ number: Int, _ count: Int) throws -> Void
 
   /// `migrate(_:options:)`, calling `willRun` before each part (not in a dry run), through the
   /// seam to a database: a backup and a dry run's trial on the rows need SQLite's `Connection`.
-  func migrate(
+  package func migrate(
     _ connection: any SQLDatabase,
     options: MigrateOptions,
     willRun: WillRun?,
@@ -236,7 +236,7 @@ public struct Migrator: Sendable {
 
   /// `rollback(_:_:dryRun:allowChanged:)`, calling `willRun` before each part (not in a dry run),
   /// through the seam to a database.
-  func rollback(
+  package func rollback(
     _ connection: any SQLDatabase,
     _ target: RollbackTarget,
     dryRun: Bool,

@@ -1,15 +1,18 @@
 /// One statement of a script as `SQLStatementScanner` finds it: where it starts and its first
 /// bare words, uppercased.
-struct ScannedStatement: Equatable {
+package struct ScannedStatement: Equatable {
   /// The UTF-8 offset of its first byte, as `ScriptStatement.byteRange` starts.
-  let start: Int
+  package let start: Int
+  /// The UTF-8 offset just past its `;` (or the script's end), as `ScriptStatement.byteRange`
+  /// ends: what a remote engine sends as the statement.
+  package let end: Int
   /// The 1-based line it starts on, counted from the script's first line.
-  let line: Int
+  package let line: Int
   /// Its first three tokens, uppercased when they are bare words ("" for any other token):
   /// enough to tell `BEGIN`, `COMMIT`, `END`, `ROLLBACK` and `ROLLBACK TRANSACTION TO`. Only
   /// the first word for a statement that starts with any other (no allocation per statement in
   /// a file of a million `INSERT`s).
-  let words: [String]
+  package let words: [String]
 }
 
 /// Splits a script into statements without compiling them, where `sqlite3_complete` would end
@@ -17,7 +20,7 @@ struct ScannedStatement: Equatable {
 /// a comment or a trigger's body (`CREATE TRIGGER … BEGIN …; END;`) does not end a statement.
 /// The statements start where `Connection.executeScript` starts them, so a statement found here
 /// is the one `executeScript` runs at the same offset. Byte-level, for files of any size.
-enum SQLStatementScanner {
+package enum SQLStatementScanner {
   /// The first words after which the scanner keeps the next two.
   static let wordsFollowed: Set<String> = ["BEGIN", "COMMIT", "END", "ROLLBACK", "PRAGMA"]
 
@@ -37,7 +40,7 @@ enum SQLStatementScanner {
   ]
 
   /// Every statement of `sql`, in order; lines count from `firstLine`.
-  static func statements(_ sql: String, firstLine: Int = 1) -> [ScannedStatement] {
+  package static func statements(_ sql: String, firstLine: Int = 1) -> [ScannedStatement] {
     var bytes = Array(sql.utf8)
     let count = bytes.count
     bytes.append(0)
@@ -67,6 +70,7 @@ enum SQLStatementScanner {
           found.append(
             ScannedStatement(
               start: statement.start,
+              end: next,
               line: lines.line(at: statement.start, in: buffer),
               words: statement.words
             )
@@ -79,6 +83,7 @@ enum SQLStatementScanner {
         found.append(
           ScannedStatement(
             start: statement.start,
+            end: count,
             line: lines.line(at: statement.start, in: buffer),
             words: statement.words
           )

@@ -15,6 +15,12 @@ package struct ScriptStatement: Hashable, Sendable {
   /// Where `sql` sits in the script's UTF-8 bytes: the statements of a script never overlap,
   /// and only white space, comments and empty statements (`;`) lie between them.
   package let byteRange: Range<Int>
+
+  package init(sql: String, line: Int, byteRange: Range<Int>) {
+    self.sql = sql
+    self.line = line
+    self.byteRange = byteRange
+  }
 }
 
 /// A statement of a script failed; `line` locates it in its file.
@@ -25,6 +31,12 @@ package struct ScriptError: Error, Hashable, Sendable {
   package let statementNumber: Int
   /// SQLite's error.
   package let underlying: SQLiteError
+
+  package init(line: Int, statementNumber: Int, underlying: SQLiteError) {
+    self.line = line
+    self.statementNumber = statementNumber
+    self.underlying = underlying
+  }
 }
 
 extension Connection {

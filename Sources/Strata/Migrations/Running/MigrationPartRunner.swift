@@ -2,10 +2,10 @@ import Foundation
 
 /// One part of one migration, and which way running it moves the database: the up part
 /// applies the migration, the down part rolls it back.
-struct MigrationPart {
-  let migration: Migration
-  let script: MigrationScript
-  let direction: MigrationStep.Direction
+package struct MigrationPart {
+  package let migration: Migration
+  package let script: MigrationScript
+  package let direction: MigrationStep.Direction
   /// A repeatable migration (`Migrator+Repeatables.swift`): pending while its checksum differs
   /// from the recorded one, and recorded by name.
   var isRepeatable = false
