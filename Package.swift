@@ -63,7 +63,8 @@ let package = Package(
     // The CLI's own argument parser: a library so that the fuzzer can reach it.
     .target(name: "StrataArguments"),
     // The commands, in a library: `strata` is its `main`, and the fuzzer reaches it.
-    .target(name: "StrataCLI", dependencies: ["Strata", "StrataArguments"]),
+    // StrataDqlite: `--database dqlite://…` (docs/dqlite.md).
+    .target(name: "StrataCLI", dependencies: ["Strata", "StrataArguments", "StrataDqlite"]),
     // `strata`. A Linux release build is static and linked at a fixed address when built as
     // docs/decisions.md says ("A release build of the CLI is static"): flags of the `swift
     // build` command, not of this manifest, which an app using strata by version must load.
@@ -95,7 +96,8 @@ let package = Package(
     // Fixtures both test targets use.
     .target(
       name: "StrataTestSupport",
-      dependencies: ["Strata"],
+      // StrataDqlite: a real dqlite cluster for the tests (`DqliteCluster`).
+      dependencies: ["Strata", "StrataDqlite"],
       path: "Tests/StrataTestSupport"
     ),
     .testTarget(name: "StrataTests", dependencies: ["Strata", "StrataTestSupport"]),

@@ -14,6 +14,7 @@ public enum CommandLineTool {
       CommandEntry(MigrateCommand.self),
       CommandEntry(RollbackCommand.self),
       CommandEntry(RestoreCommand.self),
+      CommandEntry(BackupCommand.self),
       CommandEntry(StatusCommand.self),
       CommandEntry(ValidateCommand.self),
       CommandEntry(LintCommand.self),
@@ -59,6 +60,7 @@ public enum CommandLineTool {
 
   static func run(arguments: [String], context: CommandContext) -> Int32 {
     let code = dispatch(arguments, context)
+    ClusterSnapshotFolder.removeAll()
     return ErrorOutput.reportOutputFailure(context, code: code)
   }
 

@@ -123,6 +123,11 @@ extension DqliteDatabase {
     }
   }
 
+  /// True for a lost leader or a broken connection (`DqliteError.isLeaderGone`).
+  package func isConnectionLost(_ error: any Error) -> Bool {
+    (error as? DqliteError)?.isLeaderGone == true
+  }
+
   /// The error the seam's callers read: `SQLiteError` for a refused statement, else as is.
   static func asSQLite(_ error: DqliteError) -> any Error {
     guard !error.isLeaderGone, let sqlite = error.sqliteError else { return error }

@@ -120,7 +120,25 @@ package final class DqliteDatabase: SQLDatabase {
     }
     changes = Int(result.rowsAffected)
     lastInsertRowID = result.lastInsertID
+    trackTransaction(sql)
     return changes
+  }
+
+  /// Keeps `isAutocommit` true to a `BEGIN`, `COMMIT`, `END` or `ROLLBACK` sent as SQL (the
+  /// seeder's own), since the protocol cannot ask the node.
+  private func trackTransaction(_ sql: String) {
+    guard let first = sql.utf8.first(where: { $0 > 32 }),
+      [UInt8(ascii: "B"), UInt8(ascii: "C"), UInt8(ascii: "E"), UInt8(ascii: "R")]
+        .contains(first & 0xDF)
+    else { return }
+    for statement in SQLStatementScanner.statements(sql) {
+      switch statement.words.first {
+      case "BEGIN": isAutocommit = false
+      case "COMMIT", "END": isAutocommit = true
+      case "ROLLBACK" where !statement.words.contains("TO"): isAutocommit = true
+      default: break
+      }
+    }
   }
 
   /// Runs a query and returns every row (every ROWS batch).

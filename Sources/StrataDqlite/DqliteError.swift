@@ -27,6 +27,8 @@ package enum DqliteError: Error, Equatable, Sendable {
   case noLeader(attempts: [String])
   /// The address is not `HOST:PORT`, `[IPv6]:PORT` or a Unix socket's path.
   case badAddress(String)
+  /// A database's address is not `dqlite://HOST:PORT[,HOST:PORT…]/NAME`: `reason` says why.
+  case badURL(String, reason: String)
 
   /// dqlite's code for "this node is not the leader" (SQLITE_IOERR | 40 << 8).
   package static let notLeaderCode: UInt64 = 10 | (40 << 8)
@@ -80,10 +82,13 @@ extension DqliteError: StrataError {
     case .cannotEncode(let detail):
       return "Cannot send the request to dqlite: \(detail); nothing was sent."
     case .noLeader(let attempts):
-      return "No dqlite node is the leader or knows one: "
-        + attempts.joined(separator: "; ") + "."
+      // Each attempt may end with its own sentence's full stop.
+      let said = attempts.map { $0.hasSuffix(".") ? String($0.dropLast()) : $0 }
+      return "No dqlite node is the leader or knows one: " + said.joined(separator: "; ") + "."
     case .badAddress(let address):
       return "'\(address)' is not a dqlite node's address."
+    case .badURL(let url, let reason):
+      return "'\(url)' is not a dqlite database's address: \(reason)."
     }
   }
 
@@ -107,6 +112,9 @@ extension DqliteError: StrataError {
         + "list a node that is up."
     case .badAddress:
       return "Give HOST:PORT, [IPv6]:PORT or the path of a Unix socket."
+    case .badURL:
+      return "Write it as dqlite://HOST:PORT[,HOST:PORT…]/NAME, such as "
+        + "dqlite://10.0.0.1:9001,10.0.0.2:9001/app (any of the cluster's nodes will do)."
     }
   }
 

@@ -45,8 +45,12 @@ package enum LeaderDiscovery {
   )
     -> Attempt
   {
+    // A live node answers LEADER and CLIENT at once; a silent one is passed over after the
+    // connect timeout, not a whole request's.
+    let quick = min(configuration.connectTimeout, configuration.requestTimeout)
     do {
       let connection = try NodeConnection(address, configuration: configuration)
+      connection.answerTimeout = quick
       let leader = try connection.leader()
       if leader.isEmpty {
         connection.close()
@@ -54,16 +58,19 @@ package enum LeaderDiscovery {
       }
       if leader == address.description {
         try connection.register()
+        connection.answerTimeout = configuration.requestTimeout
         return .leader(connection)
       }
       connection.close()
       let leaderAddress = try NodeAddress(leader)
       let redirected = try NodeConnection(leaderAddress, configuration: configuration)
+      redirected.answerTimeout = quick
       guard try redirected.leader() == leader else {
         redirected.close()
         return .failed("names \(leader) as the leader, which does not lead")
       }
       try redirected.register()
+      redirected.answerTimeout = configuration.requestTimeout
       return .leader(redirected)
     } catch {
       return .failed(error.message)

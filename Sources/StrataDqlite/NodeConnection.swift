@@ -29,6 +29,9 @@ package final class NodeConnection {
   /// False once a message was cut short or timed out: the stream is out of step and the
   /// connection must not be used again.
   package private(set) var isUsable = true
+  /// Seconds each answer is waited for: `requestTimeout`, or the connect timeout while the
+  /// leader is being found (a silent node must not hold the search for a whole request's time).
+  package var answerTimeout: Double
 
   /// Connects and sends the protocol version.
   ///
@@ -36,6 +39,7 @@ package final class NodeConnection {
   package init(_ address: NodeAddress, configuration: DqliteConfiguration) throws(DqliteError) {
     self.address = address
     self.configuration = configuration
+    answerTimeout = configuration.requestTimeout
     socket = try NodeSocket(connectingTo: address, timeout: configuration.connectTimeout)
     var version = WireEncoder()
     version.putUInt64(Wire.protocolVersion)
@@ -64,7 +68,7 @@ package final class NodeConnection {
     guard isUsable else {
       throw .closed(node: node, waitingFor: "the answer to \(name)", midMessage: false)
     }
-    let timeout = configuration.requestTimeout
+    let timeout = answerTimeout
     let deadline = ContinuousClock.now + .milliseconds(Int64(timeout * 1000))
     let waitingFor = "the answer to \(name)"
     do throws(DqliteError) {
@@ -105,7 +109,7 @@ package final class NodeConnection {
 
   private func send(_ bytes: [UInt8], waitingFor: String) throws(DqliteError) {
     guard isUsable else { throw .closed(node: node, waitingFor: waitingFor, midMessage: false) }
-    let timeout = configuration.requestTimeout
+    let timeout = answerTimeout
     let deadline = ContinuousClock.now + .milliseconds(Int64(timeout * 1000))
     do {
       try socket.send(bytes, until: deadline, waitingFor: waitingFor, timeout: timeout)

@@ -178,6 +178,72 @@ struct DqliteMigrationTests {
     #expect(try cluster.scalar("SELECT count(*) FROM city", []) == .integer(0))
   }
 
+  @Test func whatOnlyAFileCanFenceIsRefusedOnACopyBeforeTheClusterIsTouched() throws {
+    let (folder, _) = try project()
+    let cluster = try database("fenced")
+    try DqliteMigrator(
+      Migrator(try MigrationSet(directory: folder.path("migrations"))),
+      on: cluster
+    )
+    .migrate()
+    try folder.write(
+      "migrations/0003_forget.sql",
+      "-- migrate:up\nCREATE TABLE street (id INTEGER PRIMARY KEY);\n"
+        + "DELETE FROM strata_migrations;\n-- migrate:down\nDROP TABLE street;\n"
+    )
+    let set = try MigrationSet(directory: folder.path("migrations"))
+    var caught: DqliteRunError?
+    do {
+      try DqliteMigrator(Migrator(set), on: cluster).migrate()
+    } catch let error as DqliteRunError {
+      caught = error
+    }
+    guard case .refusedOnCopy(_, _, let version)? = caught else {
+      Issue.record("expected a refusal on the copy, got \(String(describing: caught))")
+      return
+    }
+    let message = try #require(caught?.message)
+    #expect(message.contains("0003_forget.sql:3"), "\(message)")
+    #expect(message.contains("strata_migrations"), "\(message)")
+    #expect(message.contains("the cluster was not changed; it is at version 2"), "\(message)")
+    #expect(version == MigrationVersion(integer: 2))
+    #expect(try cluster.scalar("SELECT count(*) FROM strata_migrations", []) == .integer(2))
+    #expect(
+      try cluster.scalar("SELECT count(*) FROM sqlite_schema WHERE name = 'street'", [])
+        == .integer(0)
+    )
+  }
+
+  @Test func aDryRunTriesTheRowsOnTheCopyAndChangesNothing() throws {
+    let (_, set) = try project()
+    let cluster = try database("dry")
+    var options = MigrateOptions()
+    options.dryRun = true
+    options.triesRows = true
+    let report = try DqliteMigrator(Migrator(set), on: cluster).migrate(options: options)
+    #expect(report.dryRun)
+    #expect(report.trial?.ranOnTheDatabase == true)
+    #expect(report.toVersion == MigrationVersion(integer: 2))
+    #expect(try cluster.scalar("SELECT count(*) FROM sqlite_schema", []) == .integer(0))
+  }
+
+  @Test func aBackupIsOneSQLiteFileWithTheClustersRows() throws {
+    let (folder, set) = try project()
+    let cluster = try database("backed")
+    try DqliteMigrator(Migrator(set), on: cluster).migrate()
+    try cluster.run("INSERT INTO country VALUES (?, ?)", [.text("FR"), .text("France")])
+    let backup = folder.path("backup.sqlite3")
+    try cluster.backup(to: backup)
+    let names = try FileManager.default.contentsOfDirectory(atPath: folder.url.path).sorted()
+    #expect(names == ["backup.sqlite3", "migrations"])
+    let file = try Connection(path: backup.path, mode: .readOnly)
+    #expect(try file.rows("SELECT * FROM country", []) == [[.text("FR"), .text("France")]])
+    #expect(try Migrator(set).plan(file).currentVersion == MigrationVersion(integer: 2))
+    #expect(throws: WholeNewFileError.exists(path: backup.path)) {
+      try cluster.backup(to: backup)
+    }
+  }
+
   @Test func twoMigratorsAtOnceApplyEachMigrationOnce() throws {
     var many: [String: String] = [:]
     for number in 3...30 {

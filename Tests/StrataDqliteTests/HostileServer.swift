@@ -1,5 +1,6 @@
 import Foundation
 import StrataDqlite
+import StrataTestSupport
 
 #if canImport(Glibc)
 import Glibc

@@ -93,6 +93,11 @@ package protocol SQLDatabase: AnyObject {
   /// after a lock was given up on must not wait again. An engine without a busy wait runs
   /// `body` as is.
   func withoutWaitingForLocks<T>(_ body: () throws -> T) rethrows -> T
+
+  /// Whether `error` means the connection to the database is gone (a remote engine's leader
+  /// lost): the run stops, and its caller reconnects before reading the state. False for a
+  /// file's connection, which cannot be lost.
+  func isConnectionLost(_ error: any Error) -> Bool
 }
 
 /// A statement of an `SQLDatabase`, compiled once: bound, stepped, read and reset, many times.
@@ -172,6 +177,9 @@ package protocol SQLStatement: AnyObject {
 }
 
 extension SQLDatabase {
+  /// False: a file's connection cannot be lost.
+  package func isConnectionLost(_ error: any Error) -> Bool { false }
+
   /// `executeScript(_:firstLine:willRun:)` from line 1, with nothing told before each statement.
   ///
   /// - Throws: `ScriptError` naming the statement and line that failed.

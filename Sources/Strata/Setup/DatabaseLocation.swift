@@ -11,6 +11,11 @@ package struct DatabaseLocation: Hashable, Sendable {
   /// Whether it is the default location (whose folder may be created), not an explicit path.
   package let isDefault: Bool
 
+  package init(url: URL, isDefault: Bool) {
+    self.url = url
+    self.isDefault = isDefault
+  }
+
   /// Resolves the database path. A relative path is taken from `currentDirectory`.
   ///
   /// - Parameters:

@@ -70,15 +70,28 @@ enum BaselineCommand: Command {
 
   static func run(_ options: Options, _ context: CommandContext) throws -> Int32 {
     let migrations = try options.migrations.load(context)
-    let resolved = try options.database.resolve(context)
-    let connection = try DatabaseSession.open(
-      resolved,
-      forWriting: true,
-      busyTimeout: options.database.busyTimeout,
-      configuration: try options.database.configuration(),
-      mustExist: true
-    )
-    let database = resolved.shown
+    let connection: any SQLDatabase
+    let database: String
+    if let cluster = try options.database.cluster(context) {
+      if options.version == nil {
+        throw ClusterRefusal(
+          url: cluster.description,
+          reason: "adopting another tool's history (--from) rewrites it on a file"
+        )
+      }
+      connection = try ClusterRuns.openExisting(cluster, options.database)
+      database = cluster.description
+    } else {
+      let resolved = try options.database.resolve(context)
+      connection = try DatabaseSession.open(
+        resolved,
+        forWriting: true,
+        busyTimeout: options.database.busyTimeout,
+        configuration: try options.database.configuration(),
+        mustExist: true
+      )
+      database = resolved.shown
+    }
     guard
       let version = try VersionOption.parse(
         options.version,
@@ -88,6 +101,8 @@ enum BaselineCommand: Command {
       )
     else {
       let from = options.from
+      // A cluster was refused above: adoption runs on a file's connection.
+      guard let connection = connection as? Connection else { preconditionFailure() }
       let adoption = try Migrator(migrations).adopt(
         connection,
         from: from == "auto" ? nil : from.flatMap(ForeignTool.init(rawValue:)),

@@ -1,6 +1,7 @@
 import Foundation
 import Strata
 import StrataArguments
+import StrataDqlite
 
 /// `strata init`: the first-launch job. Copy the template when there is no database, apply
 /// newer migrations, load seed files not loaded before. A second run changes nothing.
@@ -77,6 +78,13 @@ enum InitCommand: Command {
   }
 
   static func run(_ options: Options, _ context: CommandContext) throws -> Int32 {
+    if let cluster = options.database.named(context), DqliteURL.names(cluster) {
+      throw ClusterRefusal(
+        url: cluster,
+        reason: "init creates a database file from the bundled template when none exists; "
+          + "run migrate, then seed, against a cluster"
+      )
+    }
     let location = try options.database.resolve(context)
     let setup = try setup(location, options, context)
     let schemaFile = options.schemaFile.file(context, setup.settings)

@@ -80,7 +80,7 @@ enum InspectCommand: Command {
   }
 
   static func run(_ options: Options, _ context: CommandContext) throws -> Int32 {
-    let location = try options.database.resolve(context)
+    let location = try options.database.resolveReading(context)
     let busyTimeout = options.database.busyTimeout
     let shown = location.shown
     let configuration = try options.database.configuration()

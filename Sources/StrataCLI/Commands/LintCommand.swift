@@ -47,7 +47,7 @@ enum LintCommand: Command {
 
   static func run(_ options: Options, _ context: CommandContext) throws -> Int32 {
     let migrations = try options.migrations.load(context)
-    let database = try options.database.resolve(context)
+    let database = try options.database.resolveReading(context)
     let configuration = try options.database.configuration()
     var connection: Connection?
     let kind = database.kind()

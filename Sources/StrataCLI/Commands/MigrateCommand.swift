@@ -141,6 +141,16 @@ enum MigrateCommand: Command {
       }
       return try FleetRun.report(summary, options.output, context)
     }
+    if let cluster = try options.database.cluster(context) {
+      return try ClusterRuns.migrate(
+        cluster,
+        migrations,
+        applying,
+        keeping: schemaFile,
+        options,
+        context
+      )
+    }
     let database = try options.database.resolve(context)
     let (report, connection) = try migrate(database, migrations, applying, options, context)
     try MigrationReportOutput.render(

@@ -1,6 +1,7 @@
 import Foundation
 import Strata
 import StrataArguments
+import StrataDqlite
 
 /// `strata restore [FILE]`: copies a backup `migrate --backup` wrote back into the database,
 /// through SQLite's backup API (the file is written in place, never replaced); or lists them.
@@ -80,6 +81,13 @@ enum RestoreCommand: Command {
   }
 
   private static func restore(_ options: Options, _ context: CommandContext) throws -> Int32 {
+    if let cluster = options.database.named(context), DqliteURL.names(cluster) {
+      throw ClusterRefusal(
+        url: cluster,
+        reason: "restore replaces a database file with a backup, and a cluster's database "
+          + "is replaced through dqlite itself; restore the backup to a file (--database FILE)"
+      )
+    }
     let location = try options.database.resolve(context)
     let database = location.shown
     let json = options.output.format == .json

@@ -96,6 +96,17 @@ enum RollbackCommand: Command {
       }
       return try FleetRun.report(summary, done: "rolled back", options.output, context)
     }
+    let target = version.map(RollbackTarget.version) ?? .steps(Int(options.steps ?? 1))
+    if let cluster = try options.database.cluster(context) {
+      return try ClusterRuns.rollback(
+        cluster,
+        migrations,
+        target,
+        keeping: schemaFile,
+        options,
+        context
+      )
+    }
     let database = try options.database.resolve(context)
     let connection = try DatabaseSession.open(
       database,
@@ -106,7 +117,7 @@ enum RollbackCommand: Command {
     )
     let report = try Migrator(migrations).rollback(
       connection,
-      version.map(RollbackTarget.version) ?? .steps(Int(options.steps ?? 1)),
+      target,
       dryRun: options.dryRun,
       allowChanged: options.allowChanged
     )

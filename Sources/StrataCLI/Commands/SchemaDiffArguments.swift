@@ -121,7 +121,7 @@ struct SchemaDiffArguments {
     _ context: CommandContext,
     _ configuration: ConnectionConfiguration
   ) throws -> (Schema, SchemaDiffDatabaseCheck?) {
-    let location = try database.resolve(context)
+    let location = try database.resolveReading(context)
     let connection = try DatabaseSession.open(
       location,
       forWriting: false,

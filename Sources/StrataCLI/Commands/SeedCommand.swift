@@ -1,6 +1,7 @@
 import Foundation
 import Strata
 import StrataArguments
+import StrataDqlite
 
 /// `strata seed`: loads CSV files into their tables in one transaction.
 enum SeedCommand: Command {
@@ -140,24 +141,20 @@ enum SeedCommand: Command {
 
   static func run(_ options: Options, _ context: CommandContext) throws -> Int32 {
     let (files, folder) = try files(options, context)
-    let location = try options.database.resolve(context)
+    let cluster = try options.database.cluster(context)
+    let location = cluster == nil ? try options.database.resolve(context) : nil
+    let shown = cluster?.description ?? location?.shown ?? ""
     if files.isEmpty {
       let report = SeedReport(tables: [], dryRun: options.seed.dryRun, durationMs: 0)
-      render(report, location.shown, emptyFolder: folder, options, context)
+      render(report, shown, emptyFolder: folder, options, context)
       return ExitCode.success
     }
-    let connection = try DatabaseSession.open(
-      location,
-      forWriting: true,
-      busyTimeout: options.database.busyTimeout,
-      configuration: try options.database.configuration(),
-      mustExist: true
-    )
+    let seeder = try seeder(cluster, location, options, context)
     let bar =
       context.standardErrorIsTerminal && options.output.showsText ? SeedProgressBar(context) : nil
     let report: SeedReport
     do {
-      report = try Seeder(connection: connection).seed(files, options: options.seed) { progress in
+      report = try seeder.seed(files, options: options.seed) { progress in
         bar?.update(progress)
       }
     } catch {
@@ -165,8 +162,28 @@ enum SeedCommand: Command {
       throw error
     }
     bar?.clear()
-    render(report, location.shown, emptyFolder: nil, options, context)
+    render(report, shown, emptyFolder: nil, options, context)
     return ExitCode.success
+  }
+
+  /// The seeder for the cluster's database (which must hold tables already) or the file.
+  private static func seeder(
+    _ cluster: DqliteURL?,
+    _ location: ResolvedDatabase?,
+    _ options: Options,
+    _ context: CommandContext
+  ) throws -> Seeder {
+    if let cluster {
+      return Seeder(database: try ClusterRuns.openExisting(cluster, options.database))
+    }
+    let connection = try DatabaseSession.open(
+      try location ?? options.database.resolve(context),
+      forWriting: true,
+      busyTimeout: options.database.busyTimeout,
+      configuration: try options.database.configuration(),
+      mustExist: true
+    )
+    return Seeder(connection: connection)
   }
 
   /// The files to load, each with its format (the settings', then the flags'), and the seeds

@@ -76,7 +76,7 @@ enum StatusCommand: Command {
     }
     let schemaFile = options.schemaFile.file(context, settings)
     // Resolved before the folder is read, its error (if any) thrown after the folder's.
-    let resolved = Result { try options.database.resolve(context) }
+    let resolved = Result { try options.database.resolveReading(context) }
     // Begun before the folder is read; its answer (or error) is taken only after.
     let early = earlyOpen(try? resolved.get(), options.database, context)
     let migrations = try options.migrations.load(context, cached: true)
@@ -179,7 +179,8 @@ enum StatusCommand: Command {
     let busyTimeout = options.busyTimeout
     return EarlyDatabaseOpen(
       at: database.path,
-      cache: StatusCache.historyCache(forDatabaseAt: database.path, context)
+      cache: database.isClusterSnapshot
+        ? nil : StatusCache.historyCache(forDatabaseAt: database.path, context)
     ) {
       try DatabaseSession.open(
         database,

@@ -103,7 +103,7 @@ enum ValidateCommand: Command {
       let summary = FleetRun.withProgress(fleet, context) { $0.validate(progress: $1) }
       return try FleetRun.report(summary, options.output, context)
     }
-    let database = try options.database.resolve(context)
+    let database = try options.database.resolveReading(context)
     let configuration = try options.database.configuration()
     let connection = options.filesOnly ? nil : try open(database, configuration, options)
     let checked = try check(

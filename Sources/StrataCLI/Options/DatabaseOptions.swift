@@ -1,6 +1,7 @@
 import Foundation
 import Strata
 import StrataArguments
+import StrataDqlite
 
 /// The options that say which database a command opens and how: `--database`,
 /// `--busy-timeout` and `--load-extension`, read once. The path is resolved and checked once,
@@ -22,11 +23,15 @@ struct DatabaseOptions {
   /// symbolic link loop or a folder without search permission is reported as what it is, never
   /// as "no database yet". (An empty `--database` is a usage error when the arguments are
   /// read: it would name the current folder.)
+  ///
+  /// - Throws: `ClusterRefusal` for a dqlite cluster's address: a command that runs on a
+  ///   cluster asks `cluster(_:)` first, or `resolveReading(_:)`.
   func resolve(_ context: CommandContext) throws -> ResolvedDatabase {
-    // `--database`, else `$STRATA_DATABASE` (when not empty), else the library's default.
-    let fromEnvironment = context.environment["STRATA_DATABASE"].flatMap { $0.isEmpty ? nil : $0 }
+    if let named = named(context), DqliteURL.names(named) {
+      throw ClusterRefusal(url: named, reason: nil)
+    }
     let location = try DatabaseLocation.resolve(
-      explicit: path ?? fromEnvironment,
+      explicit: named(context),
       environment: context.environment.forDefaultLocation,
       currentDirectory: context.currentDirectory
     )
@@ -35,6 +40,11 @@ struct DatabaseOptions {
     }
     try checkDatabasePath(location.url)
     return ResolvedDatabase(location: location, shown: CommonOptions.shown(location.url, context))
+  }
+
+  /// `--database`, else `$STRATA_DATABASE` (when not empty); nil for the library's default.
+  func named(_ context: CommandContext) -> String? {
+    path ?? context.environment["STRATA_DATABASE"].flatMap { $0.isEmpty ? nil : $0 }
   }
 
   /// What every connection the command opens gets: the extensions given, each loaded once
@@ -66,6 +76,9 @@ struct ResolvedDatabase: Sendable {
   let location: DatabaseLocation
   /// The path as the user would recognise it, for messages and reports.
   let shown: String
+  /// True for a snapshot of a cluster's database (`resolveReading(_:)`): a temporary file,
+  /// never kept in a cache.
+  var isClusterSnapshot = false
 
   /// A database named outright (`strata schema --database`), never the environment's or the
   /// default one, checked as `DatabaseOptions.resolve(_:)` checks it.

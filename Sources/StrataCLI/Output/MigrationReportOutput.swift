@@ -113,6 +113,30 @@ enum MigrationReportOutput {
     _ rewrite: SchemaFileRun.Rewrite,
     _ context: CommandContext
   ) throws {
+    try render(
+      report,
+      database: database,
+      keeping: schemaFile,
+      reading: { connection },
+      onEmptyDatabase: connection.path == ":memory:",
+      output,
+      rewrite,
+      context
+    )
+  }
+
+  /// `render(_:database:keeping:of:_:_:_:)` with the database to write the schema file from
+  /// opened only when it is written (a cluster's, from a snapshot taken after the run).
+  static func render(
+    _ report: MigrationReport,
+    database: String,
+    keeping schemaFile: SchemaFile?,
+    reading connection: () throws -> Connection,
+    onEmptyDatabase: Bool,
+    _ output: OutputOptions,
+    _ rewrite: SchemaFileRun.Rewrite,
+    _ context: CommandContext
+  ) throws {
     let format = output.format
     let quiet = output.quiet
     let written: SchemaFileRun.WriteReport?
@@ -121,7 +145,7 @@ enum MigrationReportOutput {
         schemaFile,
         changed: !report.dryRun && !report.steps.isEmpty,
         .init(database: database, done: done(report)),
-        connection: { connection },
+        connection: connection,
         rewrite
       )
     } catch {
@@ -138,7 +162,7 @@ enum MigrationReportOutput {
       format: format,
       quiet: quiet,
       schemaFile: written,
-      onEmptyDatabase: connection.path == ":memory:",
+      onEmptyDatabase: onEmptyDatabase,
       context
     )
   }

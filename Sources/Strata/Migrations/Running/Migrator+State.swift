@@ -37,6 +37,11 @@ extension Migrator {
         failure = .database(path: connection.path, error: error)
         version = try? databaseVersion(connection)
       default:
+        // The engine lost its connection (a remote leader gone): the state cannot be read
+        // here; the caller reconnects and reads it.
+        if connection.isConnectionLost(error) {
+          throw MigrationInterrupted(underlying: error, completed: done)
+        }
         throw error
       }
       guard failure.changesTheDatabase || !done.isEmpty else { throw failure }
@@ -66,4 +71,15 @@ extension MigrationError {
       return false
     }
   }
+}
+
+/// A run stopped because the engine lost its connection to the database (a remote engine's
+/// leader gone, `SQLDatabase.isConnectionLost`): the steps committed before it stay done, and
+/// the part in flight was committed whole or not at all. Thrown for the engine's caller to
+/// reconnect and read the version, which the lost connection cannot.
+package struct MigrationInterrupted: Error {
+  /// The engine's error.
+  package let underlying: any Error
+  /// The parts committed before the connection was lost.
+  package let completed: [MigrationStep]
 }

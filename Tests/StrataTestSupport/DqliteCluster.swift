@@ -11,30 +11,32 @@ import Darwin
 /// A dqlite cluster of `dqlite-demo` nodes on free loopback ports, in a temporary folder:
 /// started, waited on until every node is a voter, and stopped (SIGTERM, then SIGKILL) when
 /// released or when the test process exits, so that no node outlives the tests.
-final class DqliteCluster: @unchecked Sendable {
+public final class DqliteCluster: @unchecked Sendable {
   /// `dqlite-demo` on the PATH, or nil (the cluster tests are then skipped, saying why).
-  static let demoExecutable: String? = {
+  public static let demoExecutable: String? = {
     let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
     return path.split(separator: ":").map { "\($0)/dqlite-demo" }
       .first { FileManager.default.isExecutableFile(atPath: $0) }
   }()
-  static var isAvailable: Bool { demoExecutable != nil }
-  static let skipReason: Comment = "dqlite-demo is not installed (apt-get install go-dqlite)"
+  public static var isAvailable: Bool { demoExecutable != nil }
+  public static let skipReason: Comment = "dqlite-demo is not installed (apt-get install go-dqlite)"
 
-  let folder: URL
+  public let folder: URL
   /// Each node's database address (`--db`), in start order.
-  let addresses: [String]
+  public let addresses: [String]
   private var processes: [Process?]
 
   /// Starts `size` nodes (the first bootstraps, the others join it) and waits until a leader
   /// answers and all of them are voters.
-  init(size: Int, timeout: Double = 30) throws {
+  public init(size: Int, timeout: Double = 30) throws {
     guard let executable = Self.demoExecutable else { throw ClusterError("no dqlite-demo") }
     folder = FileManager.default.temporaryDirectory
       .appendingPathComponent("strata-dqlite-\(UUID().uuidString)")
     let ports = try freePorts(2 * size)
     addresses = (0..<size).map { "127.0.0.1:\(ports[2 * $0])" }
     processes = []
+    arguments = []
+    self.executable = executable
     for index in 0..<size {
       let directory = folder.appendingPathComponent("node\(index + 1)")
       try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
@@ -43,17 +45,8 @@ final class DqliteCluster: @unchecked Sendable {
         "-D", directory.path,
       ]
       if index > 0 { arguments += ["--join", addresses[0]] }
-      let process = Process()
-      process.executableURL = URL(fileURLWithPath: executable)
-      process.arguments = arguments
-      let log = folder.appendingPathComponent("node\(index + 1).log")
-      _ = FileManager.default.createFile(atPath: log.path, contents: nil)
-      let handle = try FileHandle(forWritingTo: log)
-      process.standardOutput = handle
-      process.standardError = handle
-      try process.run()
-      ChildProcesses.shared.add(process.processIdentifier, folder: folder)
-      processes.append(process)
+      self.arguments.append(arguments)
+      processes.append(try launch(node: index))
     }
     do {
       try waitUntilReady(voters: size, timeout: timeout)
@@ -64,6 +57,35 @@ final class DqliteCluster: @unchecked Sendable {
   }
 
   deinit { stop() }
+
+  private let executable: String
+  /// Each node's command line, to start it again as it was.
+  private var arguments: [[String]]
+
+  /// Starts node `index` with its command line, its output appended to its log.
+  private func launch(node index: Int) throws -> Process {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: executable)
+    process.arguments = arguments[index]
+    let log = folder.appendingPathComponent("node\(index + 1).log")
+    if !FileManager.default.fileExists(atPath: log.path) {
+      _ = FileManager.default.createFile(atPath: log.path, contents: nil)
+    }
+    let handle = try FileHandle(forWritingTo: log)
+    handle.seekToEndOfFile()
+    process.standardOutput = handle
+    process.standardError = handle
+    try process.run()
+    ChildProcesses.shared.add(process.processIdentifier, folder: folder)
+    return process
+  }
+
+  /// Starts node `index` again, killed before, on its own data folder: it rejoins the
+  /// cluster and catches up with what it missed.
+  public func restart(node index: Int) throws {
+    guard processes[index] == nil else { return }
+    processes[index] = try launch(node: index)
+  }
 
   /// Polls until a leader answers and lists `voters` voters.
   private func waitUntilReady(voters: Int, timeout: Double) throws {
@@ -88,10 +110,10 @@ final class DqliteCluster: @unchecked Sendable {
   }
 
   /// The index of the node at `address`.
-  func index(of address: String) -> Int? { addresses.firstIndex(of: address) }
+  public func index(of address: String) -> Int? { addresses.firstIndex(of: address) }
 
   /// Kills node `index` at once (SIGKILL), as a crash or a power loss would.
-  func kill(node index: Int) {
+  public func kill(node index: Int) {
     guard let process = processes[index] else { return }
     signalProcess(process.processIdentifier, SIGKILL)
     process.waitUntilExit()
@@ -100,7 +122,7 @@ final class DqliteCluster: @unchecked Sendable {
   }
 
   /// Stops every node: SIGTERM, then SIGKILL after two seconds; removes the folder.
-  func stop() {
+  public func stop() {
     for process in processes.compactMap({ $0 }) where process.isRunning {
       process.terminate()
     }
@@ -118,15 +140,15 @@ final class DqliteCluster: @unchecked Sendable {
   }
 }
 
-struct ClusterError: Error, CustomStringConvertible {
-  let description: String
-  init(_ description: String) { self.description = description }
+public struct ClusterError: Error, CustomStringConvertible {
+  public let description: String
+  public init(_ description: String) { self.description = description }
 }
 
 /// Every node started and not yet stopped: killed when the test process exits, whatever
 /// happened to the test that started it.
-final class ChildProcesses: @unchecked Sendable {
-  static let shared: ChildProcesses = {
+public final class ChildProcesses: @unchecked Sendable {
+  public static let shared: ChildProcesses = {
     atexit { ChildProcesses.shared.killAll() }
     return ChildProcesses()
   }()
@@ -134,14 +156,14 @@ final class ChildProcesses: @unchecked Sendable {
   private var identifiers: Set<Int32> = []
   private var folders: Set<URL> = []
 
-  func add(_ identifier: Int32, folder: URL) {
+  public func add(_ identifier: Int32, folder: URL) {
     lock.withLock {
       _ = identifiers.insert(identifier)
       _ = folders.insert(folder)
     }
   }
-  func remove(_ identifier: Int32) { lock.withLock { _ = identifiers.remove(identifier) } }
-  func removeFolder(_ folder: URL) { lock.withLock { _ = folders.remove(folder) } }
+  public func remove(_ identifier: Int32) { lock.withLock { _ = identifiers.remove(identifier) } }
+  public func removeFolder(_ folder: URL) { lock.withLock { _ = folders.remove(folder) } }
   func killAll() {
     lock.withLock {
       for identifier in identifiers {
@@ -157,7 +179,7 @@ final class ChildProcesses: @unchecked Sendable {
 }
 
 /// `count` TCP ports on 127.0.0.1 that were free a moment ago (bound to port 0, read, closed).
-func freePorts(_ count: Int) throws -> [Int] {
+public func freePorts(_ count: Int) throws -> [Int] {
   var sockets: [Int32] = []
   defer { sockets.forEach { _ = close($0) } }
   var ports: [Int] = []
@@ -170,7 +192,7 @@ func freePorts(_ count: Int) throws -> [Int] {
 }
 
 /// A TCP socket listening on 127.0.0.1 at a free port.
-func listeningSocket() throws -> (descriptor: Int32, port: Int) {
+public func listeningSocket() throws -> (descriptor: Int32, port: Int) {
   #if canImport(Glibc)
   let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
   #else
@@ -193,6 +215,6 @@ func listeningSocket() throws -> (descriptor: Int32, port: Int) {
 }
 
 /// kill(2), under a name the cluster's own `kill(node:)` does not hide.
-func signalProcess(_ identifier: Int32, _ signal: Int32) {
+public func signalProcess(_ identifier: Int32, _ signal: Int32) {
   _ = kill(identifier, signal)
 }
