@@ -25,13 +25,13 @@ package struct DqliteURL: Hashable, Sendable, CustomStringConvertible {
     guard let slash = rest.firstIndex(of: "/") else {
       throw .badURL(text, reason: "no database name follows the nodes (…/NAME)")
     }
+    guard slash != rest.startIndex else { throw .badURL(text, reason: "no node is listed") }
     let name = String(rest[rest.index(after: slash)...])
     guard !name.isEmpty else { throw .badURL(text, reason: "the database name is empty") }
     guard !name.contains("/"), !name.contains("?"), !name.contains("#") else {
       throw .badURL(text, reason: "the database name '\(name)' holds '/', '?' or '#'")
     }
     let listed = rest[..<slash].split(separator: ",", omittingEmptySubsequences: false)
-    guard !rest[..<slash].isEmpty else { throw .badURL(text, reason: "no node is listed") }
     var nodes: [String] = []
     for node in listed.map(String.init) {
       guard !node.isEmpty else { throw .badURL(text, reason: "an empty node in the list") }
