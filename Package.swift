@@ -22,6 +22,8 @@ let package = Package(
     // executable-target dependency by a product named as the target, and runs it as a host
     // tool named as the target.
     .executable(name: "StrataPluginTool", targets: ["StrataPluginTool"]),
+    // A server's start-up on a dqlite cluster: `DqliteDatabase(url:)`, migrate, seed, backup.
+    .library(name: "StrataDqlite", targets: ["StrataDqlite"]),
     // What an app's own tests use: never linked into the app.
     .library(name: "StrataTesting", targets: ["StrataTesting"]),
   ],
@@ -74,8 +76,9 @@ let package = Package(
     .executableTarget(name: "StrataPluginTool", dependencies: ["Strata", "StrataArguments"]),
     .executableTarget(
       name: "StrataBenchmarks",
-      // StrataCLI: `inspect-formats` renders the schema as the `inspect` command does.
-      dependencies: ["Strata", "StrataTesting", "StrataCLI"],
+      // StrataCLI: `inspect-formats` renders the schema as the `inspect` command does;
+      // StrataDqlite and StrataTestSupport: `dqlite` against a real three-node cluster.
+      dependencies: ["Strata", "StrataTesting", "StrataCLI", "StrataDqlite", "StrataTestSupport"],
       path: "Benchmarks/StrataBenchmarks"
     ),
     // Fuzzing (docs/RELIABILITY.md). `Fuzz/run.sh` builds `strata-fuzz` with

@@ -108,6 +108,12 @@ enum Bench {
     return (first[runs / 2], second[runs / 2])
   }
 
+  /// Seconds since `start`.
+  static func seconds(since start: ContinuousClock.Instant) -> Double {
+    let elapsed = ContinuousClock.now - start
+    return Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+  }
+
   static func format(_ seconds: Double) -> String {
     seconds < 1 ? String(format: "%.1f ms", seconds * 1000) : String(format: "%.2f s", seconds)
   }

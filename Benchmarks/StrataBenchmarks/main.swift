@@ -20,6 +20,7 @@ let workloads: [String: () throws -> Void] = [
 
   "pool": PoolBenchmark.run,
   "fleet": FleetBenchmark.run,
+  "dqlite": DqliteBenchmark.run,
   "startup": StartupBenchmark.run,
 ]
 

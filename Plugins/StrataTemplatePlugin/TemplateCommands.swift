@@ -6,7 +6,7 @@ struct TemplateCommands {
   /// The strata version of this plugin, passed to the tool (`--expect-version`), which refuses
   /// to run as another version: a prebuilt tool must be the strata the app links. Equal to
   /// `strataVersion` of StrataArguments (the plugin cannot import it; `PluginVersionTests`).
-  static let strataVersion = "0.5.1"
+  static let strataVersion = "0.6.0"
   /// The tool that builds or checks the template (`StrataPluginTool`).
   let strata: URL
   /// The target's migrations folder.

@@ -67,6 +67,9 @@ extension DqliteDatabase {
     _ values: [SQLValue]
   ) throws -> Int {
     try checkSameConnection(number, sql)
+    if values.count > Wire.maximumParametersSchema0 {
+      return try run(try InlinedParameters.render(sql, values), [])
+    }
     let result = try asSQLite { () throws(DqliteError) in
       try connection.exec(database: databaseID, statement: id, sql: sql, values)
     }
@@ -83,6 +86,12 @@ extension DqliteDatabase {
     _ values: [SQLValue]
   ) throws -> RowBatch {
     try checkSameConnection(number, sql)
+    if values.count > Wire.maximumParametersSchema0 {
+      let inlined = try InlinedParameters.render(sql, values)
+      return try asSQLite { () throws(DqliteError) in
+        try connection.queryAllColumns(database: databaseID, inlined, [])
+      }
+    }
     return try asSQLite { () throws(DqliteError) in
       try connection.queryAll(database: databaseID, statement: id, sql: sql, values)
     }

@@ -7,7 +7,7 @@ import Strata
 /// through it. A statement the node refuses throws SQLite's own error (`SQLiteError`, dqlite
 /// runs SQLite); when the leader is lost, calls throw a `DqliteError` whose `isLeaderGone` is
 /// true, and `reconnect()` finds the new leader from the same list of nodes.
-package final class DqliteDatabase: SQLDatabase {
+public final class DqliteDatabase: SQLDatabase {
   /// The nodes as listed (any of them; the leader is found from them).
   package let nodes: [String]
   /// The database's name in the cluster.
@@ -61,6 +61,9 @@ package final class DqliteDatabase: SQLDatabase {
   /// How messages name the database: `dqlite://` the nodes `/` the name.
   package var path: String { "dqlite://\(nodes.joined(separator: ","))/\(name)" }
 
+  /// Requests sent on the current connection, each a round trip (the benchmark's count).
+  package var requestsSent: Int { connection.requestsSent }
+
   /// The node the client talks to: the leader when it was found.
   package var leader: String { connection.node }
 
@@ -76,7 +79,8 @@ package final class DqliteDatabase: SQLDatabase {
     try openDatabase()
   }
 
-  package func close() { connection.close() }
+  /// Closes the connection to the leader; the cluster is not changed.
+  public func close() { connection.close() }
 
   // MARK: The seam's operations
 
@@ -99,9 +103,14 @@ package final class DqliteDatabase: SQLDatabase {
     return try body()
   }
 
-  /// The most parameters one statement may carry: 255 with the parameter tuple every server
-  /// reads (schema 0).
-  package var maximumVariableNumber: Int { Wire.maximumParametersSchema0 }
+  /// The most parameters one statement may have: SQLite's own limit (32,766 from 3.32, 999
+  /// before). The wire's tuple carries 255; a statement bound with more is sent with its values
+  /// written in as literals (`InlinedParameters`), so the seeder's INSERTs carry many rows a
+  /// round trip.
+  package var maximumVariableNumber: Int { sqliteVersionNumber >= 3_032_000 ? 32_766 : 999 }
+
+  /// Rows a seed INSERT carries: each statement is a round trip to the leader, so many.
+  package var preferredRowsPerStatement: Int? { 2_000 }
 
   /// Runs SQL that returns no rows (one or more statements, one EXEC_SQL).
   ///
@@ -115,6 +124,9 @@ package final class DqliteDatabase: SQLDatabase {
   /// - Throws: `SQLiteError` for a statement the node refused, or a `DqliteError`.
   @discardableResult
   package func run(_ sql: String, _ arguments: [SQLValue]) throws -> Int {
+    if arguments.count > Wire.maximumParametersSchema0 {
+      return try run(try InlinedParameters.render(sql, arguments), [])
+    }
     let result = try waitingForLocks { () throws(DqliteError) in
       try connection.exec(database: databaseID, sql, arguments)
     }
@@ -145,7 +157,10 @@ package final class DqliteDatabase: SQLDatabase {
   ///
   /// - Throws: `SQLiteError` for a statement the node refused, or a `DqliteError`.
   package func rows(_ sql: String, _ arguments: [SQLValue]) throws -> [[SQLValue]] {
-    try asSQLite { () throws(DqliteError) in
+    if arguments.count > Wire.maximumParametersSchema0 {
+      return try rows(try InlinedParameters.render(sql, arguments), [])
+    }
+    return try asSQLite { () throws(DqliteError) in
       try connection.queryAll(database: databaseID, sql, arguments)
     }
   }
@@ -168,6 +183,9 @@ package final class DqliteDatabase: SQLDatabase {
   ///
   /// - Throws: `DqliteError`.
   package func scalar(_ sql: String, _ arguments: [SQLValue]) throws -> SQLValue? {
+    if arguments.count > Wire.maximumParametersSchema0 {
+      return try scalar(try InlinedParameters.render(sql, arguments), [])
+    }
     var first: SQLValue?
     do {
       _ = try connection.query(database: databaseID, sql, arguments) { batch in

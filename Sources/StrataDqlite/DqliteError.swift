@@ -5,7 +5,7 @@ import Strata
 ///
 /// Every case names the node; `message` says what failed and what state the database may be
 /// in, `help` what to do.
-package enum DqliteError: Error, Equatable, Sendable {
+public enum DqliteError: Error, Equatable, Sendable {
   /// The node answered FAILURE: dqlite's code (an SQLite extended result code, or dqlite's own
   /// such as 10250, not the leader) and its message, for the statement sent if there was one.
   case failure(code: UInt64, message: String, sql: String?, node: String)
@@ -56,7 +56,7 @@ package enum DqliteError: Error, Equatable, Sendable {
 
 extension DqliteError: StrataError {
   /// What failed, where, and the state the database may be in.
-  package var message: String {
+  public var message: String {
     switch self {
     case .failure(let code, let message, let sql, let node):
       var text = "dqlite node \(node) refused the request: \(message) (dqlite error \(code))"
@@ -93,7 +93,7 @@ extension DqliteError: StrataError {
   }
 
   /// One sentence on what to do next.
-  package var help: String {
+  public var help: String {
     switch self {
     case .failure:
       if isLeaderGone { return "The leader changed: connect again and retry." }
@@ -119,5 +119,5 @@ extension DqliteError: StrataError {
   }
 
   /// The failure's `SQLiteError`, when the node refused a statement.
-  package var underlyingError: (any Error)? { sqliteError }
+  public var underlyingError: (any Error)? { sqliteError }
 }

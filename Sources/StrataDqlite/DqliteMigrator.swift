@@ -124,7 +124,7 @@ package struct DqliteMigrator {
 }
 
 /// A run on a cluster that stopped: where, and the cluster's version now.
-package enum DqliteRunError: Error {
+public enum DqliteRunError: Error {
   /// The run failed on the local copy first: the cluster was not changed.
   case refusedOnCopy(path: String, failure: MigrationError, version: MigrationVersion?)
   /// The leader was lost mid-run: the parts committed before stay; the one in flight was
@@ -142,7 +142,7 @@ package enum DqliteRunError: Error {
 }
 
 extension DqliteRunError: StrataError {
-  package var message: String {
+  public var message: String {
     switch self {
     case .refusedOnCopy(let path, let failure, let version):
       return "\(failure.message) (found on a copy of \(path) taken first: the cluster was not "
@@ -171,7 +171,7 @@ extension DqliteRunError: StrataError {
     }
   }
 
-  package var help: String {
+  public var help: String {
     switch self {
     case .refusedOnCopy(_, let failure, _): failure.help
     case .leaderLost:
@@ -183,7 +183,7 @@ extension DqliteRunError: StrataError {
     }
   }
 
-  package var underlyingError: (any Error)? {
+  public var underlyingError: (any Error)? {
     if case .refusedOnCopy(_, let failure, _) = self { return failure }
     return nil
   }

@@ -34,7 +34,7 @@ extension DqliteDatabase {
   ///
   /// - Throws: `WholeNewFileError` when `destination` exists or its folder cannot be written;
   ///   `DqliteError` or `SQLiteError` when the DUMP fails. The cluster is never changed.
-  package func backup(to destination: URL) throws {
+  public func backup(to destination: URL) throws {
     try WholeNewFile.write(to: destination) { file in
       _ = try snapshot(in: file.deletingLastPathComponent(), named: file.lastPathComponent)
     }

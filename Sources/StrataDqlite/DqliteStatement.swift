@@ -33,14 +33,52 @@ package final class DqliteStatement: SQLStatement {
 
   /// A statement that returns rows and changes nothing: SELECT, VALUES, WITH … SELECT, EXPLAIN,
   /// and a PRAGMA that sets nothing. EXEC would drop its rows; QUERY must not carry a write.
-  static func runsAsQuery(words: [String], sql: String) -> Bool {
+  package static func runsAsQuery(words: [String], sql: String) -> Bool {
     switch words.first ?? "" {
     case "SELECT", "VALUES", "EXPLAIN": true
-    case "WITH":
-      !["INSERT", "UPDATE", "DELETE", "REPLACE"].contains { sql.uppercased().contains($0) }
+    case "WITH": bareWords(sql).isDisjoint(with: ["INSERT", "UPDATE", "DELETE", "REPLACE"])
     case "PRAGMA": !sql.contains("=")
     default: false
     }
+  }
+
+  /// The words of `sql` outside quotes and comments, uppercased: a `WITH` whose body writes
+  /// names one of its verbs as a bare word.
+  package static func bareWords(_ sql: String) -> Set<String> {
+    var words: Set<String> = []
+    var word = ""
+    var quote: Character?
+    var previous: Character = " "
+    var comment: Character?
+    for character in sql {
+      defer { previous = character }
+      if let open = comment {
+        if open == "-" ? character == "\n" : previous == "*" && character == "/" { comment = nil }
+        continue
+      }
+      if let open = quote {
+        if character == open { quote = nil }
+        continue
+      }
+      if (previous == "-" && character == "-") || (previous == "/" && character == "*") {
+        word = ""
+        comment = character
+        continue
+      }
+      if character.isLetter || character == "_" || (character.isNumber && !word.isEmpty) {
+        word.append(character)
+        continue
+      }
+      if !word.isEmpty { words.insert(word.uppercased()) }
+      word = ""
+      switch character {
+      case "'", "\"", "`": quote = character
+      case "[": quote = "]"
+      default: break
+      }
+    }
+    if !word.isEmpty { words.insert(word.uppercased()) }
+    return words
   }
 
   package var columnCount: Int { result?.columns.count ?? 0 }

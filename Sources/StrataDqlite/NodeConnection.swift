@@ -32,6 +32,8 @@ package final class NodeConnection {
   /// Seconds each answer is waited for: `requestTimeout`, or the connect timeout while the
   /// leader is being found (a silent node must not hold the search for a whole request's time).
   package var answerTimeout: Double
+  /// Requests sent, each a round trip to the node (the benchmark counts them).
+  package private(set) var requestsSent = 0
 
   /// Connects and sends the protocol version.
   ///
@@ -57,6 +59,7 @@ package final class NodeConnection {
   ///
   /// - Throws: `DqliteError` for a connection that fails or an answer that does not parse.
   package func call(_ request: [UInt8], named name: String) throws(DqliteError) -> WireMessage {
+    requestsSent += 1
     try send(request, waitingFor: "the \(name) request")
     return try receive(answering: name)
   }
@@ -196,6 +199,23 @@ package final class NodeConnection {
       parameters: parameters
     )
     return try allRows(request, named: "QUERY_SQL", sql: sql).rows
+  }
+
+  /// QUERY_SQL: the column names and every row, from every batch.
+  package func queryAllColumns(
+    database: UInt32,
+    _ sql: String,
+    _ parameters: [SQLValue]
+  )
+    throws(DqliteError) -> RowBatch
+  {
+    let request = try WireRequest.sql(
+      .querySQL,
+      database: database,
+      sql: sql,
+      parameters: parameters
+    )
+    return try allRows(request, named: "QUERY_SQL", sql: sql)
   }
 
   /// Sends a query and reads every ROWS batch of its answer into one.

@@ -7,13 +7,14 @@ import Testing
 /// The commands against a real three-node dqlite cluster (`--database dqlite://…`), as real
 /// processes: the exit code, the message, and the rows on the cluster. Truth is the same
 /// folder applied by strata to a local file.
-@Suite(.serialized, .enabled(if: DqliteCluster.isAvailable, DqliteCluster.skipReason))
+@Suite(
+  .serialized,
+  .enabled(if: DqliteCluster.isAvailable, Comment(rawValue: DqliteCluster.skipReason))
+)
 struct ClusterCommandTests {
-  static let shared: Result<DqliteCluster, any Error> = Result { try DqliteCluster(size: 3) }
-
   let cluster: DqliteCluster
 
-  init() throws { cluster = try Self.shared.get() }
+  init() throws { cluster = try DqliteCluster.shared.get() }
 
   /// `dqlite://` two of the nodes `/name`: the leader is found from either.
   func url(_ name: String) -> String {
@@ -136,6 +137,31 @@ struct ClusterCommandTests {
     #expect(try database("broken").scalar("SELECT count(*) FROM sqlite_schema", []) == .integer(0))
   }
 
+  @Test func twoProcessesMigratingOneClusterApplyEachMigrationOnce() throws {
+    let folder = try TemporaryDirectory()
+    try folder.write(
+      "migrations/0001_log.sql",
+      "-- migrate:up\nCREATE TABLE log (n INTEGER NOT NULL);\nINSERT INTO log VALUES (1);\n"
+    )
+    for number in 2...40 {
+      try folder.write(
+        String(format: "migrations/%04d_t%d.sql", number, number),
+        "-- migrate:up\nCREATE TABLE t\(number) (id INTEGER PRIMARY KEY);\n"
+          + "INSERT INTO log VALUES (\(number));\n"
+      )
+    }
+    let address = url("twice")
+    let processes = try (0..<2).map { _ in
+      try StrataProcess.start(["migrate", "--database", address], in: folder.url)
+    }
+    for process in processes { process.waitUntilExit() }
+    #expect(processes.map(\.terminationStatus) == [0, 0])
+    let cluster = try database("twice")
+    #expect(try cluster.scalar("SELECT count(*) FROM log", []) == .integer(40))
+    #expect(try cluster.scalar("SELECT count(DISTINCT n) FROM log", []) == .integer(40))
+    #expect(try cluster.scalar("SELECT count(*) FROM strata_migrations", []) == .integer(40))
+  }
+
   @Test func strataDatabaseNamesTheClusterToo() throws {
     let folder = try project()
     let result = try strata("migrate", in: folder, environment: ["STRATA_DATABASE": url("env")])
@@ -146,8 +172,11 @@ struct ClusterCommandTests {
   @Test func commandsThatNeedAFileRefuseAClusterAndChangeNothing() throws {
     let folder = try project()
     let address = url("refused")
-    for arguments in [["init"], ["restore", "backup.sqlite3"]] {
-      let result = try StrataProcess.run(arguments + ["--database", address], in: folder.url)
+    for arguments in [
+      ["init", "--database", address], ["restore", "backup.sqlite3", "--database", address],
+      ["template", "--output", address],
+    ] {
+      let result = try StrataProcess.run(arguments, in: folder.url)
       #expect(result.exitCode == 1, "\(arguments)")
       #expect(
         result.standardError.contains("is a dqlite cluster's database, and this command runs on "),

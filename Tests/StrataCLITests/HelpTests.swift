@@ -8,7 +8,7 @@ import Testing
     let folder = try TemporaryDirectory()
     let result = try StrataProcess.run(["--version"], in: folder.url)
     #expect(result.exitCode == 0)
-    #expect(result.standardOutput.trimmingCharacters(in: .whitespacesAndNewlines) == "0.5.1")
+    #expect(result.standardOutput.trimmingCharacters(in: .whitespacesAndNewlines) == "0.6.0")
   }
 
   /// The version `--version` prints is CHANGELOG.md's newest, so a tag made from it names

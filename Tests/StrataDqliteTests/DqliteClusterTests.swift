@@ -6,13 +6,14 @@ import Testing
 
 /// The client against one real three-node cluster of `dqlite-demo`, started once for the suite
 /// (each test uses its own database name) and stopped when the test process exits.
-@Suite(.serialized, .enabled(if: DqliteCluster.isAvailable, DqliteCluster.skipReason))
+@Suite(
+  .serialized,
+  .enabled(if: DqliteCluster.isAvailable, Comment(rawValue: DqliteCluster.skipReason))
+)
 struct DqliteClusterTests {
-  static let shared: Result<DqliteCluster, any Error> = Result { try DqliteCluster(size: 3) }
-
   let cluster: DqliteCluster
 
-  init() throws { cluster = try Self.shared.get() }
+  init() throws { cluster = try DqliteCluster.shared.get() }
 
   func database(_ name: String, nodes: [String]? = nil) throws -> DqliteDatabase {
     try DqliteDatabase(nodes: nodes ?? cluster.addresses, name: name)
@@ -69,14 +70,16 @@ struct DqliteClusterTests {
     let parameters = (1...255).map { SQLValue.integer(Int64($0)) }
     let sum = "SELECT " + Array(repeating: "?", count: 255).joined(separator: " + ")
     #expect(try db.scalar(sum, parameters) == .integer(255 * 256 / 2))
-    #expect(db.maximumVariableNumber == 255)
-    // One more is refused before sending: the wire's tuple counts parameters in one byte.
+    // One more than the wire's tuple carries (it counts in one byte): the values are written
+    // into the SQL instead (InlinedParametersTests), up to SQLite's own limit.
+    #expect(db.maximumVariableNumber == 32_766)
+    #expect(try db.scalar(sum + " + ?", parameters + [.integer(256)]) == .integer(256 * 257 / 2))
     #expect(
       throws: DqliteError.cannotEncode(
         detail: "256 parameters, more than the 255 one statement may carry"
       )
     ) {
-      _ = try db.scalar(sum + " + ?", parameters + [.integer(256)])
+      _ = try WireRequest.sql(.querySQL, database: 0, sql: sum, parameters: parameters + [.null])
     }
     #expect(try db.scalar("SELECT 1", []) == .integer(1))
   }
@@ -218,41 +221,42 @@ struct DqliteClusterTests {
 }
 
 /// Clusters a test changes (a node killed) or sizes other than three: each its own.
-@Suite(.serialized, .enabled(if: DqliteCluster.isAvailable, DqliteCluster.skipReason))
-struct DqliteLeaderLossTests {
-  @Test func killingTheLeaderIsReportedAndARetryFindsTheNewOne() throws {
-    let cluster = try DqliteCluster(size: 3)
-    var configuration = DqliteConfiguration()
-    configuration.requestTimeout = 5
-    configuration.leaderTimeout = 20
-    let db = try DqliteDatabase(
-      nodes: cluster.addresses,
-      name: "loss",
-      configuration: configuration
-    )
-    try db.execute("CREATE TABLE t (x); INSERT INTO t VALUES (1)")
-    let oldLeader = db.leader
-    cluster.kill(node: try #require(cluster.index(of: oldLeader)))
-    do {
-      try db.run("INSERT INTO t VALUES (?)", [.integer(2)])
-      Issue.record("a write went through a killed leader")
-    } catch {
-      #expect((error as? DqliteError)?.isLeaderGone == true, "\(error)")
+extension OwnClusters {
+  @Suite(.serialized) struct DqliteLeaderLossTests {
+    @Test func killingTheLeaderIsReportedAndARetryFindsTheNewOne() throws {
+      let cluster = try DqliteCluster(size: 3)
+      var configuration = DqliteConfiguration()
+      configuration.requestTimeout = 5
+      configuration.leaderTimeout = 20
+      let db = try DqliteDatabase(
+        nodes: cluster.addresses,
+        name: "loss",
+        configuration: configuration
+      )
+      try db.execute("CREATE TABLE t (x); INSERT INTO t VALUES (1)")
+      let oldLeader = db.leader
+      cluster.kill(node: try #require(cluster.index(of: oldLeader)))
+      do {
+        try db.run("INSERT INTO t VALUES (?)", [.integer(2)])
+        Issue.record("a write went through a killed leader")
+      } catch {
+        #expect((error as? DqliteError)?.isLeaderGone == true, "\(error)")
+      }
+      try db.reconnect()
+      #expect(db.leader != oldLeader)
+      #expect(try db.rows("SELECT x FROM t", []) == [[.integer(1)]])
+      try db.run("INSERT INTO t VALUES (?)", [.integer(3)])
+      #expect(try db.scalar("SELECT sum(x) FROM t", []) == .integer(4))
     }
-    try db.reconnect()
-    #expect(db.leader != oldLeader)
-    #expect(try db.rows("SELECT x FROM t", []) == [[.integer(1)]])
-    try db.run("INSERT INTO t VALUES (?)", [.integer(3)])
-    #expect(try db.scalar("SELECT sum(x) FROM t", []) == .integer(4))
-  }
 
-  @Test func aClusterOfOneServes() throws {
-    let cluster = try DqliteCluster(size: 1)
-    let db = try DqliteDatabase(nodes: cluster.addresses, name: "single")
-    #expect(db.leader == cluster.addresses[0])
-    try db.execute("CREATE TABLE t (x)")
-    try db.run("INSERT INTO t VALUES (?)", [.text("one")])
-    #expect(try db.rows("SELECT x FROM t", []) == [[.text("one")]])
-    #expect(try db.cluster().count == 1)
+    @Test func aClusterOfOneServes() throws {
+      let cluster = try DqliteCluster(size: 1)
+      let db = try DqliteDatabase(nodes: cluster.addresses, name: "single")
+      #expect(db.leader == cluster.addresses[0])
+      try db.execute("CREATE TABLE t (x)")
+      try db.run("INSERT INTO t VALUES (?)", [.text("one")])
+      #expect(try db.rows("SELECT x FROM t", []) == [[.text("one")]])
+      #expect(try db.cluster().count == 1)
+    }
   }
 }

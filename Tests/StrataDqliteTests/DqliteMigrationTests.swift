@@ -6,11 +6,14 @@ import Testing
 
 /// The migrator, the seeder and the inspector over a real three-node cluster, through the seam
 /// alone: what a file gets, a cluster gets. Truth is the same folder applied to a local file.
-@Suite(.serialized, .enabled(if: DqliteCluster.isAvailable, DqliteCluster.skipReason))
+@Suite(
+  .serialized,
+  .enabled(if: DqliteCluster.isAvailable, Comment(rawValue: DqliteCluster.skipReason))
+)
 struct DqliteMigrationTests {
   let cluster: DqliteCluster
 
-  init() throws { cluster = try DqliteClusterTests.shared.get() }
+  init() throws { cluster = try DqliteCluster.shared.get() }
 
   static let migrations = [
     "0001_create_country.sql": """

@@ -1,6 +1,5 @@
 import Foundation
 import StrataDqlite
-import Testing
 
 #if canImport(Glibc)
 import Glibc
@@ -19,7 +18,14 @@ public final class DqliteCluster: @unchecked Sendable {
       .first { FileManager.default.isExecutableFile(atPath: $0) }
   }()
   public static var isAvailable: Bool { demoExecutable != nil }
-  public static let skipReason: Comment = "dqlite-demo is not installed (apt-get install go-dqlite)"
+  public static let skipReason = "dqlite-demo is not installed (apt-get install go-dqlite)"
+
+  /// One three-node cluster for every suite that only needs a cluster (each test on its own
+  /// database name), started at first use: clusters started at once slow each other's
+  /// elections on a small machine.
+  public static let shared: Result<DqliteCluster, any Error> = Result {
+    try DqliteCluster(size: 3)
+  }
 
   public let folder: URL
   /// Each node's database address (`--db`), in start order.
@@ -28,7 +34,7 @@ public final class DqliteCluster: @unchecked Sendable {
 
   /// Starts `size` nodes (the first bootstraps, the others join it) and waits until a leader
   /// answers and all of them are voters.
-  public init(size: Int, timeout: Double = 30) throws {
+  public init(size: Int, timeout: Double = 60) throws {
     guard let executable = Self.demoExecutable else { throw ClusterError("no dqlite-demo") }
     folder = FileManager.default.temporaryDirectory
       .appendingPathComponent("strata-dqlite-\(UUID().uuidString)")

@@ -155,7 +155,8 @@ final class SeedLoader {
     let before = countsByRows ? try rowCount() : 0
     let width = fieldColumns.count
     let limit = connection.maximumVariableNumber
-    let rowsPerStatement = max(1, min(limit / width, rowsPerStatement))
+    let wanted = connection.preferredRowsPerStatement ?? rowsPerStatement
+    let rowsPerStatement = max(1, min(limit / width, wanted))
     var changes = 0
     var reported = 0
     while true {

@@ -1,6 +1,7 @@
 import Foundation
 import Strata
 import StrataArguments
+import StrataDqlite
 
 /// `strata template`: builds the template database an app bundles, from the migrations.
 enum TemplateCommand: Command {
@@ -89,6 +90,13 @@ enum TemplateCommand: Command {
       formatNamed: options.migrations.formatNamed,
       context
     )
+    if let path = options.path, DqliteURL.names(path) {
+      throw ClusterRefusal(
+        url: path,
+        reason: "a template is a file bundled with an app; build it here, then migrate the "
+          + "cluster"
+      )
+    }
     let configuration = try DatabaseOptions.configuration(loading: options.extensions)
     let given = options.shownPath
     let output = DatabaseLocation.absolute(given, from: context.currentDirectory)

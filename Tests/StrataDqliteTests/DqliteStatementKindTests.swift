@@ -1,0 +1,45 @@
+import Strata
+import StrataDqlite
+import Testing
+
+/// Which prepared statements go as QUERY (rows back, nothing written) and which as EXEC (what
+/// dqlite replicates): a read sent as EXEC would lose its rows, a write sent as QUERY must not
+/// happen.
+@Suite struct DqliteStatementKindTests {
+  func runsAsQuery(_ sql: String) -> Bool {
+    let words = SQLStatementScanner.statements(sql).first?.words ?? []
+    return DqliteStatement.runsAsQuery(words: words, sql: sql)
+  }
+
+  @Test func readsGoAsQueries() {
+    for sql in [
+      "SELECT 1", "  select * from t", "VALUES (1), (2)", "EXPLAIN QUERY PLAN SELECT 1",
+      "PRAGMA table_info('t')", "PRAGMA foreign_key_check",
+      "WITH x AS (SELECT 1 AS inserted_at) SELECT * FROM x",
+      "WITH x AS (SELECT 'INSERT' AS verb) SELECT verb FROM x",
+      "WITH x AS (SELECT 1) -- then INSERT nothing\nSELECT * FROM x",
+      "WITH x AS (SELECT \"update\" FROM t) SELECT * FROM x",
+    ] {
+      #expect(runsAsQuery(sql), "\(sql)")
+    }
+  }
+
+  @Test func writesGoAsExec() {
+    for sql in [
+      "INSERT INTO t VALUES (1)", "UPDATE t SET a = 1", "DELETE FROM t",
+      "REPLACE INTO t VALUES (1)",
+      "CREATE TABLE t (a)", "BEGIN IMMEDIATE", "PRAGMA user_version = 3",
+      "WITH x AS (SELECT 1) INSERT INTO t SELECT * FROM x",
+      "with x as (select 1) delete from t where a in (select * from x)",
+    ] {
+      #expect(!runsAsQuery(sql), "\(sql)")
+    }
+  }
+
+  @Test func bareWordsLeaveOutQuotesAndComments() {
+    #expect(
+      DqliteStatement.bareWords("SELECT 'a b', [c d], `e`, \"f\" /* g */ FROM h -- i\nWHERE j2")
+        == ["SELECT", "FROM", "H", "WHERE", "J2"]
+    )
+  }
+}
