@@ -54,6 +54,8 @@ public final class DqliteDatabase: SQLDatabase {
     databaseID = try connection.open(name)
     let rows = try connection.queryAll(database: databaseID, "SELECT sqlite_version()", [])
     sqliteVersion = rows.first?.first?.textValue ?? ""
+    let parts = sqliteVersion.split(separator: ".").map { Int($0) ?? 0 } + [0, 0, 0]
+    sqliteVersionNumber = parts[0] * 1_000_000 + parts[1] * 1000 + parts[2]
   }
 
   deinit { connection.close() }
@@ -89,11 +91,8 @@ public final class DqliteDatabase: SQLDatabase {
   package private(set) var sqliteVersion = ""
 
   /// The version as a number, such as 3040001 for 3.40.1: which PRAGMAs the schema reader may
-  /// use.
-  package var sqliteVersionNumber: Int {
-    let parts = sqliteVersion.split(separator: ".").map { Int($0) ?? 0 } + [0, 0, 0]
-    return parts[0] * 1_000_000 + parts[1] * 1000 + parts[2]
-  }
+  /// use. Read with the version: asked for often, never a round trip.
+  package private(set) var sqliteVersionNumber = 0
 
   /// Runs `body` without waiting out another writer's lock (`waitingForLocks`).
   package func withoutWaitingForLocks<T>(_ body: () throws -> T) rethrows -> T {
@@ -103,14 +102,11 @@ public final class DqliteDatabase: SQLDatabase {
     return try body()
   }
 
-  /// The most parameters one statement may have: SQLite's own limit (32,766 from 3.32, 999
-  /// before). The wire's tuple carries 255; a statement bound with more is sent with its values
-  /// written in as literals (`InlinedParameters`), so the seeder's INSERTs carry many rows a
-  /// round trip.
-  package var maximumVariableNumber: Int { sqliteVersionNumber >= 3_032_000 ? 32_766 : 999 }
-
-  /// Rows a seed INSERT carries: each statement is a round trip to the leader, so many.
-  package var preferredRowsPerStatement: Int? { 2_000 }
+  /// The most parameters one statement may carry over the wire: 255, as the parameter tuple
+  /// every node reads counts them in one byte; what the seeder sizes its INSERTs by. A statement
+  /// bound with more goes with its values written in as literals (`InlinedParameters`), which
+  /// the leader parses more slowly than it binds (BENCHMARKS.md, "dqlite").
+  package var maximumVariableNumber: Int { Wire.maximumParametersSchema0 }
 
   /// Runs SQL that returns no rows (one or more statements, one EXEC_SQL).
   ///

@@ -80,7 +80,10 @@ package struct DqliteMigrator {
       foreignKeys: true,
       shownAs: database.path
     )
+    // Scratch: no flush, and the rollback journal in memory (no file made and removed per
+    // migration); a failed migration still rolls back there.
     try copy.execute("PRAGMA synchronous = OFF")
+    _ = try copy.scalar("PRAGMA journal_mode = MEMORY")
     do {
       return try body(copy)
     } catch let error as MigrationError {

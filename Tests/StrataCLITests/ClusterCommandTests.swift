@@ -88,6 +88,21 @@ struct ClusterCommandTests {
       try tables(onCluster.standardOutput) == tables(onFile.standardOutput),
       "\(onCluster.standardOutput)"
     )
+    // Through dqlite's own shell: the schema and the rows the file has.
+    let sql =
+      "SELECT name, replace(sql, char(10), ' ') FROM sqlite_master "
+      + "WHERE name NOT LIKE 'sqlite%' ORDER BY name; SELECT * FROM city ORDER BY id;"
+    let truth = try command("/usr/bin/sqlite3", [folder.path("truth.sqlite3").path, sql])
+    var shell: [String] = []
+    for query in sql.split(separator: ";").map({ $0.trimmingCharacters(in: .whitespaces) })
+    where !query.isEmpty {
+      shell += try command(
+        "/usr/bin/dqlite",
+        ["-s", self.cluster.addresses[0], "shop", query]
+      ).split(separator: "\n").map(String.init)
+    }
+    #expect(shell == truth.split(separator: "\n").map(String.init))
+    #expect(try strata("inspect", "--diff", "--database", address, in: folder).exitCode == 0)
     for format in ["text", "markdown", "mermaid", "sql"] {
       let shown = try strata("inspect", "--format", format, "--database", address, in: folder)
       #expect(shown.exitCode == 0, "\(format): \(shown.standardError)")
@@ -112,6 +127,20 @@ struct ClusterCommandTests {
     #expect(result.exitCode == 0, "\(result.standardError)")
     #expect(result.standardOutput.contains("would be at version 2"))
     #expect(try cluster.scalar("SELECT count(*) FROM strata_migrations", []) == .integer(1))
+  }
+
+  /// What a program prints, run to its end.
+  func command(_ path: String, _ arguments: [String]) throws -> String {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: path)
+    process.arguments = arguments
+    let output = Pipe()
+    process.standardOutput = output
+    try process.run()
+    let data = output.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    #expect(process.terminationStatus == 0, "\(path) \(arguments)")
+    return String(decoding: data, as: UTF8.self)
   }
 
   /// The tables of `inspect --format json`, without what names the database.
@@ -186,6 +215,24 @@ struct ClusterCommandTests {
     }
     #expect(try database("refused").scalar("SELECT count(*) FROM sqlite_schema", []) == .integer(0))
     #expect(!FileManager.default.fileExists(atPath: folder.path("dqlite:").path))
+  }
+
+  @Test func aFleetOfFilesRefusesAClusterInItsList() throws {
+    let folder = try project()
+    try folder.write("list.txt", "a.sqlite3\n\(url("listed"))\n")
+    for argument in [url("named"), "@list.txt"] {
+      let result = try strata("migrate", "--databases", argument, in: folder)
+      #expect(result.exitCode == 1, "\(argument)")
+      #expect(
+        result.standardError.contains("is a dqlite cluster's database; --databases runs over "),
+        "\(result.standardError)"
+      )
+    }
+    #expect(
+      try strata("migrate", "--databases", "@list.txt", in: folder).standardError.contains(
+        "list.txt:2: "
+      )
+    )
   }
 
   @Test func aMistypedNameIsNotTakenForAnEmptyDatabase() throws {

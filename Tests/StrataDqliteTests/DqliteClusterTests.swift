@@ -71,8 +71,8 @@ struct DqliteClusterTests {
     let sum = "SELECT " + Array(repeating: "?", count: 255).joined(separator: " + ")
     #expect(try db.scalar(sum, parameters) == .integer(255 * 256 / 2))
     // One more than the wire's tuple carries (it counts in one byte): the values are written
-    // into the SQL instead (InlinedParametersTests), up to SQLite's own limit.
-    #expect(db.maximumVariableNumber == 32_766)
+    // into the SQL instead (InlinedParametersTests).
+    #expect(db.maximumVariableNumber == 255)
     #expect(try db.scalar(sum + " + ?", parameters + [.integer(256)]) == .integer(256 * 257 / 2))
     #expect(
       throws: DqliteError.cannotEncode(

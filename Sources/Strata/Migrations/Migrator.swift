@@ -112,6 +112,7 @@ public struct Migrator: Sendable {
 
   /// `migrate(_:options:)`, calling `willRun` before each part (not in a dry run), through the
   /// seam to a database: a backup and a dry run's trial on the rows need SQLite's `Connection`.
+  @discardableResult
   package func migrate(
     _ connection: any SQLDatabase,
     options: MigrateOptions,

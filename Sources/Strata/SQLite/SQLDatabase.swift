@@ -89,10 +89,6 @@ package protocol SQLDatabase: AnyObject {
   /// The most `?` parameters one statement may have: how many rows one INSERT may carry.
   var maximumVariableNumber: Int { get }
 
-  /// How many rows a seed INSERT should carry, when the engine knows better than the seeder's
-  /// own (a remote engine, each statement a round trip); nil for the seeder's.
-  var preferredRowsPerStatement: Int? { get }
-
   /// Runs `body` without waiting for other writers' locks: reading the state for a message
   /// after a lock was given up on must not wait again. An engine without a busy wait runs
   /// `body` as is.
@@ -181,9 +177,6 @@ package protocol SQLStatement: AnyObject {
 }
 
 extension SQLDatabase {
-  /// Nil: the seeder's own size (a file's statements cost no round trip).
-  package var preferredRowsPerStatement: Int? { nil }
-
   /// False: a file's connection cannot be lost.
   package func isConnectionLost(_ error: any Error) -> Bool { false }
 

@@ -155,8 +155,7 @@ final class SeedLoader {
     let before = countsByRows ? try rowCount() : 0
     let width = fieldColumns.count
     let limit = connection.maximumVariableNumber
-    let wanted = connection.preferredRowsPerStatement ?? rowsPerStatement
-    let rowsPerStatement = max(1, min(limit / width, wanted))
+    let rowsPerStatement = max(1, min(limit / width, rowsPerStatement))
     var changes = 0
     var reported = 0
     while true {

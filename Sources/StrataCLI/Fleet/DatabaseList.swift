@@ -1,6 +1,7 @@
 import Foundation
 import Strata
 import StrataArguments
+import StrataDqlite
 
 /// The databases `--databases` names: globs expanded by strata (not the shell), or `@FILE`
 /// lists, each file counted once however many patterns or links reach it.
@@ -57,6 +58,7 @@ package enum DatabaseList {
       if argument.hasPrefix("@") {
         let list = String(argument.dropFirst())
         for (line, text, path) in try listed(list, currentDirectory: currentDirectory) {
+          if DqliteURL.names(text) { throw .cluster(address: text, list: list, line: line) }
           if let reason = sidecarReason(path) {
             throw .listedSidecar(list: list, line: line, path: text, reason: reason)
           }
@@ -64,6 +66,7 @@ package enum DatabaseList {
         }
         continue
       }
+      if DqliteURL.names(argument) { throw .cluster(address: argument, list: nil, line: nil) }
       let absolute = Self.absolute(argument, currentDirectory)
       let isPattern = argument.contains("*") || argument.contains("?")
       if !isPattern, let reason = sidecarReason(absolute) {

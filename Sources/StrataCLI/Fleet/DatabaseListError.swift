@@ -1,5 +1,6 @@
 import Strata
 import StrataArguments
+import StrataDqlite
 
 /// What is wrong with `--databases`: nothing is opened or changed.
 package enum DatabaseListError: StrataError {
@@ -11,6 +12,8 @@ package enum DatabaseListError: StrataError {
   case listedSidecar(list: String, line: Int, path: String, reason: String)
   /// Every file a pattern matches belongs to another database (shown paths, reasons).
   case onlySidecars(pattern: String, files: [(path: String, reason: String)])
+  /// A dqlite cluster's address, as an argument (`line` nil) or a list's line.
+  case cluster(address: String, list: String?, line: Int?)
 
   package var message: String {
     switch self {
@@ -26,6 +29,10 @@ package enum DatabaseListError: StrataError {
       "--databases \(quotedArgument(pattern)) matches only files that belong to other "
         + "databases: \(files.map { "\($0.path) (\($0.reason))" }.joined(separator: ", ")); "
         + "nothing was opened"
+    case .cluster(let address, let list, let line):
+      (list.map { "\($0):\(line ?? 0): " } ?? "--databases ")
+        + "\(quotedArgument(address)) is a dqlite cluster's database; --databases runs over "
+        + "database files only; nothing was opened"
     }
   }
 
@@ -34,6 +41,8 @@ package enum DatabaseListError: StrataError {
     case .noMatch:
       "Quote the pattern so that strata expands it: * and ? match within a folder name, ** "
         + "any number of folders, and hidden names only a pattern part starting with a dot."
+    case .cluster:
+      "Run the command with --database for the cluster, and --databases for the files."
     case .unreadableList:
       "Give @FILE as a readable text file with one database path per line."
     case .namedSidecar, .listedSidecar:

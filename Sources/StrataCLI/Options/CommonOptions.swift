@@ -8,7 +8,8 @@ enum CommonOptions {
   static let database = Option<String?>(
     "database",
     "path",
-    help: "The database file (default: $STRATA_DATABASE, or data.sqlite3 in the documents folder)."
+    help: "The database file, or a dqlite cluster's as dqlite://HOST:PORT[,HOST:PORT...]/NAME "
+      + "(default: $STRATA_DATABASE, or data.sqlite3 in the documents folder)."
   )
   static let migrations = Option<String?>(
     "migrations",
