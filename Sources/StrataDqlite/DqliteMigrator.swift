@@ -73,7 +73,7 @@ package struct DqliteMigrator {
     try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
     defer { try? FileManager.default.removeItem(at: folder) }
     let file = try database.snapshot(in: folder)
-    let copy = try Connection(
+    let copy = try ConnectionConfiguration().open(
       path: file.path,
       mode: .readWrite,
       busyTimeout: Connection.defaultBusyTimeout,

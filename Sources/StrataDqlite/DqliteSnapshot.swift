@@ -18,7 +18,7 @@ extension DqliteDatabase {
       try Data(files[1].bytes).write(to: wal)
     }
     // Folds the WAL into the file and leaves none beside it: one file to copy or open.
-    let connection = try Connection(path: file.path, mode: .readWrite)
+    let connection = try ConnectionConfiguration().open(path: file.path, mode: .readWrite)
     try connection.execute("PRAGMA journal_mode = DELETE")
     guard try connection.scalar("PRAGMA quick_check") == .text("ok") else {
       throw SQLiteError(

@@ -71,7 +71,7 @@ public final class Connection {
 
   /// `init(path:mode:busyTimeout:foreignKeys:)`, with `shownAs` as the `path` errors name: a
   /// database built in a temporary file is spoken of by the name it will have.
-  package init(
+  init(
     path: String,
     mode: OpenMode,
     busyTimeout: Int,

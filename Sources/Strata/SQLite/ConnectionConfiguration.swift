@@ -67,7 +67,7 @@ public struct ConnectionConfiguration: Sendable {
 
   /// `open(path:mode:busyTimeout:foreignKeys:)`, the connection naming itself `shownAs` in
   /// errors (`Connection.path`).
-  func open(
+  package func open(
     path: String,
     mode: Connection.OpenMode,
     busyTimeout: Int,

@@ -31,7 +31,7 @@ extension DatabaseOptions {
     let database = try open(url)
     let file = try database.snapshot(in: try ClusterSnapshotFolder.make())
     // A name the cluster never wrote to (OPEN makes it on first use) reads as a missing file.
-    if try Connection(path: file.path, mode: .readOnly).scalar(
+    if try ConnectionConfiguration().open(path: file.path, mode: .readOnly).scalar(
       "SELECT count(*) FROM sqlite_schema"
     ) == .integer(0) {
       try FileManager.default.removeItem(at: file)

@@ -21,7 +21,7 @@ enum ClusterRuns {
   static func snapshot(_ database: DqliteDatabase) -> () throws -> Connection {
     {
       let file = try database.snapshot(in: try ClusterSnapshotFolder.make())
-      return try Connection(path: file.path, mode: .readOnly)
+      return try ConnectionConfiguration().open(path: file.path, mode: .readOnly)
     }
   }
 

@@ -65,7 +65,7 @@ enum BackupCommand: Command {
         mustExist: true
       )
       try WholeNewFile.write(to: destination) { file in
-        let copy = try Connection(path: file.path)
+        let copy = try ConnectionConfiguration().open(path: file.path)
         try source.copyPages(into: copy)
         // One file, whatever the source's journal: no WAL to carry beside it.
         try copy.execute("PRAGMA journal_mode = DELETE")
