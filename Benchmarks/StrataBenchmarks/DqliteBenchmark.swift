@@ -79,12 +79,7 @@ enum DqliteBenchmark {
       let theirs = {
         try Bench.run(shell, ["-s", cluster.addresses[0], "shell\(run)"], input: script)
       }
-      if run.isMultiple(of: 2) {
-        let a = try strata()
-        return (a, try theirs())
-      }
-      let b = try theirs()
-      return (try strata(), b)
+      return try inTurns(run, strata, theirs)
     }
     withoutCopy.sort()
     let seam = withoutCopy[withoutCopy.count / 2]
@@ -101,6 +96,20 @@ enum DqliteBenchmark {
           100 * (ours - seam) / ours
         )
     )
+  }
+
+  /// Both sides' times, the first going first on even runs and last on odd ones.
+  private static func inTurns(
+    _ run: Int,
+    _ first: () throws -> Double,
+    _ second: () throws -> Double
+  ) throws -> (Double, Double) {
+    if run.isMultiple(of: 2) {
+      let a = try first()
+      return (a, try second())
+    }
+    let b = try second()
+    return (try first(), b)
   }
 
   private static func seed(
@@ -145,12 +154,7 @@ enum DqliteBenchmark {
       let theirs = {
         try Bench.run(shell, ["-s", cluster.addresses[0], "shellseed\(run)"], input: script)
       }
-      if run.isMultiple(of: 2) {
-        let a = try strata()
-        return (a, try theirs())
-      }
-      let b = try theirs()
-      return (try strata(), b)
+      return try inTurns(run, strata, theirs)
     }
     print(
       "  \(count) seed rows: strata \(Bench.format(ours))   dqlite shell (500-row INSERTs) "

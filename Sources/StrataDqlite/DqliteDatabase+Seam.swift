@@ -99,9 +99,10 @@ extension DqliteDatabase {
 
   /// Runs a request outside a transaction again while another connection holds the write lock
   /// (SQLITE_BUSY), for up to `configuration.busyTimeout`: the leader answers BUSY at once, where
-  /// a file's connection waits in SQLite. A statement outside a transaction that answered BUSY
-  /// did not run, so sending it again is safe; inside one, the caller's transaction decides.
-  func waitingForLocks<T>(_ request: () throws(DqliteError) -> T) throws -> T {
+  /// a file's connection waits in SQLite. A single statement outside a transaction that
+  /// answered BUSY did not run, so sending it again is safe; SQL of several statements (the
+  /// first may have committed) and a statement inside a transaction are not sent again.
+  func waitingForLocks<T>(_ sql: String, _ request: () throws(DqliteError) -> T) throws -> T {
     let deadline = ContinuousClock.now + .milliseconds(Int(configuration.busyTimeout * 1000))
     var pause = Duration.milliseconds(2)
     while true {
@@ -109,6 +110,7 @@ extension DqliteDatabase {
         return try asSQLite(request)
       } catch let error as SQLiteError
         where error.isBusy && isAutocommit && waitsForLocks && ContinuousClock.now < deadline
+        && SQLStatementScanner.statements(sql).count <= 1
       {
         Thread.sleep(forTimeInterval: Double(pause.components.attoseconds) / 1e18)
         pause = min(pause * 2, .milliseconds(50))

@@ -123,8 +123,20 @@ public final class DqliteDatabase: SQLDatabase {
     if arguments.count > Wire.maximumParametersSchema0 {
       return try run(try InlinedParameters.render(sql, arguments), [])
     }
-    let result = try waitingForLocks { () throws(DqliteError) in
-      try connection.exec(database: databaseID, sql, arguments)
+    let result: (lastInsertID: Int64, rowsAffected: Int64)
+    do {
+      result = try waitingForLocks(sql) { () throws(DqliteError) in
+        try connection.exec(database: databaseID, sql, arguments)
+      }
+    } catch {
+      // A ROLLBACK that fails finds no transaction (SQLite rolled it back itself: a trigger's
+      // RAISE(ROLLBACK), a full disk): there is none either way.
+      if SQLStatementScanner.statements(sql).last?.words.first == "ROLLBACK",
+        SQLStatementScanner.statements(sql).last?.words.contains("TO") == false
+      {
+        isAutocommit = true
+      }
+      throw error
     }
     changes = Int(result.rowsAffected)
     lastInsertRowID = result.lastInsertID

@@ -160,12 +160,14 @@ extension DqliteRunError: StrataError {
           + "stay applied. "
       }
       text +=
-        "The migration in flight was committed whole or rolled back by dqlite, never "
-        + "half-applied; "
+        "A migration in flight that runs in one transaction (as migrations do unless they say "
+        + "otherwise) was committed whole or rolled back by dqlite, never half-applied; one "
+        + "marked to run outside a transaction, or with its own BEGIN and COMMIT, may have "
+        + "stopped part-way, unrecorded. "
       if let version {
-        text += "the new leader has the database at version \(version)."
+        text += "The new leader has the database at version \(version)."
       } else {
-        text += "its version could not be read: \(reconnectFailure ?? "no leader answered")."
+        text += "Its version could not be read: \(reconnectFailure ?? "no leader answered")."
       }
       return text
     case .backupNotOffered(let path):
@@ -178,8 +180,8 @@ extension DqliteRunError: StrataError {
     switch self {
     case .refusedOnCopy(_, let failure, _): failure.help
     case .leaderLost:
-      "Run the migration again once the cluster has a leader: it applies the rest, and nothing "
-        + "twice."
+      "Run the migration again once the cluster has a leader: it applies the rest, and no "
+        + "migration that runs in one transaction twice."
     case .backupNotOffered:
       "Take a backup of the cluster's database first (its DUMP, as a file), then migrate "
         + "without a backup."

@@ -32,35 +32,60 @@ package final class DqliteStatement: SQLStatement {
   deinit { database.finalizeOnLeader(id, connectionNumber: connectionNumber) }
 
   /// A statement that returns rows and changes nothing: SELECT, VALUES, WITH … SELECT, EXPLAIN,
-  /// and a PRAGMA that sets nothing. EXEC would drop its rows; QUERY must not carry a write.
+  /// and a PRAGMA that reads (no value, or one of the pragmas whose argument names what to
+  /// read). EXEC would drop its rows; QUERY must not carry a write.
   package static func runsAsQuery(words: [String], sql: String) -> Bool {
     switch words.first ?? "" {
-    case "SELECT", "VALUES", "EXPLAIN": true
-    case "WITH": bareWords(sql).isDisjoint(with: ["INSERT", "UPDATE", "DELETE", "REPLACE"])
-    case "PRAGMA": !sql.contains("=")
-    default: false
+    case "SELECT", "VALUES", "EXPLAIN": return true
+    case "WITH":
+      let bare = bareWords(sql)
+      let writes = zip(bare, bare.dropFirst() + [""]).contains { word, next in
+        ["INSERT", "UPDATE", "DELETE"].contains(word) || (word == "REPLACE" && next == "INTO")
+      }
+      return !writes
+    case "PRAGMA":
+      guard !sql.contains("=") else { return false }
+      guard sql.contains("(") else { return true }
+      let name = bareWords(sql).dropFirst().first { $0 != "MAIN" && $0 != "TEMP" } ?? ""
+      return readingPragmasWithArgument.contains(name)
+    default: return false
     }
   }
 
-  /// The words of `sql` outside quotes and comments, uppercased: a `WITH` whose body writes
-  /// names one of its verbs as a bare word.
-  package static func bareWords(_ sql: String) -> Set<String> {
-    var words: Set<String> = []
+  /// The pragmas whose argument in parentheses says what to read, not a value to set.
+  static let readingPragmasWithArgument: Set<String> = [
+    "TABLE_INFO", "TABLE_XINFO", "TABLE_LIST", "INDEX_INFO", "INDEX_XINFO", "INDEX_LIST",
+    "FOREIGN_KEY_LIST", "FOREIGN_KEY_CHECK", "INTEGRITY_CHECK", "QUICK_CHECK",
+  ]
+
+  /// The words of `sql` outside quotes and comments, uppercased, in order: a `WITH` whose body
+  /// writes names one of its verbs as a bare word.
+  package static func bareWords(_ sql: String) -> [String] {
+    var words: [String] = []
     var word = ""
     var quote: Character?
     var previous: Character = " "
     var comment: Character?
+    var previousClosed = false
     for character in sql {
       defer { previous = character }
       if let open = comment {
-        if open == "-" ? character == "\n" : previous == "*" && character == "/" { comment = nil }
+        if open == "-" ? character == "\n" : previous == "*" && character == "/" {
+          comment = nil
+          // The `/` that closed it opens nothing with a `*` after it.
+          word = ""
+          previousClosed = true
+        }
         continue
       }
+      defer { previousClosed = false }
       if let open = quote {
         if character == open { quote = nil }
         continue
       }
-      if (previous == "-" && character == "-") || (previous == "/" && character == "*") {
+      if (previous == "-" && character == "-")
+        || (previous == "/" && character == "*" && !previousClosed)
+      {
         word = ""
         comment = character
         continue
@@ -69,7 +94,7 @@ package final class DqliteStatement: SQLStatement {
         word.append(character)
         continue
       }
-      if !word.isEmpty { words.insert(word.uppercased()) }
+      if !word.isEmpty { words.append(word.uppercased()) }
       word = ""
       switch character {
       case "'", "\"", "`": quote = character
@@ -77,7 +102,7 @@ package final class DqliteStatement: SQLStatement {
       default: break
       }
     }
-    if !word.isEmpty { words.insert(word.uppercased()) }
+    if !word.isEmpty { words.append(word.uppercased()) }
     return words
   }
 

@@ -6,7 +6,8 @@ import Strata
 /// a real with its `.` or exponent, quoted text, `X'…'` for a blob, `NULL`), so the rows are
 /// what binding would have written. The seeder does not rely on it: the leader parses literals
 /// more slowly than it binds parameters (BENCHMARKS.md, "dqlite"), so its INSERTs stay within
-/// 255 values.
+/// 255 values. Not for a `?` after ORDER BY or GROUP BY: an integer literal there names a
+/// column by its position, where a bound integer is a constant.
 package enum InlinedParameters {
   /// `sql` with each `?` outside quotes and comments replaced by the next value's literal.
   ///
@@ -78,15 +79,18 @@ package enum InlinedParameters {
   private static func appendLiteral(_ value: SQLValue, to out: inout [UInt8]) {
     switch value {
     case .null: out += Array("NULL".utf8)
-    case .integer(let number): out += Array(String(number).utf8)
+    case .integer(let number):
+      // A negative one in parentheses: after a `-`, its sign would start a comment.
+      out += Array((number < 0 ? "(\(number))" : String(number)).utf8)
     case .real(let number):
       if number.isNaN {
         out += Array("NULL".utf8)
       } else if number.isInfinite {
-        out += Array((number < 0 ? "-9e999" : "9e999").utf8)
+        out += Array((number < 0 ? "(-9e999)" : "9e999").utf8)
       } else {
-        // Swift's shortest form that reads back exactly, always with a `.` or an exponent.
-        out += Array("\(number)".utf8)
+        // Swift's shortest form that reads back exactly, always with a `.` or an exponent;
+        // in parentheses, so that a `-` before it cannot make a comment of its sign.
+        out += Array("(\(number))".utf8)
       }
     case .text(let text):
       out.append(UInt8(ascii: "'"))

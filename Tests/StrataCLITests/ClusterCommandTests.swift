@@ -108,6 +108,17 @@ struct ClusterCommandTests {
       #expect(shown.exitCode == 0, "\(format): \(shown.standardError)")
       #expect(shown.standardOutput.contains("city"), "\(format)")
     }
+    result = try strata(
+      "schema",
+      "--schema-file",
+      "schema.sql",
+      "--database",
+      address,
+      in: folder
+    )
+    #expect(result.exitCode == 0, "\(result.standardError)")
+    let schema = try String(contentsOf: folder.path("schema.sql"), encoding: .utf8)
+    #expect(schema.contains("CREATE TABLE city"), "\(schema)")
     result = try strata("validate", "--database", address, in: folder)
     #expect(result.exitCode == 0, "\(result.standardError)")
     result = try strata("lint", "--database", address, in: folder)
@@ -157,13 +168,15 @@ struct ClusterCommandTests {
       "migrations/0003_broken.sql",
       "-- migrate:up\nCREATE TABLE street (id INTEGER PRIMARY KEY);\nINSERT INTO nowhere VALUES (1);\n"
     )
-    let address = url("broken")
+    let address = url("cli-broken")
     let result = try strata("migrate", "--database", address, in: folder)
     #expect(result.exitCode == 1)
     #expect(result.standardError.contains("0003_broken.sql:3"), "\(result.standardError)")
     #expect(result.standardError.contains("no such table: nowhere"))
     #expect(result.standardError.contains("the cluster was not changed; it is at version 0"))
-    #expect(try database("broken").scalar("SELECT count(*) FROM sqlite_schema", []) == .integer(0))
+    #expect(
+      try database("cli-broken").scalar("SELECT count(*) FROM sqlite_schema", []) == .integer(0)
+    )
   }
 
   @Test func twoProcessesMigratingOneClusterApplyEachMigrationOnce() throws {

@@ -19,6 +19,8 @@ import Testing
       "WITH x AS (SELECT 'INSERT' AS verb) SELECT verb FROM x",
       "WITH x AS (SELECT 1) -- then INSERT nothing\nSELECT * FROM x",
       "WITH x AS (SELECT \"update\" FROM t) SELECT * FROM x",
+      "WITH x AS (SELECT replace(a, 'b', 'c') AS r FROM t) SELECT * FROM x",
+      "PRAGMA table_info(t)", "PRAGMA main.index_list('t')", "PRAGMA foreign_key_check(t)",
     ] {
       #expect(runsAsQuery(sql), "\(sql)")
     }
@@ -31,6 +33,9 @@ import Testing
       "CREATE TABLE t (a)", "BEGIN IMMEDIATE", "PRAGMA user_version = 3",
       "WITH x AS (SELECT 1) INSERT INTO t SELECT * FROM x",
       "with x as (select 1) delete from t where a in (select * from x)",
+      "WITH x AS (SELECT 1) REPLACE INTO t SELECT * FROM x",
+      "WITH x AS (SELECT 1 /* a */*2 AS n) INSERT INTO t SELECT n FROM x",
+      "PRAGMA user_version(5)", "PRAGMA main.application_id(7)",
     ] {
       #expect(!runsAsQuery(sql), "\(sql)")
     }
@@ -40,6 +45,9 @@ import Testing
     #expect(
       DqliteStatement.bareWords("SELECT 'a b', [c d], `e`, \"f\" /* g */ FROM h -- i\nWHERE j2")
         == ["SELECT", "FROM", "H", "WHERE", "J2"]
+    )
+    #expect(
+      DqliteStatement.bareWords("SELECT 1 /* c */*2 FROM t") == ["SELECT", "FROM", "T"]
     )
   }
 }

@@ -26,6 +26,18 @@ import Testing
     }
   }
 
+  @Test func aValueMeansWhatItsBindingMeansWhereverItStands() throws {
+    let sqlite = try Connection(path: ":memory:")
+    try sqlite.execute("CREATE TABLE t (a, b); INSERT INTO t VALUES (1, 'x'), (2, 'y')")
+    for (sql, values) in [
+      ("SELECT 1 -?", [SQLValue.integer(-5)]), ("SELECT 1 -?", [.real(-2.5)]),
+      ("SELECT 1 -?", [.real(-.infinity)]), ("SELECT ? - ?", [.integer(-3), .integer(-4)]),
+    ] {
+      let rendered = try InlinedParameters.render(sql, values)
+      #expect(try sqlite.rows(rendered, []) == sqlite.rows(sql, values), "\(rendered)")
+    }
+  }
+
   @Test func onlyTheParametersAreReplaced() throws {
     let sql = "INSERT INTO t VALUES (?, '?', \"?\", ?) -- ?\n/* ? */"
     #expect(

@@ -28,7 +28,13 @@ extension DatabaseOptions {
   /// (its DUMP, written to a temporary folder removed at exit) and named by its address.
   func resolveReading(_ context: CommandContext) throws -> ResolvedDatabase {
     guard let url = try cluster(context) else { return try resolve(context) }
-    let database = try open(url)
+    return try ResolvedDatabase.snapshot(of: try open(url), url)
+  }
+}
+
+extension ResolvedDatabase {
+  /// The cluster's database as a snapshot file, named by its address.
+  static func snapshot(of database: DqliteDatabase, _ url: DqliteURL) throws -> ResolvedDatabase {
     let file = try database.snapshot(in: try ClusterSnapshotFolder.make())
     // A name the cluster never wrote to (OPEN makes it on first use) reads as a missing file.
     if try ConnectionConfiguration().open(path: file.path, mode: .readOnly).scalar(
@@ -69,11 +75,13 @@ struct ClusterRefusal: Error {
   let url: String
   /// Why this command cannot run on a cluster; nil for the general reason.
   let reason: String?
+  /// What runs on a file only: the command, or one of its options.
+  var what = "this command"
 }
 
 extension ClusterRefusal: StrataError {
   var message: String {
-    "'\(url)' is a dqlite cluster's database, and this command runs on a database file only: "
+    "'\(url)' is a dqlite cluster's database, and \(what) runs on a database file only: "
       + (reason ?? "it writes or reads the file itself") + "; nothing was changed."
   }
 

@@ -71,11 +71,7 @@ enum ClusterRuns {
       reading: snapshot(database),
       onEmptyDatabase: false,
       options.output,
-      SchemaFileRun.Rewrite(
-        schemaFile: options.schemaFile,
-        migrations: options.migrations,
-        extensions: options.database.extensions
-      ),
+      options.rewrite,
       context
     )
     return ExitCode.success

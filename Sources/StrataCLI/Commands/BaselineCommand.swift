@@ -76,7 +76,8 @@ enum BaselineCommand: Command {
       if options.version == nil {
         throw ClusterRefusal(
           url: cluster.description,
-          reason: "adopting another tool's history (--from) rewrites it on a file"
+          reason: "adopting another tool's history rewrites it through SQLite itself",
+          what: "baseline --from"
         )
       }
       connection = try ClusterRuns.openExisting(cluster, options.database)

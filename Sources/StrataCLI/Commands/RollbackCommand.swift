@@ -70,6 +70,15 @@ enum RollbackCommand: Command {
       output = OutputOptions(arguments)
       allowChanged = arguments[RollbackCommand.allowChanged]
     }
+
+    /// What `strata schema` is given to write the schema file this run keeps.
+    var rewrite: SchemaFileRun.Rewrite {
+      SchemaFileRun.Rewrite(
+        schemaFile: schemaFile,
+        migrations: migrations,
+        extensions: database.extensions
+      )
+    }
   }
 
   static func run(_ options: Options, _ context: CommandContext) throws -> Int32 {
@@ -127,11 +136,7 @@ enum RollbackCommand: Command {
       keeping: schemaFile,
       of: connection,
       options.output,
-      SchemaFileRun.Rewrite(
-        schemaFile: options.schemaFile,
-        migrations: options.migrations,
-        extensions: options.database.extensions
-      ),
+      options.rewrite,
       context
     )
     return ExitCode.success

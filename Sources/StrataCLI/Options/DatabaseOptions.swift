@@ -83,6 +83,10 @@ struct ResolvedDatabase: Sendable {
   /// A database named outright (`strata schema --database`), never the environment's or the
   /// default one, checked as `DatabaseOptions.resolve(_:)` checks it.
   static func named(_ path: String, _ context: CommandContext) throws -> ResolvedDatabase {
+    if DqliteURL.names(path) {
+      let url = try DqliteURL(path)
+      return try snapshot(of: try DqliteDatabase(nodes: url.nodes, name: url.name), url)
+    }
     let location = try DatabaseLocation.resolve(
       explicit: path,
       environment: [:],
