@@ -173,9 +173,11 @@ package final class NodeConnection {
       parameters: parameters
     )
     var batch = try WireDecoder.rows(call(request, named: "QUERY_SQL"), node: node, sql: sql)
+    var empty = EmptyBatches(node: node)
     while true {
       let goOn = try body(batch)
       if !batch.more { return batch.columns }
+      try empty.check(batch, self)
       if !goOn {
         try interrupt(database: database)
         return batch.columns
@@ -226,7 +228,9 @@ package final class NodeConnection {
   ) throws(DqliteError) -> RowBatch {
     var batch = try WireDecoder.rows(call(request, named: name), node: node, sql: sql)
     var all = batch
+    var empty = EmptyBatches(node: node)
     while batch.more {
+      try empty.check(batch, self)
       batch = try WireDecoder.rows(receive(answering: name), node: node, sql: sql)
       all.rows += batch.rows
     }
@@ -304,5 +308,25 @@ package final class NodeConnection {
   /// DUMP: the database's files (the database, then its WAL).
   package func dump(_ name: String) throws(DqliteError) -> [DumpedFile] {
     try WireDecoder.files(call(WireRequest.dump(name), named: "DUMP"), node: node)
+  }
+}
+
+/// Counts a query's batches in a row that hold no row yet promise more: a node that sends them
+/// without end (dqlite 1.11 was seen to, for a row larger than its answer buffer) would hold
+/// the client forever, each batch arriving within the time.
+private struct EmptyBatches {
+  static let limit = 1_000
+  let node: String
+  var count = 0
+
+  mutating func check(_ batch: RowBatch, _ connection: NodeConnection) throws(DqliteError) {
+    count = batch.rows.isEmpty ? count + 1 : 0
+    guard count >= Self.limit else { return }
+    connection.close()
+    throw .malformed(
+      node: node,
+      detail: "it sent \(Self.limit) batches of rows in a row without a row, each promising more "
+        + "(a row too large for the node to send?)"
+    )
   }
 }

@@ -96,6 +96,30 @@ import Testing
     }
   }
 
+  @Test func batchesWithoutRowsWithoutEndAreRefusedNotFollowedForever() throws {
+    // ROWS: one column named "a", no row, the marker "more rows follow"; sent 1,100 times.
+    var batch: [UInt8] = [3, 0, 0, 0, 7, 0, 0, 0]
+    batch += [1, 0, 0, 0, 0, 0, 0, 0]
+    batch += [UInt8(ascii: "a"), 0, 0, 0, 0, 0, 0, 0]
+    batch += Array(repeating: 0xEE, count: 8)
+    let server = try HostileServer(.answer(Array([[UInt8]](repeating: batch, count: 1_100).joined())))
+    let connection = try NodeConnection(
+      NodeAddress(server.address),
+      configuration: Self.configuration(timeout: 5)
+    )
+    let started = Date()
+    #expect(throws: DqliteError.self) {
+      _ = try connection.queryAll(database: 0, "SELECT a FROM t", [])
+    }
+    do {
+      _ = try NodeConnection(NodeAddress(server.address), configuration: Self.configuration())
+        .queryAll(database: 0, "SELECT a FROM t", [])
+    } catch {
+      #expect("\(error)".contains("batches of rows in a row without a row"), "\(error)")
+    }
+    #expect(Date().timeIntervalSince(started) < 4)
+  }
+
   @Test func aWrongResponseTypeIsMalformed() throws {
     // A RESULT where a SERVER was asked for.
     let server = try HostileServer(.answer(responseBytes(type: 6, body: word(1) + word(2))))
