@@ -102,7 +102,9 @@ import Testing
     batch += [1, 0, 0, 0, 0, 0, 0, 0]
     batch += [UInt8(ascii: "a"), 0, 0, 0, 0, 0, 0, 0]
     batch += Array(repeating: 0xEE, count: 8)
-    let server = try HostileServer(.answer(Array([[UInt8]](repeating: batch, count: 1_100).joined())))
+    let server = try HostileServer(
+      .answer(Array([[UInt8]](repeating: batch, count: 1_100).joined()))
+    )
     let connection = try NodeConnection(
       NodeAddress(server.address),
       configuration: Self.configuration(timeout: 5)
