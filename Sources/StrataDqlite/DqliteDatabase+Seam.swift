@@ -119,7 +119,7 @@ extension DqliteDatabase {
   }
 
   /// A statement prepared before a reconnect names nothing on the new leader.
-  private func checkSameConnection(_ number: Int, _ sql: String) throws {
+  func checkSameConnection(_ number: Int, _ sql: String) throws {
     guard number != connectionNumber else { return }
     throw DqliteError.closed(node: leader, waitingFor: "`\(sql.prefix(80))`", midMessage: false)
   }
@@ -139,9 +139,49 @@ extension DqliteDatabase {
     (error as? DqliteError)?.isLeaderGone == true
   }
 
+  /// True: every call is a request to the leader.
+  package var isRemote: Bool { true }
+
   /// The error the seam's callers read: `SQLiteError` for a refused statement, else as is.
   static func asSQLite(_ error: DqliteError) -> any Error {
     guard !error.isLeaderGone, let sqlite = error.sqliteError else { return error }
     return sqlite
+  }
+}
+
+extension DqliteDatabase: BatchesSentAhead {
+  /// EXEC without waiting for the answer (`NodeConnection.execLater`).
+  package func sendBatchAhead(_ statement: any SQLStatement) throws {
+    guard let statement = statement as? DqliteStatement else {
+      var before = 0
+      changesAhead += try statement.runBatch(rowsBeforeFailure: &before)
+      return
+    }
+    try statement.sendAhead()
+  }
+
+  package func rowsChangedByBatchesAhead() throws -> Int {
+    let ranAsUsual = changesAhead
+    changesAhead = 0
+    let answered = try asSQLite { () throws(DqliteError) in try connection.answersToLater() }
+    return ranAsUsual + Int(answered)
+  }
+
+  /// A prepared statement's EXEC sent ahead; one of more values than the wire carries runs
+  /// as usual.
+  func execAheadOnLeader(
+    _ id: UInt32,
+    connectionNumber number: Int,
+    _ sql: String,
+    _ values: [SQLValue]
+  ) throws {
+    guard values.count <= Wire.maximumParametersSchema0 else {
+      changesAhead += try execOnLeader(id, connectionNumber: number, sql, values)
+      return
+    }
+    try checkSameConnection(number, sql)
+    try asSQLite { () throws(DqliteError) in
+      try connection.execLater(database: databaseID, statement: id, sql: sql, values)
+    }
   }
 }

@@ -21,6 +21,8 @@ public final class DqliteDatabase: SQLDatabase {
   package internal(set) var changes = 0
   /// The rowid of the most recent INSERT sent through `execute` or `run`.
   package internal(set) var lastInsertRowID: Int64 = 0
+  /// Rows changed by batches meant to be sent ahead that ran as usual (`BatchesSentAhead`).
+  var changesAhead = 0
   /// False while a transaction opened by `transaction` is open (tracked here: the protocol
   /// cannot ask the node).
   package private(set) var isAutocommit = true

@@ -30,14 +30,36 @@ package struct DqliteMigrator {
     if options.backup != nil {
       throw DqliteRunError.backupNotOffered(path: database.path)
     }
-    let tried = try rehearse { copy in
-      var dry = options
-      dry.backup = nil
-      return try migrator.migrate(copy, options: dry, willRun: nil)
-    }
+    let tried = try tryOnCopy(options: options)
     if options.dryRun { return tried }
     return try reportingLeaderLoss {
       try migrator.migrate(database, options: options, willRun: willRun)
+    }
+  }
+
+  /// The run `migrate(options:willRun:)` makes first, on a local copy of the database (its
+  /// DUMP): the whole run, or for a dry run its plan and trial. The cluster is not changed.
+  ///
+  /// - Throws: `DqliteRunError.refusedOnCopy` when the run fails there.
+  @discardableResult
+  package func tryOnCopy(options: MigrateOptions = MigrateOptions()) throws -> MigrationReport {
+    try rehearse { copy in
+      var dry = options
+      dry.backup = nil
+      // Before a real run the trial is scratch: all in one transaction (one commit on the copy
+      // instead of one a migration), unless a part cannot run in one, which is refused before
+      // anything runs, and the trial then goes as the run will.
+      dry.singleTransaction = options.singleTransaction || !options.dryRun
+      do {
+        return try migrator.migrate(copy, options: dry, willRun: nil)
+      } catch let error as MigrationError where !options.singleTransaction && !options.dryRun {
+        switch error {
+        case .noTransactionInSingleTransaction, .ownTransactionInSingleTransaction:
+          dry.singleTransaction = false
+          return try migrator.migrate(copy, options: dry, willRun: nil)
+        default: throw error
+        }
+      }
     }
   }
 

@@ -207,6 +207,12 @@ package final class DqliteStatement: SQLStatement {
 
   package func bindNull(at index: Int32) throws { try bind(.null, at: Int(index)) }
 
+  /// `runBatch` sent without waiting for its answer (`DqliteDatabase.sendBatchAhead`).
+  func sendAhead() throws {
+    reset()
+    try database.execAheadOnLeader(id, connectionNumber: connectionNumber, sql, bindings)
+  }
+
   /// EXEC with the current bindings. On a failure the rows changed before it are read back
   /// with `changes()` on the same connection (an `INSERT OR FAIL` keeps them, and SQLite
   /// counts them), so the seeder can name the failing row.

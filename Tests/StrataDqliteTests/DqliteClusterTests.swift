@@ -224,7 +224,7 @@ struct DqliteClusterTests {
 extension OwnClusters {
   @Suite(.serialized) struct DqliteLeaderLossTests {
     @Test func killingTheLeaderIsReportedAndARetryFindsTheNewOne() throws {
-      let cluster = try DqliteCluster(size: 3)
+      let cluster = try DqliteCluster.started(size: 3)
       var configuration = DqliteConfiguration()
       configuration.requestTimeout = 5
       configuration.leaderTimeout = 20
@@ -250,7 +250,7 @@ extension OwnClusters {
     }
 
     @Test func aClusterOfOneServes() throws {
-      let cluster = try DqliteCluster(size: 1)
+      let cluster = try DqliteCluster.started(size: 1)
       let db = try DqliteDatabase(nodes: cluster.addresses, name: "single")
       #expect(db.leader == cluster.addresses[0])
       try db.execute("CREATE TABLE t (x)")

@@ -43,7 +43,7 @@ extension OwnClusters {
     }
 
     @Test func killingTheLeaderMidRunStopsSayingTheVersionAndARerunFinishes() throws {
-      let cluster = try DqliteCluster(size: 3)
+      let cluster = try DqliteCluster.started(size: 3)
       let (_, set) = try folder(300)
       let database = try DqliteDatabase(
         nodes: cluster.addresses,
@@ -97,7 +97,7 @@ extension OwnClusters {
     }
 
     @Test func aRestartedNodeCatchesUpWithWhatItMissed() throws {
-      let cluster = try DqliteCluster(size: 3)
+      let cluster = try DqliteCluster.started(size: 3)
       let (_, set) = try folder(20)
       let database = try DqliteDatabase(
         nodes: cluster.addresses,
@@ -133,7 +133,7 @@ extension OwnClusters {
     }
 
     @Test func aClusterOfOneIsMigratedAsAFileIs() throws {
-      let cluster = try DqliteCluster(size: 1)
+      let cluster = try DqliteCluster.started(size: 1)
       let (folder, set) = try folder(5)
       let database = try DqliteDatabase(nodes: cluster.addresses, name: "alone")
       let report = try DqliteMigrator(Migrator(set), on: database).migrate()

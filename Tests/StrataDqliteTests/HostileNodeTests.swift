@@ -255,4 +255,31 @@ import Testing
       _ = try WireRequest.sql(.execSQL, database: 0, sql: "SELECT ?", parameters: [.text("a\0b")])
     }
   }
+
+  @Test func aNodeThatClosesWhileBatchesAreSentAheadGivesClosedNotAHang() throws {
+    // One RESULT (a batch of two rows), then the node is gone: the answers owed to the other
+    // batches sent ahead never come.
+    let server = try HostileServer(
+      .answerThenClose(responseBytes(type: 6, body: word(0) + word(2)))
+    )
+    let connection = try NodeConnection(
+      NodeAddress(server.address),
+      configuration: Self.configuration()
+    )
+    let started = Date()
+    do {
+      for _ in 0..<3 {
+        try connection.execLater(database: 0, statement: 1, sql: "INSERT …", [.integer(1)])
+      }
+      _ = try connection.answersToLater()
+      Issue.record("the answers of a node that closed were taken as read")
+    } catch {
+      guard case .closed = error else {
+        Issue.record("\(error)")
+        return
+      }
+    }
+    #expect(!connection.isUsable)
+    #expect(Date().timeIntervalSince(started) < 3)
+  }
 }

@@ -24,7 +24,24 @@ public final class DqliteCluster: @unchecked Sendable {
   /// database name), started at first use: clusters started at once slow each other's
   /// elections on a small machine.
   public static let shared: Result<DqliteCluster, any Error> = Result {
-    try DqliteCluster(size: 3)
+    try DqliteCluster.started(size: 3)
+  }
+
+  /// A cluster of `size` nodes, started again on new ports and in a new folder when a start
+  /// fails: under a full test run, a port found free can be taken before a node binds it, and a
+  /// busy machine can hold a node's promotion to voter past the timeout.
+  ///
+  /// - Throws: The last attempt's `ClusterError`.
+  public static func started(size: Int, attempts: Int = 3) throws -> DqliteCluster {
+    var failure: any Error = ClusterError("not started")
+    for _ in 0..<attempts {
+      do {
+        return try DqliteCluster(size: size, timeout: 90)
+      } catch {
+        failure = error
+      }
+    }
+    throw failure
   }
 
   public let folder: URL
@@ -101,6 +118,11 @@ public final class DqliteCluster: @unchecked Sendable {
     configuration.leaderTimeout = 1
     configuration.requestTimeout = 2
     while Date() < deadline {
+      if let exited = processes.firstIndex(where: { $0?.isRunning == false }) {
+        let log = folder.appendingPathComponent("node\(exited + 1).log").path
+        let said = (try? String(contentsOfFile: log, encoding: .utf8))?.suffix(300) ?? ""
+        throw ClusterError("node \(exited + 1) exited before the cluster was ready: \(said)")
+      }
       do {
         let connection = try LeaderDiscovery.connect(to: addresses, configuration: configuration)
         defer { connection.close() }

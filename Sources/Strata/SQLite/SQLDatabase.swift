@@ -98,6 +98,26 @@ package protocol SQLDatabase: AnyObject {
   /// lost): the run stops, and its caller reconnects before reading the state. False for a
   /// file's connection, which cannot be lost.
   func isConnectionLost(_ error: any Error) -> Bool
+
+  /// Whether each call is a round trip to a server: the migrator then sends an ordinary
+  /// migration whole, as one script, and goes statement by statement only when it fails.
+  /// False for a file's connection.
+  var isRemote: Bool { get }
+}
+
+/// An engine that can run a prepared statement without waiting for each answer (a server's):
+/// a load whose batches only add up their counts sends them ahead and reads the answers once.
+package protocol BatchesSentAhead: SQLDatabase {
+  /// Runs `statement` with its current bindings, sent before the answers to the batches sent
+  /// ahead of it are read.
+  ///
+  /// - Throws: `SQLiteError` from an earlier batch's answer read to make room.
+  func sendBatchAhead(_ statement: any SQLStatement) throws
+
+  /// The rows the batches sent ahead changed, together, once every answer is read.
+  ///
+  /// - Throws: The first refused batch's `SQLiteError` (the batches after it ran all the same).
+  func rowsChangedByBatchesAhead() throws -> Int
 }
 
 /// A statement of an `SQLDatabase`, compiled once: bound, stepped, read and reset, many times.
@@ -179,6 +199,9 @@ package protocol SQLStatement: AnyObject {
 extension SQLDatabase {
   /// False: a file's connection cannot be lost.
   package func isConnectionLost(_ error: any Error) -> Bool { false }
+
+  /// False: a file's connection is in this process.
+  package var isRemote: Bool { false }
 
   /// `executeScript(_:firstLine:willRun:)` from line 1, with nothing told before each statement.
   ///

@@ -39,6 +39,12 @@ final class SeedLoader {
   /// The temporary table of this file's keys (see `+DuplicateKeys`), and its inserts by rows.
   var keyTable: String?
   var keyInserts: [Int: BulkInsert] = [:]
+  /// The file's keys are not recorded as they are read: the table was empty and every row
+  /// must go in, so a row left out means a repeated key (`Seeder+KeysAfterwards.swift`).
+  var checksKeysAfterwards = false
+  /// The engine the rows are sent ahead to, not waiting for each batch's answer, and the
+  /// temporary table each INSERT requires, made inside the transaction (`Seeder+KeysAfterwards`).
+  var sendsAhead: (engine: any BatchesSentAhead, marker: String)?
   var hexScratch: [UInt8] = []
   /// The file's null tokens as bytes (`SeedFileFormat.nullTokens`; the empty token, already
   /// NULL when unquoted, and repeats left out).
@@ -147,7 +153,7 @@ final class SeedLoader {
     }
     let firstLoad = seedsOnce && !mergesKeyless
     let firstRowid = firstLoad ? try largestRowid() : 0
-    if let key { try createKeyTable(key) }
+    if let key, !checksKeysAfterwards { try createKeyTable(key) }
     defer { dropKeyTable() }
     if (rules.mergesFromStage && key != nil) || mergesKeyless { try createStage() }
     defer { dropStage() }
@@ -176,7 +182,7 @@ final class SeedLoader {
         count += 1
       }
       if count == 0 { break }
-      if key != nil { try insertKeys(count) }
+      if key != nil, !checksKeysAfterwards { try insertKeys(count) }
       if mergesKeyless { stagedLines += (0..<count).map { reader.held[$0].line } }
       changes += try insertRows(count)
       counts.rowsRead += count
@@ -186,6 +192,7 @@ final class SeedLoader {
       }
     }
     reader.releaseRecords()
+    if let ahead = sendsAhead { changes += try ahead.engine.rowsChangedByBatchesAhead() }
     // An upsert's `changes()` counts inserts and updates alike: the table's growth tells them
     // apart. Every other mode's changes are inserts.
     if mergesKeyless, let stage {
@@ -198,6 +205,7 @@ final class SeedLoader {
     } else {
       counts.inserted = changes
     }
+    if checksKeysAfterwards, counts.inserted != counts.rowsRead { throw KeysNeedChecking() }
     if firstLoad { try recordRows(above: firstRowid) }
     progress(counts.rowsRead, reader.bytesRead)
     counts.nulls = nullCountsReport()
@@ -240,7 +248,8 @@ final class SeedLoader {
         rows: rows,
         key: key,
         rules: rules,
-        stage: stage
+        stage: stage,
+        onlyWhile: sendsAhead?.marker
       )
     )
     inserts[rows] = insert
@@ -326,6 +335,10 @@ final class SeedLoader {
       try bindRecords(count, to: statement)
     } else {
       try bindRecords(count, to: insert.statement)
+    }
+    if let ahead = sendsAhead {
+      try ahead.engine.sendBatchAhead(insert.statement)
+      return 0
     }
     do {
       return try insert.run()

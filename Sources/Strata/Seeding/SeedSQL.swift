@@ -24,7 +24,8 @@ enum SeedSQL {
     rows: Int,
     key: Seeder.Key?,
     rules: SeedModeRules,
-    stage: String? = nil
+    stage: String? = nil,
+    onlyWhile marker: String? = nil
   ) -> String {
     let columns = fields.map { quoteIdentifier(table.columns[$0].name) }
     let algorithm = rules.stopsAtFailingRow ? "OR FAIL" : "OR ABORT"
@@ -32,7 +33,14 @@ enum SeedSQL {
     var sql =
       "INSERT \(algorithm) INTO \(into) "
       + "(\(columns.joined(separator: ", "))) "
-      + "VALUES " + tuples(columns.count, rows: rows)
+    if let marker {
+      // Fails ("no such table") once the transaction that made the marker is gone.
+      sql +=
+        "SELECT * FROM (VALUES \(tuples(columns.count, rows: rows))) "
+        + "WHERE (SELECT count(*) FROM temp.\(quoteIdentifier(marker))) >= 0"
+    } else {
+      sql += "VALUES " + tuples(columns.count, rows: rows)
+    }
     // A staged load (sync) merges later; its stage has no key to conflict on.
     guard let key, stage == nil else { return sql }
     let target = zip(key.columns, key.collations).map { column, collation in

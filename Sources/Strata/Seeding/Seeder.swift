@@ -350,6 +350,20 @@ public struct Seeder {
         )
       }
       counts = loaded
+    } else if stream == nil, try checksKeysAfterwards(loader) {
+      counts = try loadCheckingKeysAfterwards(loader, load: load) {
+        let again = try SeedLoader(
+          file: item.file,
+          table: item.table,
+          mode: options.mode,
+          connection: connection,
+          computeChecksum: true,
+          rowsPerStatement: options.rowsPerStatement,
+          maximumFieldBytes: options.maximumFieldBytes,
+          keylessOnce: options.mode.seedsKeylessOnce(onlyUnrecorded: options.onlyUnrecorded)
+        )
+        return try again.load { rows, bytes in report(rows: rows, bytes: bytes, finished: false) }
+      }
     } else {
       counts = try load()
     }

@@ -37,6 +37,10 @@ final class HistoryWriter {
     layout = try History.layout(connection)
   }
 
+  /// Whether the table is known to be in the current layout (no need to look inside the
+  /// transaction).
+  var hasCurrentLayout: Bool { layout == .current }
+
   func isApplied(_ version: MigrationVersion) throws -> Bool {
     guard layout != .none else { return false }
     return try run(

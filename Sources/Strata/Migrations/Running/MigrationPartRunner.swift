@@ -73,6 +73,8 @@ struct MigrationPartRunner {
     if let own = try OwnTransaction.find(in: part, format: format) {
       lock?.release()
       ran = try runAsWritten(part, own, started: started)
+    } else if try runInOneRequest(part) {
+      ran = true
     } else if part.script.isTransactional {
       ran = try Migrator.withForeignKeyBaseline(
         connection,
