@@ -53,7 +53,7 @@ package struct DqliteMigrator {
       do {
         return try migrator.migrate(copy, options: dry, willRun: nil)
       } catch let error as MigrationError where !options.singleTransaction && !options.dryRun {
-        switch error {
+        switch error.underlyingFailure {
         case .noTransactionInSingleTransaction, .ownTransactionInSingleTransaction:
           dry.singleTransaction = false
           return try migrator.migrate(copy, options: dry, willRun: nil)

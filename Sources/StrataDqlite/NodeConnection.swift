@@ -39,8 +39,8 @@ package final class NodeConnection {
   private var unanswered: [String] = []
   private var laterRows: Int64 = 0
   private var laterFailure: DqliteError?
-  /// At most this many requests are sent ahead of their answers: few enough that the node's
-  /// socket buffer holds them, so neither side ever waits on a full one.
+  /// At most this many requests are sent ahead of their answers: how many may run after one
+  /// that failed before the client reads its failure and stops sending.
   package static let requestsAhead = 8
 
   /// Connects and sends the protocol version.

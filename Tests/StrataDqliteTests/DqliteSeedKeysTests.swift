@@ -131,6 +131,10 @@ struct DqliteSeedKeysTests {
     #expect(try seeded.cluster.get().inserted == 2)
     #expect(seeded.clusterRows == seeded.fileRows)
     #expect(seeded.clusterRows.last == [.integer(3), .text("From the trigger"), .integer(0)])
+    // The ledger's checksum is the file's, as the load that counted read it.
+    #expect(
+      try seeded.cluster.get().tables.map(\.checksum) == seeded.file.get().tables.map(\.checksum)
+    )
   }
 
   /// 6,400 rows: 100 batches, sent eight ahead of their answers.
@@ -166,5 +170,25 @@ struct DqliteSeedKeysTests {
     #expect(said.contains("stopped at 3000"), "\(said)")
     #expect(seeded.clusterRows.count == 0, "rows committed by themselves")
     #expect(seeded.fileRows.isEmpty)
+  }
+
+  @Test func anEmptyKeyIsRefusedAsOnAFile() throws {
+    let seeded = try seedBoth("emptykey", csv: "id,name,age\n1,Ann,30\n,Bob,40\n")
+    let said = try #require(message(seeded.cluster))
+    #expect(said.contains("person.csv:3"), "\(said)")
+    #expect(said == message(seeded.file))
+    #expect(seeded.clusterRows.isEmpty)
+  }
+
+  @Test func aFieldCountErrorWhileAFailedBatchIsUnreadIsReportedAsOnAFile() throws {
+    // Line 3001's empty name fails its batch on the leader; line 3050, short a field, is read
+    // before that answer is: the file's first error is still the one named.
+    var lines = Self.manyRows(failingAt: 3_001).split(separator: "\n").map(String.init)
+    lines[3_049] = "3049,Short"
+    let seeded = try seedBoth("ahead-then-csv", csv: lines.joined(separator: "\n") + "\n")
+    let said = try #require(message(seeded.cluster))
+    #expect(said.contains("person.csv:3001"), "\(said)")
+    #expect(said == message(seeded.file))
+    #expect(seeded.clusterRows.isEmpty)
   }
 }

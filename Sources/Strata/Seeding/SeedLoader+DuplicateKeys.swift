@@ -31,23 +31,37 @@ extension SeedLoader {
   }
 
   private func bindKey(_ row: Int, to statement: some SQLStatement, firstIndex: Int32) throws {
+    try requireKey(row)
     let record = reader.held[row]
     var index = firstIndex
     for field in keyFields {
-      let span = reader.spans[record.firstField + field]
-      if isNull(span) {
-        throw SeedError.emptyKey(
-          file: file.displayPath,
-          line: span.line,
-          column: span.column,
-          name: table.columns[fieldColumns[field]].name,
-          mode: mode
-        )
-      }
       try bind(field, ofRow: row, to: statement, at: index)
       index += 1
     }
     try statement.bindInt64(Int64(record.line), at: index)
+  }
+
+  /// Refuses held row `row` when a field of its key is empty: NULL would never match an
+  /// existing row (and an INTEGER PRIMARY KEY would make up a rowid).
+  private func requireKey(_ row: Int) throws {
+    let record = reader.held[row]
+    for field in keyFields {
+      let span = reader.spans[record.firstField + field]
+      guard isNull(span) else { continue }
+      throw SeedError.emptyKey(
+        file: file.displayPath,
+        line: span.line,
+        column: span.column,
+        name: table.columns[fieldColumns[field]].name,
+        mode: mode
+      )
+    }
+  }
+
+  /// Refuses an empty key among `count` held rows, as recording them does, for a load whose
+  /// keys are checked afterwards (`checksKeysAfterwards`).
+  func requireKeys(_ count: Int) throws {
+    for row in 0..<count { try requireKey(row) }
   }
 
   /// Binds the keys of `count` held rows, `width` parameters each, to `statement`.

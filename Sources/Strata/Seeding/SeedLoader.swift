@@ -182,7 +182,7 @@ final class SeedLoader {
         count += 1
       }
       if count == 0 { break }
-      if key != nil, !checksKeysAfterwards { try insertKeys(count) }
+      if key != nil { try checksKeysAfterwards ? requireKeys(count) : insertKeys(count) }
       if mergesKeyless { stagedLines += (0..<count).map { reader.held[$0].line } }
       changes += try insertRows(count)
       counts.rowsRead += count

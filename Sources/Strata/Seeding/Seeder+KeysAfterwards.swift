@@ -18,12 +18,13 @@ extension Seeder {
   }
 
   /// Loads `loader`'s file with its keys checked afterwards (`load`), or, when a row was left
-  /// out or the load failed, undoes it and loads the file again with `loadAsUsual`.
+  /// out or the load failed, undoes it and loads the file again with `loadAsUsual`; returns
+  /// the loader that loaded it and what it loaded.
   func loadCheckingKeysAfterwards(
     _ loader: SeedLoader,
     load: () throws -> SeedLoader.Counts,
-    loadAsUsual: () throws -> SeedLoader.Counts
-  ) throws -> SeedLoader.Counts {
+    loadAsUsual: () throws -> (SeedLoader, SeedLoader.Counts)
+  ) throws -> (SeedLoader, SeedLoader.Counts) {
     loader.checksKeysAfterwards = true
     try connection.execute("SAVEPOINT strata_seed_keys_afterwards")
     do {
@@ -40,12 +41,15 @@ extension Seeder {
         try connection.execute("DROP TABLE temp.\(quoteIdentifier(marker))")
       }
       try connection.execute("RELEASE strata_seed_keys_afterwards")
-      return counts
+      return (loader, counts)
     } catch  where connection.isConnectionLost(error) {
       throw error
     } catch {
       // When the failure ended the transaction, the savepoint went with it: the run fails
       // with that error (and its rollback finds nothing left to undo).
+      // Answers still owed to batches sent ahead are read (and any failure among them
+      // dropped: the usual load names it) before the rollback is sent.
+      _ = try? loader.sendsAhead?.engine.rowsChangedByBatchesAhead()
       let undone: Bool
       do {
         try connection.execute("ROLLBACK TO strata_seed_keys_afterwards")

@@ -268,6 +268,21 @@ public struct Seeder {
     return streams
   }
 
+  /// The loader of a file that is not a stream: its header read, its checksum computed as it
+  /// loads.
+  private func newLoader(_ item: Planned, options: SeedOptions) throws -> SeedLoader {
+    try SeedLoader(
+      file: item.file,
+      table: item.table,
+      mode: options.mode,
+      connection: connection,
+      computeChecksum: true,
+      rowsPerStatement: options.rowsPerStatement,
+      maximumFieldBytes: options.maximumFieldBytes,
+      keylessOnce: options.mode.seedsKeylessOnce(onlyUnrecorded: options.onlyUnrecorded)
+    )
+  }
+
   private enum Outcome {
     case loaded(SeedTableReport)
     case alreadyRecorded(SeedTableReport)
@@ -283,18 +298,7 @@ public struct Seeder {
   ) throws -> Outcome {
     let clock = ContinuousClock()
     let start = clock.now
-    let loader =
-      try stream
-      ?? SeedLoader(
-        file: item.file,
-        table: item.table,
-        mode: options.mode,
-        connection: connection,
-        computeChecksum: true,
-        rowsPerStatement: options.rowsPerStatement,
-        maximumFieldBytes: options.maximumFieldBytes,
-        keylessOnce: options.mode.seedsKeylessOnce(onlyUnrecorded: options.onlyUnrecorded)
-      )
+    let loader = try stream ?? newLoader(item, options: options)
     if loader.seedsOnce {
       switch try keylessPlan(item.file, table: item.table.name) {
       case .firstLoad: break
@@ -336,6 +340,9 @@ public struct Seeder {
       return try sqlite.withFence(.strataTables, loading)
     }
     let counts: SeedLoader.Counts
+    // The loader whose reading the report tells (its checksum): another when the file loaded
+    // again the usual way.
+    var reader = loader
     if stream != nil, options.onlyUnrecorded {
       // Its checksum is known only once it is read (see `loadUnlessRecorded`).
       guard let loaded = try loadUnlessRecorded(loader, item, load: load)
@@ -351,29 +358,20 @@ public struct Seeder {
       }
       counts = loaded
     } else if stream == nil, try checksKeysAfterwards(loader) {
-      counts = try loadCheckingKeysAfterwards(loader, load: load) {
-        let again = try SeedLoader(
-          file: item.file,
-          table: item.table,
-          mode: options.mode,
-          connection: connection,
-          computeChecksum: true,
-          rowsPerStatement: options.rowsPerStatement,
-          maximumFieldBytes: options.maximumFieldBytes,
-          keylessOnce: options.mode.seedsKeylessOnce(onlyUnrecorded: options.onlyUnrecorded)
-        )
-        return try again.load { rows, bytes in report(rows: rows, bytes: bytes, finished: false) }
+      (reader, counts) = try loadCheckingKeysAfterwards(loader, load: load) {
+        let again = try newLoader(item, options: options)
+        return (again, try again.load { report(rows: $0, bytes: $1, finished: false) })
       }
     } else {
       counts = try load()
     }
-    report(rows: counts.rowsRead, bytes: total ?? loader.bytesRead, finished: true)
+    report(rows: counts.rowsRead, bytes: total ?? reader.bytesRead, finished: true)
     return .loaded(
       SeedTableReport(
         item.file,
         table: item.table.name,
         mode: options.mode,
-        checksum: try loader.checksum(),
+        checksum: try reader.checksum(),
         counts: counts,
         durationMs: milliseconds(clock.now - start)
       )

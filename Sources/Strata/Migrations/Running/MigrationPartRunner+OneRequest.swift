@@ -32,7 +32,11 @@ extension MigrationPartRunner {
       throw error
     } catch {
       // The script stopped part-way, its transaction open (or never begun): undo it whole.
-      try? connection.execute("ROLLBACK")
+      // Only "no transaction" may fail the ROLLBACK; any other failure leaves it open, and
+      // the run stops there rather than go on inside it.
+      do {
+        try connection.execute("ROLLBACK")
+      } catch let failure as SQLiteError where Self.foundNoTransaction(failure) {}
       return false
     }
     baseline.before = [:]
@@ -40,6 +44,12 @@ extension MigrationPartRunner {
     baseline.kept = []
     baseline.keptCount = 0
     return true
+  }
+
+  /// Whether a ROLLBACK failed because no transaction was open (the script failed at its
+  /// `BEGIN`, or SQLite had rolled back already).
+  private static func foundNoTransaction(_ failure: SQLiteError) -> Bool {
+    failure.message.contains("no transaction is active")
   }
 
   /// The part as one script, or nil when its text does not split into ordinary statements.
