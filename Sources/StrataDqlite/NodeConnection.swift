@@ -33,12 +33,12 @@ package final class NodeConnection {
   /// leader is being found (a silent node must not hold the search for a whole request's time).
   package var answerTimeout: Double
   /// Requests sent, each a round trip to the node (the benchmark counts them).
-  package private(set) var requestsSent = 0
+  package internal(set) var requestsSent = 0
   /// EXEC requests sent without waiting (`execLater`) whose answers are not read yet, the rows
   /// the read ones changed, and the first failure among them.
-  private var unanswered: [String] = []
-  private var laterRows: Int64 = 0
-  private var laterFailure: DqliteError?
+  var unanswered: [String] = []
+  var laterRows: Int64 = 0
+  var laterFailure: DqliteError?
   /// At most this many requests are sent ahead of their answers: how many may run after one
   /// that failed before the client reads its failure and stops sending.
   package static let requestsAhead = 8
@@ -121,7 +121,7 @@ package final class NodeConnection {
     }
   }
 
-  private func send(_ bytes: [UInt8], waitingFor: String) throws(DqliteError) {
+  func send(_ bytes: [UInt8], waitingFor: String) throws(DqliteError) {
     guard isUsable else { throw .closed(node: node, waitingFor: waitingFor, midMessage: false) }
     let timeout = answerTimeout
     let deadline = ContinuousClock.now + .milliseconds(Int64(timeout * 1000))
@@ -269,64 +269,6 @@ package final class NodeConnection {
       parameters: parameters
     )
     return try WireDecoder.result(call(request, named: "EXEC"), node: node, sql: sql)
-  }
-
-  /// EXEC of a prepared statement sent without waiting for its answer: the node serves its
-  /// requests one after another, so the next batch travels while this one runs. The answers
-  /// are read by `answersToLater` (or by the next other request); at most `requestsAhead` wait.
-  package func execLater(
-    database: UInt32,
-    statement: UInt32,
-    sql: String,
-    _ parameters: [SQLValue]
-  ) throws(DqliteError) {
-    if unanswered.count >= Self.requestsAhead { try readLaterAnswer() }
-    // A batch failed: stop sending, say so now.
-    if laterFailure != nil { try readAnswersAhead() }
-    let request = try WireRequest.statement(
-      .exec,
-      database: database,
-      statement: statement,
-      parameters: parameters
-    )
-    requestsSent += 1
-    try send(request, waitingFor: "the EXEC request")
-    unanswered.append(sql)
-  }
-
-  /// Reads every answer owed to `execLater`: the rows the requests changed, together.
-  ///
-  /// - Throws: The first refused request's `DqliteError.failure`, once every answer is read
-  ///   (the requests after it were run all the same); a broken connection at once.
-  package func answersToLater() throws(DqliteError) -> Int64 {
-    try readAnswersAhead()
-    defer { laterRows = 0 }
-    return laterRows
-  }
-
-  /// Reads every answer owed to `execLater`, adding up their rows for `answersToLater`.
-  ///
-  /// - Throws: The first refused request's failure (the rows counted so far are dropped).
-  private func readAnswersAhead() throws(DqliteError) {
-    while !unanswered.isEmpty { try readLaterAnswer() }
-    guard let failure = laterFailure else { return }
-    (laterRows, laterFailure) = (0, nil)
-    throw failure
-  }
-
-  private func readLaterAnswer() throws(DqliteError) {
-    let sql = unanswered.removeFirst()
-    do {
-      laterRows += try WireDecoder.result(receive(answering: "EXEC"), node: node, sql: sql)
-        .rowsAffected
-    } catch {
-      guard case .failure = error, isUsable else {
-        unanswered.removeAll()
-        (laterRows, laterFailure) = (0, nil)
-        throw error
-      }
-      if laterFailure == nil { laterFailure = error }
-    }
   }
 
   /// QUERY: every row of a prepared statement's result, and its column names.
