@@ -2,7 +2,6 @@
 # Fuzzes one target of strata-fuzz with libFuzzer (and AddressSanitizer) for SECONDS.
 #
 #   Fuzz/run.sh TARGET SECONDS [libFuzzer flags...]
-#   Fuzz/run.sh --build-only   (the fuzz build alone: .ci/run starts it early)
 #   TARGET: csv | migration-file | script | arguments | project | output | fleet-list | dqlite-wire
 #
 # The working corpus grows in .build/fuzz/corpus/TARGET (seeded from Fuzz/Corpus/TARGET);
@@ -12,11 +11,6 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-build_only=false
-if [ "${1:-}" = --build-only ]; then
-  build_only=true
-  set -- csv 0
-fi
 targets="csv migration-file script arguments project output fleet-list dqlite-wire"
 if [ $# -lt 2 ] || ! [[ " $targets " == *" $1 "* ]] || ! [[ $2 =~ ^[0-9]+$ ]]; then
   echo "usage: Fuzz/run.sh TARGET SECONDS [libFuzzer flags...]  (TARGET: ${targets// / | })" >&2
@@ -36,7 +30,6 @@ if ! swift build --product strata-fuzz --scratch-path "$scratch" \
   exit 1
 fi
 binary="$scratch/debug/strata-fuzz"
-$build_only && exit 0
 
 # The project target runs the real strata binary, built plainly (libFuzzer brings its own main).
 per_input_timeout=10

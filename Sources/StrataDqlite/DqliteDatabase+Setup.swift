@@ -31,10 +31,28 @@ extension DqliteDatabase {
 
   /// Loads the seed files of `directory` in one transaction on the leader, as on a file.
   ///
-  /// - Throws: `SeedError` naming the file, line and column (the database then exactly as
-  ///   before); `DqliteError` when the leader is lost (dqlite rolls the transaction back).
+  /// - Throws: `DqliteRunError.missingDatabase` when the database holds nothing yet (never
+  ///   migrated, or a mistyped name); `SeedError` naming the file, line and column (the
+  ///   database then exactly as before); `DqliteError` when the leader is lost (dqlite rolls
+  ///   the transaction back).
   @discardableResult
   public func seed(directory: URL, options: SeedOptions = SeedOptions()) throws -> SeedReport {
-    try Seeder(database: self).seed(directory: directory, options: options)
+    try requireExisting()
+    return try Seeder(database: self).seed(directory: directory, options: options)
+  }
+
+  /// Whether the database holds nothing yet: no table, index, view or trigger. dqlite's OPEN
+  /// makes a database of any name on first use, so a name never migrated and a mistyped one
+  /// look alike; strata treats both as missing, as it treats a file that is not there.
+  package func holdsNothing() throws -> Bool {
+    try scalar("SELECT count(*) FROM sqlite_schema", []) == .integer(0)
+  }
+
+  /// What only an existing database may be given to (seeding, a backup, a rollback) checks
+  /// this first.
+  ///
+  /// - Throws: `DqliteRunError.missingDatabase` when `holdsNothing()`.
+  package func requireExisting() throws {
+    if try holdsNothing() { throw DqliteRunError.missingDatabase(path: path) }
   }
 }

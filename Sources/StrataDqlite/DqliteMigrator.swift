@@ -164,6 +164,9 @@ public enum DqliteRunError: Error {
   )
   /// A backup before migrating is SQLite's backup API, for a file.
   case backupNotOffered(path: String)
+  /// The database holds nothing yet, so there is nothing to seed, back up or roll back: never
+  /// migrated, or a name the cluster never had (dqlite makes one of any name on first use).
+  case missingDatabase(path: String)
 }
 
 extension DqliteRunError: StrataError {
@@ -195,6 +198,10 @@ extension DqliteRunError: StrataError {
     case .backupNotOffered(let path):
       return "A backup before migrating is written with SQLite's backup API, which \(path) "
         + "does not offer; nothing was run."
+    case .missingDatabase(let path):
+      return "\(path) holds no table yet: it was never migrated, or its name is mistyped "
+        + "(dqlite makes a database of any name when it is first opened, so the two look "
+        + "alike). Nothing was read or changed."
     }
   }
 
@@ -207,6 +214,9 @@ extension DqliteRunError: StrataError {
     case .backupNotOffered:
       "Take a backup of the cluster's database first (its DUMP, as a file), then migrate "
         + "without a backup."
+    case .missingDatabase:
+      "Check the database's name at the end of the address; a new database gets its tables "
+        + "by being migrated first."
     }
   }
 

@@ -32,9 +32,12 @@ extension DqliteDatabase {
   /// Writes the database as one SQLite file at `destination`, which must not exist
   /// (`WholeNewFile`: a file there is always a whole backup, and never replaced another).
   ///
-  /// - Throws: `WholeNewFileError` when `destination` exists or its folder cannot be written;
+  /// - Throws: `DqliteRunError.missingDatabase` when the database holds nothing yet (never
+  ///   migrated, or a mistyped name: a backup of it would be an empty file);
+  ///   `WholeNewFileError` when `destination` exists or its folder cannot be written;
   ///   `DqliteError` or `SQLiteError` when the DUMP fails. The cluster is never changed.
   public func backup(to destination: URL) throws {
+    try requireExisting()
     try WholeNewFile.write(to: destination) { file in
       _ = try snapshot(in: file.deletingLastPathComponent(), named: file.lastPathComponent)
     }

@@ -247,6 +247,25 @@ struct DqliteMigrationTests {
     }
   }
 
+  /// dqlite opens any name, so a mistyped one reads as an empty database: seeding it or
+  /// backing it up is refused, naming it, and writes nothing anywhere.
+  @Test func aDatabaseThatHoldsNothingIsMissingForSeedAndBackup() throws {
+    let folder = try TemporaryDirectory()
+    try folder.write("seeds/country.csv", "code,name\nFR,France\n")
+    let typo = try database("nevre-migrated")
+    let missing = DqliteRunError.missingDatabase(path: typo.path)
+    #expect(missing.message.hasPrefix("\(typo.path) holds no table yet"))
+    let seedFailure = #expect(throws: DqliteRunError.self) {
+      try typo.seed(directory: folder.path("seeds"))
+    }
+    #expect(seedFailure?.message == missing.message)
+    let backup = folder.path("backup.sqlite3")
+    let backupFailure = #expect(throws: DqliteRunError.self) { try typo.backup(to: backup) }
+    #expect(backupFailure?.message == missing.message)
+    #expect(!FileManager.default.fileExists(atPath: backup.path))
+    #expect(try typo.scalar("SELECT count(*) FROM sqlite_schema", []) == .integer(0))
+  }
+
   @Test func twoMigratorsAtOnceApplyEachMigrationOnce() throws {
     var many: [String: String] = [:]
     for number in 3...30 {

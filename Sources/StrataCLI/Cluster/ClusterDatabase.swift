@@ -35,13 +35,12 @@ extension DatabaseOptions {
 extension ResolvedDatabase {
   /// The cluster's database as a snapshot file, named by its address.
   static func snapshot(of database: DqliteDatabase, _ url: DqliteURL) throws -> ResolvedDatabase {
-    let file = try database.snapshot(in: try ClusterSnapshotFolder.make())
-    // A name the cluster never wrote to (OPEN makes it on first use) reads as a missing file.
-    if try ConnectionConfiguration().open(path: file.path, mode: .readOnly).scalar(
-      "SELECT count(*) FROM sqlite_schema"
-    ) == .integer(0) {
-      try FileManager.default.removeItem(at: file)
-    }
+    let folder = try ClusterSnapshotFolder.make()
+    // A database that holds nothing (a name the cluster never wrote to) reads as a missing
+    // file: no snapshot is written.
+    let file =
+      try database.holdsNothing()
+      ? folder.appendingPathComponent("snapshot.sqlite3") : try database.snapshot(in: folder)
     return ResolvedDatabase(
       location: DatabaseLocation(url: file, isDefault: false),
       shown: url.description,

@@ -11,7 +11,9 @@ enum ClusterRuns {
   /// - Throws: `ClusterDatabaseEmpty` when the database holds no table yet.
   static func openExisting(_ url: DqliteURL, _ options: DatabaseOptions) throws -> DqliteDatabase {
     let database = try options.open(url)
-    guard try database.scalar("SELECT count(*) FROM sqlite_schema", []) != .integer(0) else {
+    do {
+      try database.requireExisting()
+    } catch DqliteRunError.missingDatabase {
       throw ClusterDatabaseEmpty(url: url)
     }
     return database
